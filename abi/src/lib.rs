@@ -1,0 +1,272 @@
+//! # taintprof-abi: the contract between the pass and the runtime
+//!
+//! Everything the instrumented program and the runtime must agree on lives here and
+//! nowhere else: the shadow-memory mapping, the label type, the names of the
+//! thread-local slots and runtime hooks the pass emits calls to, and the layout of the
+//! static descriptors (source locations, loops, functions, modules) that the pass emits
+//! as constants and the runtime reads when it writes a report.
+//!
+//! The pass uses the constants to build IR; the runtime uses the `#[repr(C)]` structs
+//! to read what the pass built. If you change anything here, bump [`ABI_VERSION`]:
+//! the runtime refuses modules built for another version instead of misreading them.
+//!
+//! ## Shadow memory (taint mode)
+//!
+//! One 16-bit label per application byte, direct-mapped:
+//!
+//! ```text
+//! shadow(addr) = ((addr & SHADOW_MASK) << 1) + SHADOW_BASE
+//!
+//!  0x7fff_ffff_ffff +----------------------+
+//!                   |  stack, mmap, libs   |  app (high)     -> shadow 0x2e00.. - 0x2fff..
+//!  0x5500_0000_0000 +----------------------+
+//!                   |  PIE binary + brk    |  app (middle)   -> shadow 0x1a00.. - 0x1dff..
+//!  0x3000_0000_0000 +----------------------+
+//!                   |  SHADOW (32 TiB)     |  reserved MAP_NORESERVE before main
+//!  0x1000_0000_0000 +----------------------+
+//!                   |  non-PIE binary, brk |  app (low)      -> shadow 0x1000.. - 0x11ff..
+//!  0x0000_0000_0000 +----------------------+
+//! ```
+//!
+//! Masking to 44 bits folds the three application regions into disjoint shadow
+//! ranges (the high region masks to 0x0e00..-0x0fff.., the PIE region to 0x0500..,
+//! the low region stays below 0x0100..). Objects never straddle a 16 TiB boundary,
+//! so `shadow(p + k) == shadow(p) + 2k` inside any object.
+
+#![no_std]
+
+use core::ffi::c_char;
+
+/// Bumped whenever a layout, name or meaning below changes.
+pub const ABI_VERSION: u32 = 1;
+
+/// Magic number at the start of every [`ModuleDesc`] ("TPMD").
+pub const MODULE_MAGIC: u32 = 0x544d_5044;
+
+/// A label: the set of registered parameters a value depends on, bit `i` = parameter `i`.
+pub type Label = u16;
+/// Width of [`Label`] in bits, which is also the maximum number of parameters.
+pub const LABEL_BITS: u32 = 16;
+/// Most parameters that can be registered (one bit each).
+pub const MAX_PARAMS: usize = LABEL_BITS as usize;
+
+pub const SHADOW_MASK: u64 = 0x0000_0fff_ffff_ffff;
+pub const SHADOW_SHIFT: u32 = 1;
+pub const SHADOW_BASE: u64 = 0x1000_0000_0000;
+/// Bytes reserved for the shadow region.
+pub const SHADOW_SIZE: u64 = (SHADOW_MASK + 1) << SHADOW_SHIFT;
+
+/// Address of the label of application byte `addr`.
+#[inline(always)]
+pub const fn shadow_addr(addr: u64) -> u64 {
+    ((addr & SHADOW_MASK) << SHADOW_SHIFT) + SHADOW_BASE
+}
+
+/// Number of argument label slots in [`TLS_ARG_LABELS`]. Arguments past the last slot
+/// are folded into the last slot (conservative).
+pub const MAX_ARG_SLOTS: usize = 64;
+
+// ---------------------------------------------------------------------------------
+// Thread-local slots. Defined (initial-exec TLS) by the runtime in rt/src/tls.c and
+// accessed directly from instrumented IR.
+// ---------------------------------------------------------------------------------
+
+/// `[MAX_ARG_SLOTS x i16]`: labels of the arguments of the call in flight.
+pub const TLS_ARG_LABELS: &str = "__tp_arg_tls";
+/// `i16`: label of the return value. Callers pre-set it to the union of the argument
+/// labels so that an uninstrumented callee yields a conservative answer.
+pub const TLS_RET_LABEL: &str = "__tp_ret_tls";
+/// `i16`: control label in force at the call site (control-flow tainting).
+pub const TLS_CTRL_LABEL: &str = "__tp_ctrl_tls";
+/// `i16`: union of the labels of the variadic arguments of the call in flight.
+pub const TLS_VA_LABEL: &str = "__tp_va_label_tls";
+/// `i64`: bytes of variadic arguments the caller passed on the stack (SysV x86-64).
+pub const TLS_VA_STACK_BYTES: &str = "__tp_va_bytes_tls";
+/// `[MAX_ARG_SLOTS x ptr]`: for a `byval` argument, the caller's source object, so
+/// that the callee can copy its shadow onto its own copy. Null if unknown.
+pub const TLS_BYVAL_SRC: &str = "__tp_byval_tls";
+/// `ptr`: the calling-context node of the function currently running on this thread.
+pub const TLS_CONTEXT: &str = "__tp_ctx_tls";
+/// `ptr` to a [`SiteDesc`]: the call site of the call in flight (set by the caller).
+pub const TLS_CALL_SITE: &str = "__tp_site_tls";
+
+// ---------------------------------------------------------------------------------
+// Runtime hooks called from instrumented IR (all `extern "C"`, never unwind).
+// ---------------------------------------------------------------------------------
+
+/// `void __tp_register_module(ModuleDesc *m)`: from each module's constructor.
+pub const HOOK_REGISTER_MODULE: &str = "__tp_register_module";
+/// `void *__tp_enter(void *parent, const SiteDesc *site, const FuncDesc *f)`:
+/// returns the calling-context node for `f` called from `site` under `parent`
+/// (null parent = this thread's root).
+pub const HOOK_ENTER: &str = "__tp_enter";
+/// `void __tp_loop_exit(void *node, const LoopDesc *loop, u16 label)`: one execution
+/// of `loop` ended; `label` is the union of its exit-condition labels over that execution.
+pub const HOOK_LOOP_EXIT: &str = "__tp_loop_exit";
+/// `void __tp_shadow_copy(void *dst, const void *src, size_t n)` (memmove semantics).
+pub const HOOK_SHADOW_COPY: &str = "__tp_shadow_copy";
+/// `void __tp_shadow_set(void *dst, u16 label, size_t n)`.
+pub const HOOK_SHADOW_SET: &str = "__tp_shadow_set";
+/// `u16 __tp_shadow_union(const void *p, size_t n)`: OR of the labels of `n` bytes.
+pub const HOOK_SHADOW_UNION: &str = "__tp_shadow_union";
+/// Prefix of runtime wrappers: a call to `memcpy` becomes a call to `__tpw_memcpy`
+/// with the same signature; the wrapper does the work and moves shadow.
+pub const WRAPPER_PREFIX: &str = "__tpw_";
+
+/// Environment variable naming the report directory (default: working directory).
+pub const ENV_OUT_DIR: &str = "TAINTPROF_OUT";
+
+// ---------------------------------------------------------------------------------
+// Static descriptors, emitted by the pass as internal constants. Strings are
+// NUL-terminated; a missing string is an empty string, never null.
+// ---------------------------------------------------------------------------------
+
+/// One position in source, in the function it was written in.
+/// LLVM type: `{ ptr, ptr, ptr, i32, i32, i32, i32 }`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct SrcLoc {
+    /// Source-level name, demangled for C++ (e.g. `matrix::at(unsigned int, unsigned int)`).
+    pub function: *const c_char,
+    /// Linkage (mangled) name, or the plain name for C.
+    pub linkage: *const c_char,
+    /// File as recorded in debug info (absolute, or relative to the compile directory).
+    pub file: *const c_char,
+    /// Line of the function's definition.
+    pub fn_line: u32,
+    /// Line and column of this position (0 when there was no debug info).
+    pub line: u32,
+    pub column: u32,
+    pub _reserved: u32,
+}
+
+/// An inline chain: `chain[0]` is a position in the physical function (the one the
+/// code was compiled into); each next entry is a position inside a function inlined
+/// at the previous one; `chain[n-1]` is the position itself, in the function it was
+/// written in. Without inlining `n == 1`.
+/// LLVM type: `{ ptr, i32, i32 }`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct SiteDesc {
+    pub chain: *const SrcLoc,
+    pub n_chain: u32,
+    pub flags: u32,
+}
+
+/// A natural loop. `chain[n-1]` is the loop's `for`/`while`/`do` keyword in the
+/// function it was written in; earlier entries are the inline call sites that put it
+/// into the physical function. LLVM type: `{ ptr, i32, i32, i64 }`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct LoopDesc {
+    pub chain: *const SrcLoc,
+    pub n_chain: u32,
+    /// `LOOP_*` flags.
+    pub flags: u32,
+    /// Trip count proved constant at compile time, or 0 if unknown.
+    pub const_trip_count: u64,
+}
+
+/// The loop has no debug location; `line` is 0 and it is named by its index.
+pub const LOOP_NO_DEBUG_LOC: u32 = 1 << 0;
+/// The trip count is a compile-time constant: it depends on no parameter.
+pub const LOOP_CONST_TRIP: u32 = 1 << 1;
+/// The pass found no exit condition it could instrument (for example, the loop is
+/// left only by `exit()` or an exception).
+pub const LOOP_NO_SINK: u32 = 1 << 2;
+
+/// A function defined in the module. LLVM type: `{ SrcLoc, i32, i32 }`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct FuncDesc {
+    pub loc: SrcLoc,
+    /// `FUNC_*` flags.
+    pub flags: u32,
+    /// Number of loops the pass found in the physical function (after inlining).
+    pub n_loops: u32,
+}
+
+/// The function is instrumented for calling contexts (calls `__tp_enter`).
+pub const FUNC_CONTEXT_TRACKED: u32 = 1 << 0;
+/// Proved constant at compile time: no loops, or only constant-trip loops, and no
+/// calls to anything non-trivial (Perf-Taint's static pruning).
+pub const FUNC_STATICALLY_PRUNED: u32 = 1 << 1;
+
+/// Per-branch record for branch sinks (updated in place by instrumented code).
+/// LLVM type: `{ ptr, i32, i16, i16, i64, i64 }`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct BranchRec {
+    /// Source position of the branch (inline chain).
+    pub site: *const SiteDesc,
+    /// Number of successors (2 for `br`, 1 + cases for `switch`; at most 64 tracked).
+    pub n_succ: u32,
+    /// Union of condition labels seen (atomic OR).
+    pub label: u16,
+    pub flags: u16,
+    /// Bit `i` set once successor `i` was taken (atomic OR).
+    pub taken: u64,
+    /// Executions (relaxed, approximate under contention).
+    pub executions: u64,
+}
+
+/// One instrumented module (translation unit). The runtime links registered modules
+/// through `next`. LLVM type:
+/// `{ i32, i32, ptr, ptr, i32, i32, ptr, ptr, i32, i32, ptr }`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct ModuleDesc {
+    pub magic: u32,
+    pub abi_version: u32,
+    /// Source file name of the module.
+    pub source_file: *const c_char,
+    pub funcs: *const FuncDesc,
+    pub n_funcs: u32,
+    pub n_loops: u32,
+    pub loops: *const LoopDesc,
+    pub branches: *mut BranchRec,
+    pub n_branches: u32,
+    /// `MODULE_*` flags.
+    pub flags: u32,
+    /// Written by the runtime only.
+    pub next: *mut ModuleDesc,
+}
+
+/// The module was instrumented with control-flow tainting.
+pub const MODULE_CONTROL_FLOW: u32 = 1 << 0;
+/// The module was compiled without debug info: loops carry no source lines.
+pub const MODULE_NO_DEBUG_INFO: u32 = 1 << 1;
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use core::mem::size_of;
+
+    #[test]
+    fn layouts_match_the_llvm_types_the_pass_emits() {
+        assert_eq!(size_of::<SrcLoc>(), 40);
+        assert_eq!(size_of::<SiteDesc>(), 16);
+        assert_eq!(size_of::<LoopDesc>(), 24);
+        assert_eq!(size_of::<FuncDesc>(), 48);
+        assert_eq!(size_of::<BranchRec>(), 32);
+        assert_eq!(size_of::<ModuleDesc>(), 64);
+    }
+
+    #[test]
+    fn application_regions_map_into_the_reserved_shadow_region_disjointly() {
+        let end = SHADOW_BASE + SHADOW_SIZE;
+        for &a in &[0u64, 0x40_0000, 0x5555_5555_4000, 0x7fff_ffff_f000, 0x7f00_0000_0000] {
+            let s = shadow_addr(a);
+            assert!(s >= SHADOW_BASE && s < end, "{a:#x} -> {s:#x}");
+        }
+        // Shadow must not overlap application regions.
+        assert!(end <= 0x5500_0000_0000);
+        assert!(SHADOW_BASE >= 0x0100_0000_0000);
+        // Low, PIE and high regions land in different shadow ranges.
+        assert_ne!(shadow_addr(0x40_0000) >> 40, shadow_addr(0x5555_5555_4000) >> 40);
+        assert_ne!(shadow_addr(0x5555_5555_4000) >> 40, shadow_addr(0x7fff_0000_0000) >> 40);
+        // Offsets inside an object stay contiguous in shadow.
+        assert_eq!(shadow_addr(0x7fff_0000_0010), shadow_addr(0x7fff_0000_0000) + 0x20);
+    }
+}
