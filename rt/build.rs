@@ -1,0 +1,25 @@
+//! Compiles the two C pieces of the runtime:
+//!
+//! * `src/tls.c` — the initial-exec thread-local slots that instrumented IR reads and
+//!   writes directly (names from `taintprof-abi`), plus tiny accessors for Rust.
+//! * `src/new_shim.c` — the C++ `operator new` wrappers. They call the real operator
+//!   from C compiled with `-fexceptions`, so a `std::bad_alloc` thrown by it unwinds
+//!   through the wrapper to the program's handler without crossing a Rust frame.
+//!
+//! Each file is its own object inside `libtaintprof_rt.a`, so a C program that never
+//! calls `operator new` does not pull `new_shim.o` (and its references to libstdc++).
+
+fn main() {
+    println!("cargo:rerun-if-changed=src/tls.c");
+    println!("cargo:rerun-if-changed=src/new_shim.c");
+    cc::Build::new()
+        .file("src/tls.c")
+        .file("src/new_shim.c")
+        .opt_level(2)
+        .pic(true)
+        .flag("-fexceptions")
+        .flag("-fno-strict-aliasing")
+        .warnings(true)
+        .extra_warnings(true)
+        .compile("taintprof_rt_c");
+}

@@ -1,0 +1,117 @@
+//! # taintprof-rt: the runtime linked into instrumented programs
+//!
+//! `libtaintprof_rt.a` is to taintprof what the compiler-rt sanitizer runtimes are to
+//! the sanitizers: a small public C interface (`rt/include/taintprof.h`), a set of hooks
+//! that instrumented code calls (named in `taintprof-abi`), and a report written when
+//! the program ends. Every knob is an environment variable with a documented default
+//! (see [`options`]).
+//!
+//! ## Map of the crate (one concept per module)
+//!
+//! | module | concept | hot? |
+//! |---|---|---|
+//! | [`init`] | start-up from `.preinit_array`: options, program identity, shadow reservation, exit and signal hooks | once |
+//! | [`options`] | every environment knob, its default, parsed once at start-up | no |
+//! | [`shadow`] | the direct-mapped shadow (one 16-bit label per byte); `__tp_shadow_copy/set/union` | yes |
+//! | [`params`] | the parameter registry (label bit per name, max 16); `tp_register_variable` | no |
+//! | [`arena`] | per-thread bump allocator over `mmap`'d chunks (no malloc, no locks) | yes |
+//! | [`context`] | per-thread calling-context trees and loop records; `__tp_enter`, `__tp_loop_exit` | **yes** |
+//! | [`modules`] | registered module descriptors; `__tp_register_module` | no |
+//! | [`wrappers`] | `__tpw_<name>` wrappers for libc functions that move memory (see `rt/abilist.txt`) | yes |
+//! | [`report`] | builds and writes the JSON report (schema `taintprof.taint` v1), atomically, once | no |
+//! | [`json`] | a tiny JSON writer (escaping, no allocation) | no |
+//! | [`signals`] | fatal-signal handlers that write a partial report and re-raise | no |
+//! | [`sys`] | thin syscall helpers: `mmap`-backed vectors, stderr diagnostics, small formatting | no |
+//! | `tls.c` | the initial-exec TLS slots (`__tp_arg_tls`, ...) and accessors | yes |
+//! | `new_shim.c` | C++ `operator new` wrappers (exceptions propagate through C frames) | yes |
+//!
+//! ## Interfaces
+//!
+//! * **Public C API** (`rt/include/taintprof.h`): `tp_register_variable`,
+//!   `tp_write_report`, `tp_read_label`; C++ `taintprof::register_variable`. Perf-Taint
+//!   compatibility headers in `rt/include/perf-taint/` (`perf_taint_register_variable`,
+//!   `perf_taint::register_variable`, `VARIABLE_NAME`, `EXTRAP`).
+//! * **Hooks for instrumented code** (names and signatures in `taintprof-abi`):
+//!   `__tp_register_module`, `__tp_enter`, `__tp_loop_exit`, `__tp_shadow_copy`,
+//!   `__tp_shadow_set`, `__tp_shadow_union`, the TLS slots of `tls.c`, and the
+//!   `__tpw_<name>` wrappers listed as `wrap` in `rt/abilist.txt`.
+//! * **Output**: one JSON report per process, `docs/report-schema.md`.
+//!
+//! ## Rules every module follows
+//!
+//! * No panic crosses the C boundary: every `extern "C"` function is panic-free by
+//!   construction (no indexing that can fail, no `unwrap`, no allocation-failure paths
+//!   that panic) — and Rust aborts rather than unwinds out of an `extern "C"` function
+//!   anyway.
+//! * Hot hooks (`__tp_enter`, `__tp_loop_exit`, shadow hooks, wrappers) never call
+//!   malloc, never take a lock, and make no system call on their fast path.
+//! * The report path (`report`, `json`, `signals`) allocates nothing from malloc and takes
+//!   no lock, so it can run from a signal handler: scratch memory comes from `mmap`.
+//! * Thread safety: shadow memory is shared; calling-context trees, loop records and
+//!   arenas are per thread and published to the report writer with release stores.
+//!
+//! ## Environment
+//!
+//! | variable | default | meaning |
+//! |---|---|---|
+//! | `TAINTPROF_OUT` | the working directory at start-up | directory for reports (created if missing) |
+//! | `TAINTPROF_QUIET` | `0` | `1`: do not print where the report was written |
+//! | `TAINTPROF_REPORT` | `1` | `0`: write no report at all (overhead measurements) |
+//! | `TAINTPROF_HANDLE_SIGNALS` | `1` | `0`: install no fatal-signal handlers (no partial reports) |
+//! | `TAINTPROF_VERBOSE` | `0` | `1`: print start-up details (shadow range, options) |
+//!
+//! ## Linking
+//!
+//! A program links `libtaintprof_rt.a` followed by the native libraries Rust's standard
+//! library needs: `-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc` (from
+//! `cargo rustc -p taintprof-rt --release -- --print native-static-libs`), and must be an
+//! executable (the shadow is reserved from `.preinit_array`, which shared objects may not
+//! have). C++ programs also need libstdc++ (they have it already).
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![allow(clippy::missing_safety_doc)]
+
+pub mod arena;
+pub mod context;
+pub mod init;
+pub mod json;
+pub mod modules;
+pub mod options;
+pub mod params;
+pub mod report;
+pub mod shadow;
+pub mod signals;
+pub mod sys;
+pub mod wrappers;
+
+/// Version of this runtime, written into every report.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+// Accessors defined in tls.c.
+extern "C" {
+    /// `__tp_arg_tls`: labels of the arguments of the call in flight.
+    pub fn __tp_tls_args() -> *mut u16;
+    /// `__tp_ret_tls`: label of the return value.
+    pub fn __tp_tls_ret() -> *mut u16;
+    /// `__tp_ctx_tls`: the calling-context node of the running function.
+    pub fn __tp_tls_ctx() -> *mut *mut core::ffi::c_void;
+    /// `__tp_site_tls`: the call site of the call in flight.
+    pub fn __tp_tls_site() -> *mut *const core::ffi::c_void;
+}
+
+/// Label of argument `i` of the call in flight (wrappers use this).
+#[inline]
+pub(crate) fn arg_label(i: usize) -> u16 {
+    if i >= taintprof_abi::MAX_ARG_SLOTS {
+        return 0;
+    }
+    // SAFETY: the TLS array has MAX_ARG_SLOTS entries and lives as long as the thread.
+    unsafe { *__tp_tls_args().add(i) }
+}
+
+/// Set the return label of the call in flight (wrappers with `ret=tls`).
+#[inline]
+pub(crate) fn set_ret_label(l: u16) {
+    // SAFETY: thread-local u16 slot.
+    unsafe { *__tp_tls_ret() = l }
+}

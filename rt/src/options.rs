@@ -1,0 +1,209 @@
+//! Every run-time knob of the runtime, in one place.
+//!
+//! All knobs are environment variables, read once at start-up (from the `envp` the
+//! dynamic loader passes to `.preinit_array` functions, because `environ` may not be
+//! set up yet at that point) and never again: changing the environment with `setenv`
+//! inside the program has no effect.
+//!
+//! | variable | default | meaning |
+//! |---|---|---|
+//! | `TAINTPROF_OUT` | the working directory at start-up | Directory for the report. Created (with parents) if missing. A relative path is taken relative to the working directory at start-up, so a program that `chdir`s still writes where it was started. |
+//! | `TAINTPROF_QUIET` | `0` | `1`: do not print `taintprof: report written to ...` (and the partial-report line on fatal signals). Errors are always printed. |
+//! | `TAINTPROF_REPORT` | `1` | `0`: write no report at all, neither at exit nor on signals nor from `tp_write_report` (for overhead measurements). |
+//! | `TAINTPROF_HANDLE_SIGNALS` | `1` | `0`: install no handlers for fatal signals; a crashing program then leaves no report. |
+//! | `TAINTPROF_VERBOSE` | `0` | `1`: print start-up details (shadow range, report directory) on stderr. |
+//!
+//! Boolean values: `1`, `true`, `yes`, `on` (any case) are true; `0`, `false`, `no`,
+//! `off` and the empty string are false; anything else keeps the default and prints a
+//! warning. `TAINTPROF_ABILIST` is read by the compiler pass, not by the runtime.
+
+use core::cell::UnsafeCell;
+use core::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use crate::sys::{self, StackBuf};
+
+/// Longest report directory path we keep (Linux `PATH_MAX`).
+pub const PATH_MAX: usize = 4096;
+
+static QUIET: AtomicBool = AtomicBool::new(false);
+static REPORT: AtomicBool = AtomicBool::new(true);
+static HANDLE_SIGNALS: AtomicBool = AtomicBool::new(true);
+static VERBOSE: AtomicBool = AtomicBool::new(false);
+
+/// The report directory, absolute, fixed at start-up. Written only by [`init`] (which
+/// runs before any other thread exists), read afterwards.
+struct OutDir(UnsafeCell<StackBuf<PATH_MAX>>);
+// SAFETY: written once during single-threaded start-up, read-only afterwards.
+unsafe impl Sync for OutDir {}
+static OUT_DIR: OutDir = OutDir(UnsafeCell::new(StackBuf::new()));
+
+/// `TAINTPROF_QUIET`.
+pub fn quiet() -> bool {
+    QUIET.load(Relaxed)
+}
+/// `TAINTPROF_REPORT`.
+pub fn report_enabled() -> bool {
+    REPORT.load(Relaxed)
+}
+/// `TAINTPROF_HANDLE_SIGNALS`.
+pub fn handle_signals() -> bool {
+    HANDLE_SIGNALS.load(Relaxed)
+}
+/// `TAINTPROF_VERBOSE`.
+pub fn verbose() -> bool {
+    VERBOSE.load(Relaxed)
+}
+
+/// The report directory (absolute when start-up found the working directory), or empty
+/// when start-up did not run: then the report goes to the current working directory.
+pub fn out_dir() -> &'static [u8] {
+    // SAFETY: see OutDir.
+    unsafe { (*OUT_DIR.0.get()).as_bytes() }
+}
+
+/// Looks `name` up in a NUL-terminated `envp` array.
+///
+/// # Safety
+/// `envp` must be null or a valid environment array.
+unsafe fn env_lookup(envp: *const *const libc::c_char, name: &[u8]) -> Option<&'static [u8]> {
+    if envp.is_null() {
+        let mut key = StackBuf::<64>::new();
+        key.push_bytes(name);
+        let k = key.as_cstr()?;
+        // SAFETY: k is NUL-terminated.
+        let v = unsafe { libc::getenv(k) };
+        // SAFETY: getenv returns null or a NUL-terminated string.
+        return if v.is_null() {
+            None
+        } else {
+            Some(unsafe { sys::cstr(v) })
+        };
+    }
+    let mut e = envp;
+    loop {
+        // SAFETY: envp is a NULL-terminated array.
+        let s = unsafe { *e };
+        if s.is_null() {
+            return None;
+        }
+        // SAFETY: each entry is a NUL-terminated "NAME=value" string.
+        let entry = unsafe { sys::cstr(s) };
+        if entry.len() > name.len()
+            && entry.starts_with(name)
+            && entry.get(name.len()) == Some(&b'=')
+        {
+            return entry.get(name.len() + 1..);
+        }
+        // SAFETY: still inside the array (the terminator was not reached).
+        e = unsafe { e.add(1) };
+    }
+}
+
+/// Parses a boolean knob value; `None` for unrecognised text.
+pub fn parse_bool(v: &[u8]) -> Option<bool> {
+    let mut low = [0u8; 8];
+    if v.len() > low.len() {
+        return None;
+    }
+    for (d, s) in low.iter_mut().zip(v) {
+        *d = s.to_ascii_lowercase();
+    }
+    match low.get(..v.len()).unwrap_or(&[]) {
+        b"1" | b"true" | b"yes" | b"on" => Some(true),
+        b"0" | b"false" | b"no" | b"off" | b"" => Some(false),
+        _ => None,
+    }
+}
+
+/// # Safety
+/// See [`env_lookup`].
+unsafe fn bool_knob(envp: *const *const libc::c_char, name: &str, slot: &AtomicBool) {
+    // SAFETY: forwarded contract.
+    if let Some(v) = unsafe { env_lookup(envp, name.as_bytes()) } {
+        match parse_bool(v) {
+            Some(b) => slot.store(b, Relaxed),
+            None => crate::diag!(
+                "warning: {}={} is not a boolean (use 1 or 0); keeping the default ({})",
+                name,
+                sys::Lossy(v),
+                if slot.load(Relaxed) { 1 } else { 0 }
+            ),
+        }
+    }
+}
+
+/// Reads every knob. Called once from start-up, before `main` and before any thread
+/// exists.
+///
+/// # Safety
+/// `envp` must be null or the process environment array; no other thread may run.
+pub unsafe fn init(envp: *const *const libc::c_char) {
+    // SAFETY: forwarded contract (for all calls below).
+    unsafe {
+        bool_knob(envp, "TAINTPROF_QUIET", &QUIET);
+        bool_knob(envp, "TAINTPROF_REPORT", &REPORT);
+        bool_knob(envp, "TAINTPROF_HANDLE_SIGNALS", &HANDLE_SIGNALS);
+        bool_knob(envp, "TAINTPROF_VERBOSE", &VERBOSE);
+    }
+    // SAFETY: single-threaded start-up, nobody reads OUT_DIR yet.
+    let dir = unsafe { &mut *OUT_DIR.0.get() };
+    dir.clear();
+    // SAFETY: forwarded contract.
+    let out = unsafe { env_lookup(envp, taintprof_abi::ENV_OUT_DIR.as_bytes()) }.unwrap_or(&[]);
+    if !out.starts_with(b"/") {
+        let mut cwd = [0u8; PATH_MAX];
+        // SAFETY: cwd is a writable buffer of PATH_MAX bytes.
+        let r = unsafe { libc::getcwd(cwd.as_mut_ptr().cast(), cwd.len()) };
+        if !r.is_null() {
+            // SAFETY: getcwd wrote a NUL-terminated string.
+            dir.push_bytes(unsafe { sys::cstr(r) });
+        } else {
+            dir.push_bytes(b".");
+        }
+        if !out.is_empty() {
+            dir.push_bytes(b"/");
+        }
+    }
+    dir.push_bytes(out);
+    // Drop trailing slashes (but keep "/").
+    while dir.len() > 1 && dir.as_bytes().last() == Some(&b'/') {
+        dir.truncate(dir.len() - 1);
+    }
+    if dir.truncated {
+        crate::diag!(
+            "warning: {} is too long; reports go to the working directory",
+            taintprof_abi::ENV_OUT_DIR
+        );
+        dir.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn booleans() {
+        assert_eq!(parse_bool(b"1"), Some(true));
+        assert_eq!(parse_bool(b"TRUE"), Some(true));
+        assert_eq!(parse_bool(b"On"), Some(true));
+        assert_eq!(parse_bool(b"0"), Some(false));
+        assert_eq!(parse_bool(b""), Some(false));
+        assert_eq!(parse_bool(b"off"), Some(false));
+        assert_eq!(parse_bool(b"maybe"), None);
+        assert_eq!(parse_bool(b"123456789"), None);
+    }
+
+    #[test]
+    fn env_lookup_finds_exact_names() {
+        let a = c"TAINTPROF_OUTX=1";
+        let b = c"TAINTPROF_OUT=/tmp/r";
+        let env = [a.as_ptr(), b.as_ptr(), core::ptr::null()];
+        let v = unsafe { env_lookup(env.as_ptr(), b"TAINTPROF_OUT") };
+        assert_eq!(v, Some(&b"/tmp/r"[..]));
+        assert_eq!(
+            unsafe { env_lookup(env.as_ptr(), b"TAINTPROF_QUIET") },
+            None
+        );
+    }
+}

@@ -1,0 +1,33 @@
+/*
+ * Thread-local slots of the taintprof label ABI (see taintprof-abi, "Thread-local
+ * slots"). Instrumented IR declares these as
+ *     external thread_local(initialexec) global ...
+ * and reads/writes them directly, so they must be defined with the initial-exec
+ * model: one %fs-relative access, no __tls_get_addr call.
+ */
+#include <stdint.h>
+
+#define TP_TLS __attribute__((tls_model("initial-exec"), visibility("default"))) __thread
+
+/* Labels of the arguments of the call in flight ([MAX_ARG_SLOTS x i16]). */
+TP_TLS uint16_t __tp_arg_tls[64] __attribute__((aligned(64)));
+/* Label of the return value of the call in flight. */
+TP_TLS uint16_t __tp_ret_tls;
+/* Control label in force at the call site (control-flow tainting). */
+TP_TLS uint16_t __tp_ctrl_tls;
+/* Union of the labels of the variadic arguments of the call in flight. */
+TP_TLS uint16_t __tp_va_label_tls;
+/* Bytes of variadic arguments passed on the stack. */
+TP_TLS uint64_t __tp_va_bytes_tls;
+/* For byval arguments: the caller's source object ([MAX_ARG_SLOTS x ptr]). */
+TP_TLS void *__tp_byval_tls[64] __attribute__((aligned(64)));
+/* Calling-context node of the function currently running on this thread. */
+TP_TLS void *__tp_ctx_tls;
+/* SiteDesc of the call in flight. */
+TP_TLS const void *__tp_site_tls;
+
+/* Accessors for the Rust side of the runtime (Rust cannot name foreign TLS). */
+uint16_t *__tp_tls_args(void) { return __tp_arg_tls; }
+uint16_t *__tp_tls_ret(void) { return &__tp_ret_tls; }
+void **__tp_tls_ctx(void) { return &__tp_ctx_tls; }
+const void **__tp_tls_site(void) { return &__tp_site_tls; }

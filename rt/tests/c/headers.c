@@ -1,0 +1,15 @@
+/* The public C headers compile cleanly as strict C99 and work. */
+#include <stdio.h>
+#include "taintprof.h"
+#include "perf-taint/PerfTaint.h"
+
+int main(void) {
+  int size = 10;
+  long steps = 5;
+  EXTRAP;
+  perf_taint_register_variable(&size, sizeof size, VARIABLE_NAME(size));
+  tp_register_variable(&steps, sizeof steps, "steps");
+  printf("size=%u steps=%u max=%d\n", (unsigned)tp_read_label(&size, sizeof size),
+         (unsigned)tp_read_label(&steps, sizeof steps), TAINTPROF_MAX_PARAMETERS);
+  return 0;
+}
