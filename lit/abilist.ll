@@ -1,0 +1,81 @@
+; The function list: `pure` (union of argument labels, no TLS traffic), `zero` (label
+; 0), `wrap` (call __tpw_<name> through the normal ABI; result per ret=). Extra lists in
+; TAINTPROF_ABILIST override the embedded one. A malformed list is a compile error
+; naming the file and line.
+; RUN: env TAINTPROF_ABILIST=%inputs/extra-abilist.txt %opt_taint < %s | %FileCheck %s
+; RUN: env TAINTPROF_ABILIST=%inputs/bad-abilist.txt not %opt_taint < %s 2>&1 | %FileCheck %s --check-prefix=BAD
+; BAD: error: taintprof: {{.*}}bad-abilist.txt:3: unknown kind `whatever` for `frob`
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+declare double @my_pure(double, double)
+declare i32 @my_zero(i32)
+declare i32 @my_union(i32, i32)
+declare i32 @my_tls(i32)
+declare ptr @my_arg1(ptr, ptr)
+declare ptr @memcpy(ptr, ptr, i64)
+declare ptr @malloc(i64)
+declare double @sqrt(double)
+
+; CHECK-LABEL: define double @pure(double %x, double %y)
+; CHECK: [[LX:%.*]] = load i16, ptr @__tp_arg_tls
+; CHECK: [[LY:%.*]] = load i16, ptr getelementptr
+; CHECK-NOT: __tp_enter
+; CHECK-NOT: store i16 {{.*}} @__tp_arg_tls
+; CHECK: %r = call double @my_pure(double %x, double %y)
+; CHECK-NEXT: [[U:%.*]] = or i16 [[LX]], [[LY]]
+; sqrt is `zero` here (the extra list overrides the embedded `sqrt pure`).
+; CHECK-NEXT: %s = call double @sqrt(double %r)
+; CHECK-NEXT: %t = fadd double %r, %s
+; CHECK-NEXT: store i16 [[U]], ptr @__tp_ret_tls
+define double @pure(double %x, double %y) {
+  %r = call double @my_pure(double %x, double %y)
+  %s = call double @sqrt(double %r)
+  %t = fadd double %r, %s
+  ret double %t
+}
+
+; CHECK-LABEL: define i32 @zero(i32 %x)
+; CHECK: %r = call i32 @my_zero(i32 %x)
+; CHECK-NEXT: store i16 0, ptr @__tp_ret_tls
+define i32 @zero(i32 %x) {
+  %r = call i32 @my_zero(i32 %x)
+  ret i32 %r
+}
+
+; CHECK-LABEL: define ptr @wraps(ptr %d, ptr %s, i64 %n, i32 %a, i32 %b)
+; CHECK: [[LD:%.*]] = load i16, ptr @__tp_arg_tls
+; CHECK: [[LS:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK: [[LA:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 3)
+; CHECK: [[LB:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 4)
+; memcpy: embedded `wrap ret=arg0`.
+; CHECK: store i16 [[LD]], ptr @__tp_arg_tls
+; CHECK: store ptr @taintprof.site{{.*}}, ptr @__tp_site_tls
+; CHECK-NEXT: %m = call ptr @__tpw_memcpy(ptr %d, ptr %s, i64 %n)
+; CHECK-NOT: load i16, ptr @__tp_ret_tls
+; malloc: embedded `wrap ret=zero`.
+; CHECK: %p = call ptr @__tpw_malloc(i64 %n)
+; CHECK-NOT: load i16, ptr @__tp_ret_tls
+; CHECK: %u = call i32 @__tpw_my_union(i32 %a, i32 %b)
+; CHECK-NEXT: or i16 [[LA]], [[LB]]
+; CHECK: %t = call i32 @__tpw_my_tls(i32 %a)
+; CHECK-NEXT: load i16, ptr @__tp_ret_tls
+; CHECK: %q = call ptr @__tpw_my_arg1(ptr %d, ptr %s)
+; CHECK-NOT: load i16, ptr @__tp_ret_tls
+; CHECK: store i16 [[LS]], ptr @__tp_ret_tls
+; CHECK-NEXT: store ptr
+; CHECK-NEXT: ret ptr %q
+define ptr @wraps(ptr %d, ptr %s, i64 %n, i32 %a, i32 %b) {
+  %m = call ptr @memcpy(ptr %d, ptr %s, i64 %n)
+  %p = call ptr @malloc(i64 %n)
+  %u = call i32 @my_union(i32 %a, i32 %b)
+  %t = call i32 @my_tls(i32 %a)
+  %ut = add i32 %u, %t
+  store i32 %ut, ptr %m
+  %q = call ptr @my_arg1(ptr %d, ptr %s)
+  ret ptr %q
+}
+
+; The wrappers are declared with the callee's type.
+; CHECK-DAG: declare ptr @__tpw_memcpy(ptr, ptr, i64)
+; CHECK-DAG: declare ptr @__tpw_malloc(i64)

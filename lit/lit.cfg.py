@@ -1,0 +1,43 @@
+# lit configuration for the taintprof pass plugin's IR-level tests.
+#
+#   lit -v lit/                      (from the repository root)
+#   TAINTPROF_PLUGIN=/path/libtaintprof_pass.so lit -v lit/
+#
+# Substitutions:
+#   %plugin      the plugin .so
+#   %opt_taint   opt-19 with the plugin loaded, running `taintprof-taint`, printing IR
+#   %opt         opt-19 with the plugin loaded (give -passes yourself)
+#   %clang       clang-19
+#   %FileCheck   FileCheck from LLVM 19
+import os
+import lit.formats
+
+config.name = "taintprof"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".c", ".cpp"]
+config.test_source_root = os.path.dirname(__file__)
+repo = os.path.dirname(config.test_source_root)
+config.test_exec_root = os.path.join(repo, "target", "lit")
+config.excludes = ["inputs", "lit.cfg.py"]
+
+plugin = os.environ.get("TAINTPROF_PLUGIN",
+                        os.path.join(repo, "target", "release", "libtaintprof_pass.so"))
+if not os.path.exists(plugin):
+    lit_config.fatal(f"plugin not found: {plugin} (cargo build --release -p taintprof-pass, "
+                     "or set TAINTPROF_PLUGIN)")
+llvm_bin = "/usr/lib/llvm-19/bin"
+filecheck = os.path.join(llvm_bin, "FileCheck")
+opt = "opt-19"
+
+config.substitutions.append(("%opt_taint", f"{opt} -load-pass-plugin={plugin} -passes=taintprof-taint -S"))
+config.substitutions.append(("%opt", f"{opt} -load-pass-plugin={plugin}"))
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%clang", "clang-19"))
+config.substitutions.append(("%FileCheck", filecheck))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "inputs")))
+
+# The tests must not see the user's taintprof settings.
+for k in list(os.environ):
+    if k.startswith("TAINTPROF_") and k != "TAINTPROF_PLUGIN":
+        config.environment.pop(k, None)
+config.environment["PATH"] = llvm_bin + os.pathsep + os.environ.get("PATH", "")

@@ -1,0 +1,148 @@
+; Scalar loads and stores: shadow(addr) = ((addr & 0xfffffffffff) << 1) + 0x100000000000,
+; one i16 label per byte. Loads OR the labels of all bytes; stores broadcast the label.
+; RUN: %opt_taint < %s | %FileCheck %s --check-prefixes=CHECK,PTR
+; RUN: %opt -passes='taintprof-taint<no-pointer-labels>' -S < %s | %FileCheck %s --check-prefixes=CHECK,NOPTR
+; RUN: env TAINTPROF_POINTER_LABELS=0 %opt_taint < %s | %FileCheck %s --check-prefixes=CHECK,NOPTR
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+; CHECK-LABEL: define i8 @load1(ptr %p)
+; PTR: [[LP:%.*]] = load i16, ptr @__tp_arg_tls
+; NOPTR-NOT: load i16, ptr @__tp_arg_tls
+; CHECK: %v = load i8, ptr %p
+; CHECK-NEXT: [[I:%.*]] = ptrtoint ptr %p to i64
+; CHECK-NEXT: [[M:%.*]] = and i64 [[I]], 17592186044415
+; CHECK-NEXT: [[S:%.*]] = shl i64 [[M]], 1
+; CHECK-NEXT: [[A:%.*]] = add i64 [[S]], 17592186044416
+; CHECK-NEXT: [[SP:%.*]] = inttoptr i64 [[A]] to ptr
+; CHECK-NEXT: [[L:%.*]] = load i16, ptr [[SP]], align 2
+; PTR-NEXT: [[R:%.*]] = or i16 [[L]], [[LP]]
+; PTR: store i16 [[R]], ptr @__tp_ret_tls
+; NOPTR: store i16 [[L]], ptr @__tp_ret_tls
+define i8 @load1(ptr %p) {
+  %v = load i8, ptr %p
+  ret i8 %v
+}
+
+; CHECK-LABEL: define i16 @load2(ptr %p)
+; CHECK: [[W:%.*]] = load i32, ptr {{%.*}}, align 2
+; CHECK-NEXT: [[H:%.*]] = lshr i32 [[W]], 16
+; CHECK-NEXT: [[O:%.*]] = or i32 [[W]], [[H]]
+; CHECK-NEXT: trunc i32 [[O]] to i16
+define i16 @load2(ptr %p) {
+  %v = load i16, ptr %p
+  ret i16 %v
+}
+
+; CHECK-LABEL: define float @load4(ptr %p)
+; CHECK: [[W:%.*]] = load i64, ptr {{%.*}}, align 2
+; CHECK-NEXT: [[H:%.*]] = lshr i64 [[W]], 32
+; CHECK-NEXT: [[O:%.*]] = or i64 [[W]], [[H]]
+; CHECK-NEXT: [[H2:%.*]] = lshr i64 [[O]], 16
+; CHECK-NEXT: [[O2:%.*]] = or i64 [[O]], [[H2]]
+; CHECK-NEXT: trunc i64 [[O2]] to i16
+define float @load4(ptr %p) {
+  %v = load float, ptr %p
+  ret float %v
+}
+
+; CHECK-LABEL: define double @load8(ptr %p)
+; CHECK: [[W:%.*]] = load <8 x i16>, ptr {{%.*}}, align 2
+; CHECK-NEXT: call i16 @llvm.vector.reduce.or.v8i16(<8 x i16> [[W]])
+define double @load8(ptr %p) {
+  %v = load double, ptr %p
+  ret double %v
+}
+
+; CHECK-LABEL: define i128 @load16(ptr %p)
+; CHECK: load <16 x i16>, ptr {{%.*}}, align 2
+; CHECK-NEXT: call i16 @llvm.vector.reduce.or.v16i16
+define i128 @load16(ptr %p) {
+  %v = load i128, ptr %p
+  ret i128 %v
+}
+
+; A 32-byte first-class aggregate: one collapsed label.
+; CHECK-LABEL: define { i64, i64, i64, i64 } @load32(ptr %p)
+; CHECK: load <32 x i16>, ptr {{%.*}}, align 2
+; CHECK-NEXT: call i16 @llvm.vector.reduce.or.v32i16
+define { i64, i64, i64, i64 } @load32(ptr %p) {
+  %v = load { i64, i64, i64, i64 }, ptr %p
+  ret { i64, i64, i64, i64 } %v
+}
+
+; Odd sizes call the runtime.
+; CHECK-LABEL: define x86_fp80 @load10(ptr %p)
+; CHECK: call i16 @__tp_shadow_union(ptr %p, i64 10)
+define x86_fp80 @load10(ptr %p) {
+  %v = load x86_fp80, ptr %p
+  ret x86_fp80 %v
+}
+
+; Stores never add the pointer's label.
+; CHECK-LABEL: define void @store1(ptr %p, i8 %v)
+; CHECK: [[LV:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK-NEXT: store i16 [[LV]], ptr [[SP]], align 2
+; CHECK-NEXT: store i8 %v, ptr %p
+define void @store1(ptr %p, i8 %v) {
+  store i8 %v, ptr %p
+  ret void
+}
+
+; CHECK-LABEL: define void @store2(ptr %p, i16 %v)
+; CHECK: [[Z:%.*]] = zext i16 {{%.*}} to i32
+; CHECK-NEXT: [[M:%.*]] = mul i32 [[Z]], 65537
+; CHECK: store i32 [[M]], ptr {{%.*}}, align 2
+; CHECK-NEXT: store i16 %v, ptr %p
+define void @store2(ptr %p, i16 %v) {
+  store i16 %v, ptr %p
+  ret void
+}
+
+; CHECK-LABEL: define void @store4(ptr %p, i32 %v)
+; CHECK: [[Z:%.*]] = zext i16 {{%.*}} to i64
+; CHECK-NEXT: [[M:%.*]] = mul i64 [[Z]], 281479271743489
+; CHECK: store i64 [[M]], ptr {{%.*}}, align 2
+define void @store4(ptr %p, i32 %v) {
+  store i32 %v, ptr %p
+  ret void
+}
+
+; CHECK-LABEL: define void @store8(ptr %p, double %v)
+; CHECK: [[I:%.*]] = insertelement <8 x i16> poison, i16 {{%.*}}, i32 0
+; CHECK-NEXT: [[S:%.*]] = shufflevector <8 x i16> [[I]], <8 x i16> poison, <8 x i32> zeroinitializer
+; CHECK: store <8 x i16> [[S]], ptr {{%.*}}, align 2
+define void @store8(ptr %p, double %v) {
+  store double %v, ptr %p
+  ret void
+}
+
+; Constants have label 0.
+; CHECK-LABEL: define void @store_const(ptr %p)
+; CHECK: store <8 x i16> zeroinitializer, ptr {{%.*}}, align 2
+; CHECK-NEXT: store i64 42, ptr %p
+define void @store_const(ptr %p) {
+  store i64 42, ptr %p
+  ret void
+}
+
+; CHECK-LABEL: define void @store10(ptr %p, x86_fp80 %v)
+; CHECK: call void @__tp_shadow_set(ptr %p, i16 {{%.*}}, i64 10)
+define void @store10(ptr %p, x86_fp80 %v) {
+  store x86_fp80 %v, ptr %p
+  ret void
+}
+
+; Volatile and atomic loads are instrumented like ordinary ones.
+; CHECK-LABEL: define i32 @volatile_atomic(ptr %p)
+; CHECK: %a = load volatile i32, ptr %p
+; CHECK-NEXT: ptrtoint
+; CHECK: %b = load atomic i32, ptr %p seq_cst, align 4
+; CHECK-NEXT: ptrtoint
+define i32 @volatile_atomic(ptr %p) {
+  %a = load volatile i32, ptr %p
+  %b = load atomic i32, ptr %p seq_cst, align 4
+  %c = add i32 %a, %b
+  ret i32 %c
+}

@@ -1,0 +1,264 @@
+//! Control-flow graphs and (post-)dominator trees, independent of LLVM.
+//!
+//! A [`Cfg`] is built from a function's blocks (numbered in layout order, entry = 0) by
+//! `taint::prepare`, or by hand in unit tests. Dominators come from petgraph's
+//! Cooper–Harvey–Kennedy implementation (`algo::dominators::simple_fast`);
+//! post-dominators are dominators of the reversed graph rooted at a virtual exit that
+//! every block ending in `ret`/`unreachable`/`resume` flows into.
+//!
+//! Both trees answer `dominates(a, b)` in O(1) through DFS interval numbering, because
+//! the loop analysis and (next) the control-flow tainting ask it in inner loops.
+
+use petgraph::algo::dominators::simple_fast;
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::Reversed;
+
+/// A CFG over blocks `0..n`; block 0 is the entry.
+#[derive(Debug, Clone, Default)]
+pub struct Cfg {
+    /// Successors in terminator order (duplicates kept: a `switch` may name a block twice).
+    pub succs: Vec<Vec<usize>>,
+    /// Blocks that leave the function (`ret`, `unreachable`, `resume`).
+    pub exits: Vec<usize>,
+    /// Blocks ending in `ret` (a subset of `exits`).
+    pub returns: Vec<usize>,
+}
+
+impl Cfg {
+    pub fn new(n: usize) -> Cfg {
+        Cfg {
+            succs: vec![Vec::new(); n],
+            exits: Vec::new(),
+            returns: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.succs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.succs.is_empty()
+    }
+
+    pub fn edge(&mut self, from: usize, to: usize) {
+        self.succs[from].push(to);
+    }
+
+    /// Predecessors of every block (each edge once per occurrence).
+    pub fn preds(&self) -> Vec<Vec<usize>> {
+        let mut p = vec![Vec::new(); self.len()];
+        for (b, ss) in self.succs.iter().enumerate() {
+            for &s in ss {
+                p[s].push(b);
+            }
+        }
+        p
+    }
+
+    fn graph(&self, virtual_exit: bool) -> DiGraph<(), ()> {
+        let n = self.len() + virtual_exit as usize;
+        let mut g = DiGraph::with_capacity(n, n * 2);
+        for _ in 0..n {
+            g.add_node(());
+        }
+        for (b, ss) in self.succs.iter().enumerate() {
+            for &s in ss {
+                g.add_edge(NodeIndex::new(b), NodeIndex::new(s), ());
+            }
+        }
+        if virtual_exit {
+            let v = NodeIndex::new(self.len());
+            for &e in &self.exits {
+                g.add_edge(NodeIndex::new(e), v, ());
+            }
+        }
+        g
+    }
+
+    /// Blocks reachable from the entry, in reverse post-order.
+    pub fn reverse_post_order(&self) -> Vec<usize> {
+        if self.is_empty() {
+            return Vec::new();
+        }
+        let mut seen = vec![false; self.len()];
+        let mut post = Vec::with_capacity(self.len());
+        // Iterative DFS: (block, next successor index).
+        let mut stack = vec![(0usize, 0usize)];
+        seen[0] = true;
+        while let Some(&mut (b, ref mut i)) = stack.last_mut() {
+            if *i < self.succs[b].len() {
+                let s = self.succs[b][*i];
+                *i += 1;
+                if !seen[s] {
+                    seen[s] = true;
+                    stack.push((s, 0));
+                }
+            } else {
+                post.push(b);
+                stack.pop();
+            }
+        }
+        post.reverse();
+        post
+    }
+
+    pub fn dominators(&self) -> DomTree {
+        let g = self.graph(false);
+        let d = simple_fast(&g, NodeIndex::new(0));
+        let idom = (0..self.len())
+            .map(|b| d.immediate_dominator(NodeIndex::new(b)).map(|x| x.index()))
+            .collect();
+        DomTree::from_idoms(idom, Some(0))
+    }
+
+    /// Post-dominator tree. Node `self.len()` is the virtual exit (the root); blocks
+    /// that cannot reach any exit (infinite loops) have no post-dominator.
+    // Used by control-flow tainting (next issue); unit-tested below.
+    #[allow(dead_code)]
+    pub fn post_dominators(&self) -> DomTree {
+        let g = self.graph(true);
+        let root = NodeIndex::new(self.len());
+        let d = simple_fast(Reversed(&g), root);
+        let idom = (0..=self.len())
+            .map(|b| d.immediate_dominator(NodeIndex::new(b)).map(|x| x.index()))
+            .collect();
+        DomTree::from_idoms(idom, Some(self.len()))
+    }
+}
+
+/// A (post-)dominator tree with O(1) dominance queries.
+#[derive(Debug, Clone)]
+pub struct DomTree {
+    /// Immediate dominator of each node (`None` for the root and unreachable nodes).
+    #[allow(dead_code)]
+    pub idom: Vec<Option<usize>>,
+    #[allow(dead_code)]
+    root: Option<usize>,
+    /// DFS entry/exit numbers in the tree; `u32::MAX` for nodes not in the tree.
+    pre: Vec<u32>,
+    post: Vec<u32>,
+}
+
+impl DomTree {
+    fn from_idoms(idom: Vec<Option<usize>>, root: Option<usize>) -> DomTree {
+        let n = idom.len();
+        let mut children = vec![Vec::new(); n];
+        for (b, p) in idom.iter().enumerate() {
+            if let Some(p) = p {
+                children[*p].push(b);
+            }
+        }
+        let mut pre = vec![u32::MAX; n];
+        let mut post = vec![u32::MAX; n];
+        if let Some(r) = root {
+            let mut clock = 0u32;
+            let mut stack = vec![(r, 0usize)];
+            pre[r] = clock;
+            clock += 1;
+            while let Some(&mut (b, ref mut i)) = stack.last_mut() {
+                if *i < children[b].len() {
+                    let c = children[b][*i];
+                    *i += 1;
+                    pre[c] = clock;
+                    clock += 1;
+                    stack.push((c, 0));
+                } else {
+                    post[b] = clock;
+                    clock += 1;
+                    stack.pop();
+                }
+            }
+        }
+        DomTree {
+            idom,
+            root,
+            pre,
+            post,
+        }
+    }
+
+    /// Whether node `n` is in the tree (reachable from the root).
+    pub fn contains(&self, n: usize) -> bool {
+        self.pre[n] != u32::MAX
+    }
+
+    /// Whether `a` dominates `b` (reflexive). False if either is not in the tree.
+    pub fn dominates(&self, a: usize, b: usize) -> bool {
+        self.contains(a)
+            && self.contains(b)
+            && self.pre[a] <= self.pre[b]
+            && self.post[b] <= self.post[a]
+    }
+
+    #[allow(dead_code)]
+    pub fn root(&self) -> Option<usize> {
+        self.root
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(n: usize, edges: &[(usize, usize)], exits: &[usize]) -> Cfg {
+        let mut c = Cfg::new(n);
+        for &(a, b) in edges {
+            c.edge(a, b);
+        }
+        c.exits = exits.to_vec();
+        c.returns = exits.to_vec();
+        c
+    }
+
+    #[test]
+    fn diamond_dominators_and_post_dominators() {
+        // 0 -> 1, 0 -> 2, 1 -> 3, 2 -> 3 ; 3 returns
+        let c = cfg(4, &[(0, 1), (0, 2), (1, 3), (2, 3)], &[3]);
+        let d = c.dominators();
+        assert_eq!(d.idom, vec![None, Some(0), Some(0), Some(0)]);
+        assert!(d.dominates(0, 3) && !d.dominates(1, 3) && d.dominates(3, 3));
+        let p = c.post_dominators();
+        // Virtual exit is node 4.
+        assert_eq!(p.idom[3], Some(4));
+        assert_eq!(p.idom[1], Some(3));
+        assert_eq!(p.idom[0], Some(3));
+        assert!(p.dominates(3, 0) && !p.dominates(1, 0));
+    }
+
+    #[test]
+    fn post_dominators_with_several_exits() {
+        // 0 -> 1 (ret), 0 -> 2 -> 3 (unreachable)
+        let c = cfg(4, &[(0, 1), (0, 2), (2, 3)], &[1, 3]);
+        let p = c.post_dominators();
+        assert_eq!(
+            p.idom[0],
+            Some(4),
+            "no single block post-dominates the entry"
+        );
+        assert_eq!(p.idom[2], Some(3));
+        assert!(p.dominates(3, 2));
+    }
+
+    #[test]
+    fn infinite_loop_has_no_post_dominator_and_unreachable_blocks_are_skipped() {
+        // 0 -> 1 -> 1 (infinite), 0 -> 2 (ret); 3 unreachable -> 2
+        let c = cfg(4, &[(0, 1), (1, 1), (0, 2), (3, 2)], &[2]);
+        let p = c.post_dominators();
+        assert!(!p.contains(1));
+        let d = c.dominators();
+        assert!(!d.contains(3));
+        assert!(!d.dominates(0, 3));
+        assert_eq!(c.reverse_post_order().len(), 3);
+    }
+
+    #[test]
+    fn rpo_visits_definitions_before_uses() {
+        let c = cfg(5, &[(0, 1), (1, 2), (2, 1), (1, 3), (0, 4), (4, 3)], &[3]);
+        let rpo = c.reverse_post_order();
+        assert_eq!(rpo[0], 0);
+        let pos = |b| rpo.iter().position(|&x| x == b).unwrap();
+        assert!(pos(1) < pos(2));
+        assert!(pos(1) < pos(3) && pos(4) < pos(3));
+    }
+}

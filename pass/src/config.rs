@@ -1,0 +1,165 @@
+//! Every knob of the plugin, in one place.
+//!
+//! clang parses `-mllvm` options before it loads a `-fpass-plugin`, so options declared
+//! by the plugin cannot be passed that way: the plugin reads environment variables
+//! (which the `taintprof-cc` driver sets) and, under `opt`, pass parameters
+//! (`-passes='taintprof-taint<no-pointer-labels;verbose>'`). Parameters override the
+//! environment.
+
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Taint tracking: labels, loop sinks, calling contexts (the default).
+    Taint,
+    /// Leave the module untouched.
+    Off,
+    /// Denormal tracing (reserved; not available in this build).
+    Denormal,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// `TAINTPROF_MODE`: `taint` (default), `off`, or `denormal` (an error for now).
+    pub mode: Mode,
+    /// `TAINTPROF_ABILIST`: colon-separated extra function-list files, read after the
+    /// embedded `rt/abilist.txt`; later entries override earlier ones. Default: none.
+    pub abilists: Vec<PathBuf>,
+    /// `TAINTPROF_SIDECAR`: exact path of the compile-time JSON to write. Default: none.
+    pub sidecar: Option<PathBuf>,
+    /// `TAINTPROF_SIDECAR_DIR`: write `<dir>/<source-stem>.o.taintprof.json` instead
+    /// (ignored when `TAINTPROF_SIDECAR` is set). Default: none.
+    pub sidecar_dir: Option<PathBuf>,
+    /// `TAINTPROF_POINTER_LABELS`: `1` (default, as in DFSan) makes the label of a
+    /// loaded value include the label of the pointer it was loaded through, so that
+    /// `table[param]` depends on `param`; `0` uses the memory's labels only.
+    /// Pass parameters `pointer-labels` / `no-pointer-labels`.
+    pub pointer_labels: bool,
+    /// `TAINTPROF_VERBOSE`: `1` prints per-module statistics and warnings to stderr.
+    /// Default `0`. Pass parameter `verbose`.
+    pub verbose: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            mode: Mode::Taint,
+            abilists: Vec::new(),
+            sidecar: None,
+            sidecar_dir: None,
+            pointer_labels: true,
+            verbose: false,
+        }
+    }
+}
+
+fn truthy(name: &str, v: &str) -> Result<bool, String> {
+    match v.trim() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" | "" => Ok(false),
+        other => Err(format!("{name}={other:?}: expected 0 or 1")),
+    }
+}
+
+impl Config {
+    /// Read the environment, then apply opt pass parameters (`a;b;c`).
+    pub fn load(params: &str) -> Result<Config, String> {
+        Config::from_lookup(|k| std::env::var(k).ok(), params)
+    }
+
+    pub fn from_lookup(
+        get: impl Fn(&str) -> Option<String>,
+        params: &str,
+    ) -> Result<Config, String> {
+        let mut c = Config::default();
+        if let Some(m) = get("TAINTPROF_MODE") {
+            c.mode = match m.trim() {
+                "" | "taint" => Mode::Taint,
+                "off" => Mode::Off,
+                "denormal" => Mode::Denormal,
+                other => {
+                    return Err(format!(
+                        "TAINTPROF_MODE={other:?} is not a mode; use `taint` (default), `off` or `denormal`"
+                    ))
+                }
+            };
+        }
+        if let Some(l) = get("TAINTPROF_ABILIST") {
+            c.abilists = l
+                .split(':')
+                .filter(|s| !s.is_empty())
+                .map(PathBuf::from)
+                .collect();
+        }
+        c.sidecar = get("TAINTPROF_SIDECAR")
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from);
+        c.sidecar_dir = get("TAINTPROF_SIDECAR_DIR")
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from);
+        if let Some(v) = get("TAINTPROF_POINTER_LABELS") {
+            c.pointer_labels = truthy("TAINTPROF_POINTER_LABELS", &v)?;
+        }
+        if let Some(v) = get("TAINTPROF_VERBOSE") {
+            c.verbose = truthy("TAINTPROF_VERBOSE", &v)?;
+        }
+        for p in params.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            match p {
+                "pointer-labels" => c.pointer_labels = true,
+                "no-pointer-labels" => c.pointer_labels = false,
+                "verbose" => c.verbose = true,
+                "mode=off" => c.mode = Mode::Off,
+                "mode=taint" => c.mode = Mode::Taint,
+                other => {
+                    return Err(format!(
+                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, verbose, mode=taint, mode=off)"
+                    ))
+                }
+            }
+        }
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn cfg(env: &[(&str, &str)], params: &str) -> Result<Config, String> {
+        let m: HashMap<String, String> = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_lookup(|k| m.get(k).cloned(), params)
+    }
+
+    #[test]
+    fn defaults() {
+        let c = cfg(&[], "").unwrap();
+        assert_eq!(c.mode, Mode::Taint);
+        assert!(c.pointer_labels && !c.verbose && c.sidecar.is_none());
+    }
+
+    #[test]
+    fn env_and_params() {
+        let c = cfg(
+            &[
+                ("TAINTPROF_POINTER_LABELS", "0"),
+                ("TAINTPROF_ABILIST", "a.txt::b.txt"),
+            ],
+            "verbose",
+        )
+        .unwrap();
+        assert!(!c.pointer_labels && c.verbose);
+        assert_eq!(c.abilists.len(), 2);
+        let c = cfg(&[("TAINTPROF_POINTER_LABELS", "0")], "pointer-labels").unwrap();
+        assert!(c.pointer_labels);
+        assert!(cfg(&[("TAINTPROF_MODE", "fast")], "").is_err());
+        assert!(cfg(&[], "bogus").is_err());
+        assert_eq!(
+            cfg(&[("TAINTPROF_MODE", "denormal")], "").unwrap().mode,
+            Mode::Denormal
+        );
+    }
+}

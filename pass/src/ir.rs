@@ -1,0 +1,696 @@
+//! A thin, typed layer over LLVM's C API (`inkwell::llvm_sys`) for building and
+//! inspecting IR inside the plugin.
+//!
+//! Why not inkwell's safe wrappers everywhere: instrumentation needs instruction-level
+//! queries and edits (opcodes, operands, shuffle masks, atomic orderings, metadata,
+//! replacing a call's callee, inserting before arbitrary instructions, intrinsic
+//! declarations by name) that inkwell either does not expose or exposes behind
+//! lifetime-typed wrappers that cannot be built from the raw `LLVMModuleRef` a pass
+//! receives. Keeping every raw call in this one module keeps the `unsafe` surface
+//! small: callers pass handles obtained from LLVM for the module being processed, and
+//! the helpers never outlive that module.
+//!
+//! Folding: nothing runs after this pass at OptimizerLast, so the helpers fold the cheap
+//! cases themselves (OR with a zero shadow, identical operands) instead of leaving
+//! work for an optimizer that will not come.
+
+#![allow(clippy::missing_safety_doc)]
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::target::{LLVMABISizeOfType, LLVMGetModuleDataLayout, LLVMStoreSizeOfType};
+use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMThreadLocalMode, LLVMTypeKind};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{CStr, CString};
+use std::os::raw::c_char;
+
+pub type V = LLVMValueRef;
+pub type T = LLVMTypeRef;
+pub type B = LLVMBasicBlockRef;
+
+const NONAME: *const c_char = c"".as_ptr();
+
+/// The name of a value (empty if unnamed).
+pub fn name_of(v: V) -> String {
+    let mut len = 0usize;
+    // SAFETY: v is a live value; LLVM returns a pointer into its name storage.
+    unsafe {
+        let p = LLVMGetValueName2(v, &mut len);
+        if p.is_null() || len == 0 {
+            return String::new();
+        }
+        String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned()
+    }
+}
+
+/// The IR text of a value (for error messages).
+pub fn print_value(v: V) -> String {
+    // SAFETY: LLVMPrintValueToString returns an owned C string we dispose.
+    unsafe {
+        let p = LLVMPrintValueToString(v);
+        // One line: multi-line instructions (invoke, callbr, switch) are joined.
+        let s = CStr::from_ptr(p)
+            .to_string_lossy()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        LLVMDisposeMessage(p);
+        s
+    }
+}
+
+pub fn opcode(i: V) -> LLVMOpcode {
+    unsafe { LLVMGetInstructionOpcode(i) }
+}
+
+pub fn type_of(v: V) -> T {
+    unsafe { LLVMTypeOf(v) }
+}
+
+pub fn kind(t: T) -> LLVMTypeKind {
+    unsafe { LLVMGetTypeKind(t) }
+}
+
+pub fn is_vector(t: T) -> bool {
+    kind(t) == LLVMTypeKind::LLVMVectorTypeKind
+}
+
+pub fn is_scalable(t: T) -> bool {
+    kind(t) == LLVMTypeKind::LLVMScalableVectorTypeKind
+}
+
+pub fn vector_len(t: T) -> u32 {
+    unsafe { LLVMGetVectorSize(t) }
+}
+
+pub fn element_type(t: T) -> T {
+    unsafe { LLVMGetElementType(t) }
+}
+
+pub fn num_operands(i: V) -> u32 {
+    unsafe { LLVMGetNumOperands(i) as u32 }
+}
+
+pub fn operand(i: V, n: u32) -> V {
+    unsafe { LLVMGetOperand(i, n) }
+}
+
+pub fn block_of(i: V) -> B {
+    unsafe { LLVMGetInstructionParent(i) }
+}
+
+pub fn terminator(b: B) -> V {
+    unsafe { LLVMGetBasicBlockTerminator(b) }
+}
+
+pub fn next_instruction(i: V) -> V {
+    unsafe { LLVMGetNextInstruction(i) }
+}
+
+/// All instructions of a block, snapshotted (so that inserting does not disturb
+/// iteration).
+pub fn instructions(b: B) -> Vec<V> {
+    let mut out = Vec::new();
+    unsafe {
+        let mut i = LLVMGetFirstInstruction(b);
+        while !i.is_null() {
+            out.push(i);
+            i = LLVMGetNextInstruction(i);
+        }
+    }
+    out
+}
+
+pub fn blocks(f: V) -> Vec<B> {
+    let mut out = Vec::new();
+    unsafe {
+        let mut b = LLVMGetFirstBasicBlock(f);
+        while !b.is_null() {
+            out.push(b);
+            b = LLVMGetNextBasicBlock(b);
+        }
+    }
+    out
+}
+
+pub fn entry_block(f: V) -> B {
+    unsafe { LLVMGetEntryBasicBlock(f) }
+}
+
+pub fn successors(b: B) -> Vec<B> {
+    let t = terminator(b);
+    if t.is_null() {
+        return Vec::new();
+    }
+    unsafe {
+        (0..LLVMGetNumSuccessors(t))
+            .map(|i| LLVMGetSuccessor(t, i))
+            .collect()
+    }
+}
+
+pub fn params(f: V) -> Vec<V> {
+    unsafe {
+        let n = LLVMCountParams(f);
+        (0..n).map(|i| LLVMGetParam(f, i)).collect()
+    }
+}
+
+pub fn is_declaration(f: V) -> bool {
+    unsafe { LLVMIsDeclaration(f) != 0 }
+}
+
+pub fn linkage(g: V) -> LLVMLinkage {
+    unsafe { LLVMGetLinkage(g) }
+}
+
+pub fn is_instruction(v: V) -> bool {
+    unsafe { !LLVMIsAInstruction(v).is_null() }
+}
+
+pub fn is_argument(v: V) -> bool {
+    unsafe { !LLVMIsAArgument(v).is_null() }
+}
+
+pub fn is_function(v: V) -> bool {
+    unsafe { !LLVMIsAFunction(v).is_null() }
+}
+
+pub fn is_phi(v: V) -> bool {
+    unsafe { !LLVMIsAPHINode(v).is_null() }
+}
+
+pub fn is_eh_pad_block(b: B) -> bool {
+    let first = first_non_phi(b);
+    !first.is_null()
+        && matches!(
+            opcode(first),
+            LLVMOpcode::LLVMLandingPad
+                | LLVMOpcode::LLVMCatchSwitch
+                | LLVMOpcode::LLVMCatchPad
+                | LLVMOpcode::LLVMCleanupPad
+        )
+}
+
+/// The first instruction of `b` that is not a PHI node (null for an empty block).
+pub fn first_non_phi(b: B) -> V {
+    unsafe {
+        let mut i = LLVMGetFirstInstruction(b);
+        while !i.is_null() && !LLVMIsAPHINode(i).is_null() {
+            i = LLVMGetNextInstruction(i);
+        }
+        i
+    }
+}
+
+/// The first position in `b` where ordinary instructions may be inserted: after PHIs
+/// and after a landingpad.
+pub fn first_insertion_point(b: B) -> V {
+    let i = first_non_phi(b);
+    if !i.is_null() && opcode(i) == LLVMOpcode::LLVMLandingPad {
+        return next_instruction(i);
+    }
+    i
+}
+
+/// The called operand of a call/invoke.
+pub fn called_value(call: V) -> V {
+    unsafe { LLVMGetCalledValue(call) }
+}
+
+/// The called function if the call is direct, else null.
+pub fn called_function(call: V) -> V {
+    let c = called_value(call);
+    if is_function(c) {
+        c
+    } else {
+        std::ptr::null_mut()
+    }
+}
+
+pub fn num_call_args(call: V) -> u32 {
+    unsafe { LLVMGetNumArgOperands(call) }
+}
+
+pub fn intrinsic_id(f: V) -> u32 {
+    unsafe { LLVMGetIntrinsicID(f) }
+}
+
+/// Constant integer value if `v` is a `ConstantInt` that fits in u64.
+pub fn const_int_value(v: V) -> Option<u64> {
+    unsafe {
+        if LLVMIsAConstantInt(v).is_null() {
+            return None;
+        }
+        Some(LLVMConstIntGetZExtValue(v))
+    }
+}
+
+/// Whether `v` is a constant whose every bit is zero (`0`, `zeroinitializer`, null).
+pub fn is_zero_const(v: V) -> bool {
+    unsafe { LLVMIsConstant(v) != 0 && LLVMIsNull(v) != 0 }
+}
+
+/// Declarations of intrinsics by (name, overload types): (function, function type).
+type IntrinsicCache = HashMap<(String, Vec<T>), (V, T)>;
+
+/// Per-module IR builder and type cache.
+pub struct Ir {
+    pub ctx: LLVMContextRef,
+    pub m: LLVMModuleRef,
+    pub b: LLVMBuilderRef,
+    td: inkwell::llvm_sys::target::LLVMTargetDataRef,
+    pub void: T,
+    pub i1: T,
+    pub i8: T,
+    pub i16: T,
+    pub i32: T,
+    pub i64: T,
+    pub ptr: T,
+    intrinsics: RefCell<IntrinsicCache>,
+}
+
+impl Drop for Ir {
+    fn drop(&mut self) {
+        // SAFETY: the builder was created by us and is not used after drop.
+        unsafe { LLVMDisposeBuilder(self.b) }
+    }
+}
+
+impl Ir {
+    /// # Safety
+    /// `m` must be a live module for the lifetime of the returned value.
+    pub unsafe fn new(m: LLVMModuleRef) -> Ir {
+        let ctx = LLVMGetModuleContext(m);
+        Ir {
+            ctx,
+            m,
+            b: LLVMCreateBuilderInContext(ctx),
+            td: LLVMGetModuleDataLayout(m),
+            void: LLVMVoidTypeInContext(ctx),
+            i1: LLVMInt1TypeInContext(ctx),
+            i8: LLVMInt8TypeInContext(ctx),
+            i16: LLVMInt16TypeInContext(ctx),
+            i32: LLVMInt32TypeInContext(ctx),
+            i64: LLVMInt64TypeInContext(ctx),
+            ptr: LLVMPointerTypeInContext(ctx, 0),
+            intrinsics: RefCell::new(HashMap::new()),
+        }
+    }
+
+    // ----- types and sizes -----
+
+    pub fn vec(&self, elem: T, n: u32) -> T {
+        unsafe { LLVMVectorType(elem, n) }
+    }
+
+    pub fn fn_ty(&self, ret: T, params: &[T], vararg: bool) -> T {
+        let mut p = params.to_vec();
+        unsafe { LLVMFunctionType(ret, p.as_mut_ptr(), p.len() as u32, vararg as i32) }
+    }
+
+    /// A named struct type (reused if the module already has one with this name and
+    /// the same body).
+    pub fn named_struct(&self, name: &str, fields: &[T]) -> T {
+        let cname = CString::new(name).unwrap();
+        unsafe {
+            let existing = LLVMGetTypeByName2(self.ctx, cname.as_ptr());
+            if !existing.is_null() && LLVMCountStructElementTypes(existing) as usize == fields.len()
+            {
+                return existing;
+            }
+            let t = LLVMStructCreateNamed(self.ctx, cname.as_ptr());
+            let mut f = fields.to_vec();
+            LLVMStructSetBody(t, f.as_mut_ptr(), f.len() as u32, 0);
+            t
+        }
+    }
+
+    pub fn array_ty(&self, elem: T, n: u64) -> T {
+        unsafe { LLVMArrayType2(elem, n) }
+    }
+
+    /// Bytes a store of `t` writes.
+    pub fn store_size(&self, t: T) -> u64 {
+        unsafe { LLVMStoreSizeOfType(self.td, t) }
+    }
+
+    /// Bytes an object of type `t` occupies (alloca size).
+    pub fn alloc_size(&self, t: T) -> u64 {
+        unsafe { LLVMABISizeOfType(self.td, t) }
+    }
+
+    /// ABI alignment of `t` in bytes.
+    pub fn abi_align(&self, t: T) -> u64 {
+        unsafe { inkwell::llvm_sys::target::LLVMABIAlignmentOfType(self.td, t) as u64 }
+    }
+
+    pub fn scalar_bits(&self, t: T) -> u64 {
+        unsafe { inkwell::llvm_sys::target::LLVMSizeOfTypeInBits(self.td, t) }
+    }
+
+    /// The shadow type of an application type: `<N x i16>` for fixed vectors, `i16`
+    /// for everything else (scalars, pointers, and collapsed aggregates).
+    pub fn shadow_ty(&self, t: T) -> T {
+        if is_vector(t) {
+            self.vec(self.i16, vector_len(t))
+        } else {
+            self.i16
+        }
+    }
+
+    // ----- constants -----
+
+    pub fn c16(&self, v: u16) -> V {
+        unsafe { LLVMConstInt(self.i16, v as u64, 0) }
+    }
+    pub fn c32(&self, v: u32) -> V {
+        unsafe { LLVMConstInt(self.i32, v as u64, 0) }
+    }
+    pub fn c64(&self, v: u64) -> V {
+        unsafe { LLVMConstInt(self.i64, v, 0) }
+    }
+    pub fn cint(&self, t: T, v: u64) -> V {
+        unsafe { LLVMConstInt(t, v, 0) }
+    }
+    pub fn null(&self, t: T) -> V {
+        unsafe { LLVMConstNull(t) }
+    }
+    pub fn poison(&self, t: T) -> V {
+        unsafe { LLVMGetPoison(t) }
+    }
+    pub fn null_ptr(&self) -> V {
+        self.null(self.ptr)
+    }
+    /// A constant vector splat of integer `v` of type `elem`.
+    pub fn csplat(&self, elem: T, n: u32, v: u64) -> V {
+        let mut e: Vec<V> = (0..n).map(|_| self.cint(elem, v)).collect();
+        unsafe { LLVMConstVector(e.as_mut_ptr(), n) }
+    }
+    /// A constant `<n x i32>` shuffle mask (`None` = poison lane).
+    pub fn mask(&self, lanes: &[Option<u32>]) -> V {
+        let mut e: Vec<V> = lanes
+            .iter()
+            .map(|l| match l {
+                Some(x) => self.c32(*x),
+                None => self.poison(self.i32),
+            })
+            .collect();
+        unsafe { LLVMConstVector(e.as_mut_ptr(), e.len() as u32) }
+    }
+    pub fn cstring(&self, s: &str) -> V {
+        unsafe { LLVMConstStringInContext2(self.ctx, s.as_ptr() as *const c_char, s.len(), 0) }
+    }
+    pub fn cstruct(&self, t: T, vals: &[V]) -> V {
+        let mut v = vals.to_vec();
+        unsafe { LLVMConstNamedStruct(t, v.as_mut_ptr(), v.len() as u32) }
+    }
+    pub fn carray(&self, elem: T, vals: &[V]) -> V {
+        let mut v = vals.to_vec();
+        unsafe { LLVMConstArray2(elem, v.as_mut_ptr(), v.len() as u64) }
+    }
+    /// `getelementptr inbounds (ty, g, 0, idx)` as a constant.
+    pub fn const_elem_ptr(&self, array_ty: T, g: V, idx: u64) -> V {
+        let mut ix = [self.c64(0), self.c64(idx)];
+        unsafe { LLVMConstInBoundsGEP2(array_ty, g, ix.as_mut_ptr(), 2) }
+    }
+
+    // ----- globals and functions -----
+
+    pub fn named_global(&self, name: &str) -> V {
+        let c = CString::new(name).unwrap();
+        unsafe { LLVMGetNamedGlobal(self.m, c.as_ptr()) }
+    }
+
+    /// Declare (or find) an external initial-exec thread-local global.
+    pub fn tls_global(&self, name: &str, t: T) -> V {
+        let existing = self.named_global(name);
+        if !existing.is_null() {
+            return existing;
+        }
+        let c = CString::new(name).unwrap();
+        unsafe {
+            let g = LLVMAddGlobal(self.m, t, c.as_ptr());
+            LLVMSetLinkage(g, LLVMLinkage::LLVMExternalLinkage);
+            LLVMSetThreadLocal(g, 1);
+            LLVMSetThreadLocalMode(g, LLVMThreadLocalMode::LLVMInitialExecTLSModel);
+            g
+        }
+    }
+
+    /// An internal (private-linkage, unnamed_addr) global with an initializer.
+    pub fn private_global(&self, name: &str, init: V, constant: bool) -> V {
+        let c = CString::new(name).unwrap();
+        unsafe {
+            let g = LLVMAddGlobal(self.m, LLVMTypeOf(init), c.as_ptr());
+            LLVMSetInitializer(g, init);
+            LLVMSetLinkage(g, LLVMLinkage::LLVMPrivateLinkage);
+            LLVMSetGlobalConstant(g, constant as i32);
+            g
+        }
+    }
+
+    /// Declare (or find) a function named `name` of type `fnty`.
+    pub fn function(&self, name: &str, fnty: T) -> V {
+        let c = CString::new(name).unwrap();
+        unsafe {
+            let f = LLVMGetNamedFunction(self.m, c.as_ptr());
+            if !f.is_null() {
+                return f;
+            }
+            LLVMAddFunction(self.m, c.as_ptr(), fnty)
+        }
+    }
+
+    pub fn add_fn_attr(&self, f: V, attr: &str) {
+        unsafe {
+            LLVMAddAttributeAtIndex(
+                f,
+                inkwell::llvm_sys::LLVMAttributeFunctionIndex,
+                self.enum_attr(attr),
+            )
+        }
+    }
+
+    fn enum_attr(&self, attr: &str) -> LLVMAttributeRef {
+        unsafe {
+            let k = LLVMGetEnumAttributeKindForName(attr.as_ptr() as *const c_char, attr.len());
+            LLVMCreateEnumAttribute(self.ctx, k, 0)
+        }
+    }
+
+    /// Add enum attribute `attr` to parameter `i` (0-based) of function `f`.
+    pub fn add_param_attr(&self, f: V, i: u32, attr: &str) {
+        unsafe { LLVMAddAttributeAtIndex(f, i + 1, self.enum_attr(attr)) }
+    }
+
+    pub fn add_ret_attr(&self, f: V, attr: &str) {
+        unsafe {
+            LLVMAddAttributeAtIndex(
+                f,
+                inkwell::llvm_sys::LLVMAttributeReturnIndex,
+                self.enum_attr(attr),
+            )
+        }
+    }
+
+    /// Remove function-level enum attribute `attr` from function `f`.
+    pub fn remove_fn_attr(&self, f: V, attr: &str) {
+        unsafe {
+            let k = LLVMGetEnumAttributeKindForName(attr.as_ptr() as *const c_char, attr.len());
+            LLVMRemoveEnumAttributeAtIndex(f, inkwell::llvm_sys::LLVMAttributeFunctionIndex, k);
+        }
+    }
+
+    /// Remove function-level enum attribute `attr` from call `c`.
+    pub fn remove_call_fn_attr(&self, c: V, attr: &str) {
+        unsafe {
+            let k = LLVMGetEnumAttributeKindForName(attr.as_ptr() as *const c_char, attr.len());
+            LLVMRemoveCallSiteEnumAttribute(c, inkwell::llvm_sys::LLVMAttributeFunctionIndex, k);
+        }
+    }
+
+    /// Whether function `f` has enum attribute `attr`.
+    pub fn has_fn_attr(&self, f: V, attr: &str) -> bool {
+        unsafe {
+            let k = LLVMGetEnumAttributeKindForName(attr.as_ptr() as *const c_char, attr.len());
+            !LLVMGetEnumAttributeAtIndex(f, inkwell::llvm_sys::LLVMAttributeFunctionIndex, k)
+                .is_null()
+        }
+    }
+
+    /// Declaration of intrinsic `name` overloaded on `tys`, with its function type.
+    pub fn intrinsic(&self, name: &str, tys: &[T]) -> (V, T) {
+        let key = (name.to_string(), tys.to_vec());
+        if let Some(x) = self.intrinsics.borrow().get(&key) {
+            return *x;
+        }
+        unsafe {
+            let id = LLVMLookupIntrinsicID(name.as_ptr() as *const c_char, name.len());
+            assert!(id != 0, "unknown intrinsic {name}");
+            let mut t = tys.to_vec();
+            let f = LLVMGetIntrinsicDeclaration(self.m, id, t.as_mut_ptr(), t.len());
+            let ft = LLVMGlobalGetValueType(f);
+            self.intrinsics.borrow_mut().insert(key, (f, ft));
+            (f, ft)
+        }
+    }
+
+    // ----- positioning -----
+
+    /// Insert before instruction `i`.
+    pub fn before(&self, i: V) {
+        unsafe { LLVMPositionBuilderBefore(self.b, i) }
+    }
+
+    /// Insert before instruction `i` *and* the debug records attached to it: PHI
+    /// nodes must not end up carrying debug records.
+    pub fn before_with_records(&self, i: V) {
+        unsafe { LLVMPositionBuilderBeforeInstrAndDbgRecords(self.b, i) }
+    }
+
+    /// Insert immediately after instruction `i` (which must not be a terminator).
+    pub fn after(&self, i: V) {
+        let n = next_instruction(i);
+        assert!(!n.is_null(), "cannot insert after a terminator");
+        self.before(n)
+    }
+
+    /// Insert at the first insertion point of block `b`.
+    pub fn at_start(&self, b: B) {
+        let i = first_insertion_point(b);
+        if i.is_null() {
+            unsafe { LLVMPositionBuilderAtEnd(self.b, b) }
+        } else {
+            self.before(i)
+        }
+    }
+
+    /// Insert before the terminator of `b`.
+    pub fn at_end(&self, b: B) {
+        self.before(terminator(b))
+    }
+
+    // ----- instructions (all fold trivial cases) -----
+
+    pub fn or(&self, a: V, b: V) -> V {
+        if is_zero_const(a) || a == b {
+            return b;
+        }
+        if is_zero_const(b) {
+            return a;
+        }
+        unsafe { LLVMBuildOr(self.b, a, b, NONAME) }
+    }
+    pub fn and(&self, a: V, b: V) -> V {
+        unsafe { LLVMBuildAnd(self.b, a, b, NONAME) }
+    }
+    pub fn shl(&self, a: V, b: V) -> V {
+        unsafe { LLVMBuildShl(self.b, a, b, NONAME) }
+    }
+    pub fn lshr(&self, a: V, b: V) -> V {
+        unsafe { LLVMBuildLShr(self.b, a, b, NONAME) }
+    }
+    pub fn add(&self, a: V, b: V) -> V {
+        unsafe { LLVMBuildAdd(self.b, a, b, NONAME) }
+    }
+    pub fn mul(&self, a: V, b: V) -> V {
+        unsafe { LLVMBuildMul(self.b, a, b, NONAME) }
+    }
+    pub fn trunc(&self, v: V, t: T) -> V {
+        unsafe { LLVMBuildTrunc(self.b, v, t, NONAME) }
+    }
+    pub fn zext(&self, v: V, t: T) -> V {
+        if type_of(v) == t {
+            return v;
+        }
+        unsafe { LLVMBuildZExt(self.b, v, t, NONAME) }
+    }
+    pub fn bitcast(&self, v: V, t: T) -> V {
+        if type_of(v) == t {
+            return v;
+        }
+        unsafe { LLVMBuildBitCast(self.b, v, t, NONAME) }
+    }
+    pub fn ptrtoint(&self, v: V, t: T) -> V {
+        unsafe { LLVMBuildPtrToInt(self.b, v, t, NONAME) }
+    }
+    pub fn inttoptr(&self, v: V, t: T) -> V {
+        unsafe { LLVMBuildIntToPtr(self.b, v, t, NONAME) }
+    }
+    pub fn select(&self, c: V, a: V, b: V) -> V {
+        if a == b {
+            return a;
+        }
+        unsafe { LLVMBuildSelect(self.b, c, a, b, NONAME) }
+    }
+    pub fn extract_element(&self, v: V, idx: V) -> V {
+        unsafe { LLVMBuildExtractElement(self.b, v, idx, NONAME) }
+    }
+    pub fn insert_element(&self, v: V, e: V, idx: V) -> V {
+        unsafe { LLVMBuildInsertElement(self.b, v, e, idx, NONAME) }
+    }
+    pub fn shuffle(&self, a: V, b: V, mask: V) -> V {
+        unsafe { LLVMBuildShuffleVector(self.b, a, b, mask, NONAME) }
+    }
+    pub fn phi(&self, t: T) -> V {
+        unsafe { LLVMBuildPhi(self.b, t, NONAME) }
+    }
+    pub fn add_incoming(&self, phi: V, v: V, b: B) {
+        let mut vs = [v];
+        let mut bs = [b];
+        unsafe { LLVMAddIncoming(phi, vs.as_mut_ptr(), bs.as_mut_ptr(), 1) }
+    }
+    pub fn alloca(&self, t: T) -> V {
+        unsafe { LLVMBuildAlloca(self.b, t, NONAME) }
+    }
+    pub fn load(&self, t: T, p: V, align: u32) -> V {
+        unsafe {
+            let l = LLVMBuildLoad2(self.b, t, p, NONAME);
+            LLVMSetAlignment(l, align);
+            l
+        }
+    }
+    pub fn store(&self, v: V, p: V, align: u32) -> V {
+        unsafe {
+            let s = LLVMBuildStore(self.b, v, p);
+            LLVMSetAlignment(s, align);
+            s
+        }
+    }
+    pub fn gep_i8(&self, p: V, off: V) -> V {
+        let mut ix = [off];
+        unsafe { LLVMBuildInBoundsGEP2(self.b, self.i8, p, ix.as_mut_ptr(), 1, NONAME) }
+    }
+    pub fn call(&self, fnty: T, f: V, args: &[V]) -> V {
+        let mut a = args.to_vec();
+        unsafe { LLVMBuildCall2(self.b, fnty, f, a.as_mut_ptr(), a.len() as u32, NONAME) }
+    }
+    pub fn ret_void(&self) -> V {
+        unsafe { LLVMBuildRetVoid(self.b) }
+    }
+
+    /// Splat scalar `s` to an `n`-lane vector.
+    pub fn splat(&self, s: V, n: u32) -> V {
+        let vt = self.vec(type_of(s), n);
+        if is_zero_const(s) {
+            return self.null(vt);
+        }
+        let ins = self.insert_element(self.poison(vt), s, self.c32(0));
+        self.shuffle(ins, self.poison(vt), self.mask(&vec![Some(0); n as usize]))
+    }
+
+    /// OR-reduce a vector to a scalar (`llvm.vector.reduce.or`); scalars pass through.
+    pub fn reduce_or(&self, v: V) -> V {
+        let t = type_of(v);
+        if !is_vector(t) {
+            return v;
+        }
+        if is_zero_const(v) {
+            return self.null(element_type(t));
+        }
+        let (f, ft) = self.intrinsic("llvm.vector.reduce.or", &[t]);
+        self.call(ft, f, &[v])
+    }
+}

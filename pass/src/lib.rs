@@ -1,0 +1,143 @@
+//! # taintprof-pass: the LLVM 19 pass plugin (`libtaintprof_pass.so`)
+//!
+//! Loaded by `clang-19 -fpass-plugin=` (runs at OptimizerLast, at every optimization
+//! level including -O0) or `opt-19 -load-pass-plugin= -passes=taintprof-taint`. It
+//! rewrites each function so that labels (bitsets of registered parameters) follow the
+//! program's data flow inline, reports the labels of loop exit conditions once per
+//! loop execution, and tracks calling contexts. The contract with the runtime is
+//! `taintprof_abi` (`abi/src/lib.rs`); this crate emits exactly what it describes.
+//!
+//! ## Crate map (one module per concern)
+//!
+//! | module          | concern                                                             |
+//! |-----------------|---------------------------------------------------------------------|
+//! | `lib.rs`        | plugin entry points; panics and errors become compile errors        |
+//! | `config`        | every knob (environment variables, opt pass parameters)              |
+//! | `abilist`       | the function list (`rt/abilist.txt` + `TAINTPROF_ABILIST`)           |
+//! | `instrument`    | the module driver: order of pre-check, preparation, instrumentation |
+//! | `taint`         | per-function instrumentation (see its sub-modules)                   |
+//! | `cfg`           | CFGs, dominator and post-dominator trees (petgraph)                  |
+//! | `loops`         | natural loops, nesting, exits                                        |
+//! | `debugloc`      | source identity: inline chains from debug locations                 |
+//! | `descriptors`   | `SrcLoc`/`SiteDesc`/`LoopDesc`/`FuncDesc`/`ModuleDesc`, ctor, sidecar |
+//! | `sysv`          | SysV x86-64 classification of variadic arguments                    |
+//! | `ir`            | thin typed helpers over LLVM's C API                                 |
+//! | `ffi`           | the C++ helpers of `shim/plugin.cpp` (what the C API lacks)          |
+//! | `json`          | a minimal JSON writer for the sidecar                               |
+//!
+//! The C++ shim registers the pass with the new pass manager and provides a few
+//! helpers (PromoteMemToReg, edge splitting, global ctors, debug-info queries,
+//! demangling, diagnostics). All logic is Rust. The plugin does not link LLVM: its
+//! LLVM symbols resolve from the clang or opt that loads it.
+
+mod abilist;
+mod cfg;
+mod config;
+mod debugloc;
+mod descriptors;
+mod ffi;
+mod instrument;
+mod ir;
+mod json;
+mod loops;
+mod sysv;
+mod taint;
+
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_char, c_int, c_void};
+
+#[repr(C)]
+pub struct PassPluginLibraryInfo {
+    api_version: u32,
+    name: *const c_char,
+    version: *const c_char,
+    register: unsafe extern "C" fn(*mut c_void),
+}
+
+extern "C" {
+    fn taintprof_register_callbacks(pb: *mut c_void);
+}
+
+unsafe extern "C" fn register(pb: *mut c_void) {
+    // The shim only registers callbacks; nothing here can panic.
+    taintprof_register_callbacks(pb)
+}
+
+/// The plugin entry point clang/opt look up. Must be a Rust `#[no_mangle]` function:
+/// a C++ symbol compiled into a Rust cdylib is not exported.
+#[no_mangle]
+pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
+    PassPluginLibraryInfo {
+        api_version: 1,
+        name: c"taintprof".as_ptr(),
+        version: c"0.1.0".as_ptr(),
+        register,
+    }
+}
+
+fn emit(m: inkwell::llvm_sys::prelude::LLVMModuleRef, msg: &str, error: bool) {
+    let c = CString::new(msg.replace('\0', " ")).unwrap();
+    // SAFETY: m is the module being processed; the shim copies the message.
+    unsafe {
+        if error {
+            ffi::tp_emit_error(m, c.as_ptr())
+        } else {
+            ffi::tp_emit_warning(m, c.as_ptr())
+        }
+    }
+}
+
+/// Called by the shim for each module. Returns 0 on success, 1 if errors were
+/// reported, 2 after an internal panic (also reported as a compile error).
+///
+/// # Safety
+/// `m` must be the live module the pass manager is running on and `params` null or a
+/// NUL-terminated string (the shim guarantees both).
+#[no_mangle]
+pub unsafe extern "C" fn taintprof_run_module(
+    m: inkwell::llvm_sys::prelude::LLVMModuleRef,
+    opt_level: c_int,
+    params: *const c_char,
+) -> c_int {
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let params = if params.is_null() {
+            String::new()
+        } else {
+            // SAFETY: the shim passes a NUL-terminated string it owns for this call.
+            unsafe { CStr::from_ptr(params) }
+                .to_string_lossy()
+                .into_owned()
+        };
+        instrument::run(m, opt_level, &params)
+    }));
+    match result {
+        Ok(out) => {
+            for e in &out.errors {
+                emit(m, e, true);
+            }
+            if out.errors.is_empty() {
+                0
+            } else {
+                1
+            }
+        }
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            let _ = std::panic::catch_unwind(|| {
+                emit(
+                    m,
+                    &format!(
+                        "internal error: {what}. Please report this with the input file; \
+                         meanwhile compile this file with TAINTPROF_MODE=off"
+                    ),
+                    true,
+                )
+            });
+            2
+        }
+    }
+}

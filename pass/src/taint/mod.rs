@@ -1,0 +1,634 @@
+//! Taint instrumentation (data flow), per function.
+//!
+//! Every SSA value gets a shadow value: `i16` for scalars and pointers, `<N x i16>` for
+//! fixed vectors (one label per lane, so vectorized and scalar code compute the same
+//! labels), one collapsed `i16` for first-class aggregates, `0` for constants. Shadows
+//! are created in reverse post-order, so operands are done before their users; PHIs
+//! get placeholder shadow PHIs that are filled once all blocks are done (as DFSan does).
+//!
+//! Modules:
+//! * `prepare`    — pre-check, alloca promotion, edge splitting, CFG/loop analysis;
+//! * `memory`     — shadow memory: address mapping, label loads/stores of every size;
+//! * `calls`      — the thread-local call ABI, the function list, intrinsics, varargs;
+//! * `sinks`      — loop accumulators and `__tp_loop_exit`, calling contexts;
+//! * `intrinsics` — which intrinsic moves labels how;
+//! * `runtime`    — declarations of the runtime's TLS slots and hooks.
+//!
+//! Control-flow tainting (next issue) plugs in through [`FnInstr::block_control_label`]
+//! (ORed into every store's label and, later, the call-site control slot) and
+//! [`FnInstr::edge_label`] (ORed into each PHI incoming shadow); both return `None` now.
+
+pub mod calls;
+pub mod intrinsics;
+mod memory;
+pub mod prepare;
+pub mod runtime;
+mod sinks;
+
+use crate::abilist::AbiList;
+use crate::config::Config;
+use crate::descriptors::Descs;
+use crate::ir::{self, Ir, B, T, V};
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::LLVMOpcode as Op;
+use prepare::{inst_error, Prepared};
+use runtime::Runtime;
+use std::collections::{HashMap, HashSet};
+
+/// Function attributes that claim (part of) memory is not accessed.
+pub(crate) const MEMORY_ATTRS: &[&str] = &["memory", "nosync", "nofree"];
+
+/// Per-module counters (printed with `TAINTPROF_VERBOSE=1`).
+#[derive(Debug, Default)]
+pub struct Stats {
+    pub functions: usize,
+    pub skipped_functions: usize,
+    pub context_tracked: usize,
+    pub loops: usize,
+    pub loops_without_sink: usize,
+    pub loops_without_debug_loc: usize,
+    pub irreducible_cycles: usize,
+    pub promoted_allocas: usize,
+    pub loads: usize,
+    pub stores: usize,
+    pub calls: usize,
+    pub listed_calls: usize,
+    pub inline_asm: usize,
+    pub eh_exit_edges: usize,
+    pub indirect_exit_edges: usize,
+    pub zero_shadow_phis: usize,
+    pub simplified: usize,
+}
+
+pub struct FnInstr<'a> {
+    pub(crate) ir: &'a Ir,
+    pub(crate) rt: &'a Runtime,
+    pub(crate) cfg: &'a Config,
+    pub(crate) list: &'a AbiList,
+    pub(crate) descs: &'a mut Descs,
+    pub(crate) stats: &'a mut Stats,
+    pub(crate) p: &'a Prepared,
+    pub(crate) f: V,
+    shadows: HashMap<V, V>,
+    phis: Vec<(V, V)>,
+    reachable: HashSet<B>,
+    arg_shadows: Vec<V>,
+    /// Union of the variadic arguments' labels, captured at entry (variadic functions).
+    pub(crate) va_label: Option<V>,
+    /// Bytes of variadic arguments on the stack, captured at entry.
+    pub(crate) va_bytes: Option<V>,
+    /// Calling-context node of this activation and of the caller (tracked functions).
+    pub(crate) node: Option<V>,
+    pub(crate) parent: Option<V>,
+    /// Per-sink (logical loop) `i16` accumulator allocas (promoted at the end).
+    pub(crate) accs: Vec<V>,
+    /// Private all-zero objects by size (shadow source for null `byval` slots).
+    zero_objs: HashMap<u64, V>,
+    pub warnings: Vec<String>,
+}
+
+impl<'a> FnInstr<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        ir: &'a Ir,
+        rt: &'a Runtime,
+        cfg: &'a Config,
+        list: &'a AbiList,
+        descs: &'a mut Descs,
+        stats: &'a mut Stats,
+        p: &'a Prepared,
+    ) -> FnInstr<'a> {
+        FnInstr {
+            ir,
+            rt,
+            cfg,
+            list,
+            descs,
+            stats,
+            p,
+            f: p.f,
+            shadows: HashMap::new(),
+            phis: Vec::new(),
+            reachable: HashSet::new(),
+            arg_shadows: Vec::new(),
+            va_label: None,
+            va_bytes: None,
+            node: None,
+            parent: None,
+            accs: Vec::new(),
+            zero_objs: HashMap::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Instrument the function. Errors are internal inconsistencies (the pre-check
+    /// already rejected what cannot be instrumented).
+    pub fn run(mut self) -> Result<Vec<String>, String> {
+        let rpo = self.p.an.cfg.reverse_post_order();
+        for &b in &rpo {
+            self.reachable.insert(self.p.an.blocks[b]);
+        }
+        // Snapshot the original instructions first: the prologue and the shadow code
+        // inserted while visiting must not be visited themselves.
+        let work: Vec<Vec<V>> = rpo
+            .iter()
+            .map(|&b| ir::instructions(self.p.an.blocks[b]))
+            .collect();
+        let originals: HashSet<V> = ir::blocks(self.f)
+            .into_iter()
+            .flat_map(ir::instructions)
+            .collect();
+        self.prologue();
+        for insts in work {
+            for i in insts {
+                self.visit(i)?;
+            }
+        }
+        self.fill_phis()?;
+        self.loop_sinks()?;
+        // Put the loop accumulators into registers (DESIGN decision 3).
+        if !self.accs.is_empty() {
+            let mut a = self.accs.clone();
+            unsafe { crate::ffi::tp_promote_allocas(self.f, a.as_mut_ptr(), a.len() as u32) };
+        }
+        // Nothing optimizes after OptimizerLast: fold what became trivial (ORs with
+        // labels that turned out to be 0, unused slot loads) in the code we inserted.
+        let mut ours: Vec<V> = ir::blocks(self.f)
+            .into_iter()
+            .flat_map(ir::instructions)
+            .filter(|i| !originals.contains(i))
+            .collect();
+        let removed = unsafe { crate::ffi::tp_simplify(ours.as_mut_ptr(), ours.len() as u32) };
+        self.stats.simplified += removed as usize;
+        Ok(self.warnings)
+    }
+
+    // ----- hooks for control-flow tainting (next issue) -----
+
+    /// The control label in force in block `b` (ORed into store labels). `None` while
+    /// only data flow is tracked.
+    pub(crate) fn block_control_label(&self, _b: B) -> Option<V> {
+        None
+    }
+
+    /// Extra label for the CFG edge `from -> to`, ORed into PHI incoming shadows.
+    pub(crate) fn edge_label(&self, _from: B, _to: B) -> Option<V> {
+        None
+    }
+
+    // ----- shadows of values -----
+
+    pub(crate) fn zero(&self, t: T) -> V {
+        self.ir.null(self.ir.shadow_ty(t))
+    }
+
+    /// The shadow of any operand.
+    pub(crate) fn shadow(&self, v: V) -> Result<V, String> {
+        let t = ir::type_of(v);
+        if ir::is_instruction(v) {
+            if let Some(s) = self.shadows.get(&v) {
+                return Ok(*s);
+            }
+            if !self.reachable.contains(&ir::block_of(v)) {
+                // Defined in unreachable code: never executes.
+                return Ok(self.zero(t));
+            }
+            return Err(inst_error(
+                self.f,
+                v,
+                "internal error: value used before its label was computed",
+                "Please report this",
+            ));
+        }
+        if ir::is_argument(v) {
+            let idx = self.param_index(v);
+            return Ok(self.arg_shadows[idx]);
+        }
+        // Constants, globals, functions, metadata, inline asm: label 0.
+        Ok(self.zero(t))
+    }
+
+    fn param_index(&self, a: V) -> usize {
+        ir::params(self.f)
+            .iter()
+            .position(|p| *p == a)
+            .expect("argument of this function")
+    }
+
+    /// Collapsed (`i16`) shadow of `v`.
+    pub(crate) fn label(&self, v: V) -> Result<V, String> {
+        Ok(self.ir.reduce_or(self.shadow(v)?))
+    }
+
+    /// Convert shadow `s` to shadow type `target`: same lanes pass through, otherwise
+    /// collapse and (for vector targets) splat.
+    pub(crate) fn adapt(&self, s: V, target: T) -> V {
+        let st = ir::type_of(s);
+        if st == target {
+            return s;
+        }
+        if ir::is_vector(target) {
+            let n = ir::vector_len(target);
+            if ir::is_zero_const(s) {
+                return self.ir.null(target);
+            }
+            let scalar = self.ir.reduce_or(s);
+            return self.ir.splat(scalar, n);
+        }
+        self.ir.reduce_or(s)
+    }
+
+    /// Union of shadows, adapted to shadow type `target`.
+    pub(crate) fn union(&self, shadows: &[V], target: T) -> V {
+        let mut acc = self.ir.null(target);
+        let mut seen: Vec<V> = Vec::new();
+        for &s in shadows {
+            // The same label twice (one value passed twice) needs no second OR.
+            if seen.contains(&s) || ir::is_zero_const(s) {
+                continue;
+            }
+            seen.push(s);
+            let a = self.adapt(s, target);
+            acc = self.ir.or(acc, a);
+        }
+        acc
+    }
+
+    /// Union of the shadows of operands `ops` of `i`, for `i`'s result type.
+    fn union_operands(&self, i: V, ops: &[u32]) -> Result<V, String> {
+        let target = self.ir.shadow_ty(ir::type_of(i));
+        let mut s = Vec::new();
+        for &k in ops {
+            s.push(self.shadow(ir::operand(i, k))?);
+        }
+        Ok(self.union(&s, target))
+    }
+
+    pub(crate) fn set_shadow(&mut self, i: V, s: V) {
+        self.shadows.insert(i, s);
+    }
+
+    // ----- the prologue -----
+
+    fn prologue(&mut self) {
+        let ir = self.ir;
+        // The instrumented function reads and writes thread-local label slots and
+        // shadow memory: attributes such as `memory(argmem: read)` or `memory(none)`
+        // inferred for the original code are no longer true, and code generation
+        // would be allowed to reorder our TLS accesses around calls to it.
+        for a in MEMORY_ATTRS {
+            ir.remove_fn_attr(self.f, a);
+        }
+        let entry = ir::entry_block(self.f);
+        // Accumulators first, at the very top (static allocas).
+        let first = unsafe { LLVMGetFirstInstruction(entry) };
+        ir.before(first);
+        for _ in &self.p.sinks {
+            let a = ir.alloca(ir.i16);
+            self.accs.push(a);
+        }
+        // Then everything else after the entry block's leading allocas.
+        let mut ip = unsafe { LLVMGetFirstInstruction(entry) };
+        while !ip.is_null() && ir::opcode(ip) == Op::LLVMAlloca {
+            ip = ir::next_instruction(ip);
+        }
+        ir.before(ip);
+        for &a in &self.accs {
+            ir.store(ir.c16(0), a, 2);
+        }
+        // Argument labels: read before anything can call out and overwrite the slots.
+        let params = ir::params(self.f);
+        for (k, p) in params.iter().enumerate() {
+            let slot = k.min(taintprof_abi::MAX_ARG_SLOTS - 1) as u64;
+            let g = ir.const_elem_ptr(self.rt.arg_tls_ty, self.rt.arg_tls, slot);
+            let l = ir.load(ir.i16, g, 2);
+            let st = ir.shadow_ty(ir::type_of(*p));
+            self.arg_shadows.push(self.adapt(l, st));
+        }
+        let fnty = unsafe { LLVMGlobalGetValueType(self.f) };
+        if unsafe { LLVMIsFunctionVarArg(fnty) } != 0 {
+            self.va_label = Some(ir.load(ir.i16, self.rt.va_label_tls, 2));
+            self.va_bytes = Some(ir.load(ir.i64, self.rt.va_bytes_tls, 8));
+        }
+        // byval parameters: copy the shadow of the caller's object onto our copy.
+        for (k, p) in params.iter().enumerate() {
+            let bt = unsafe { crate::ffi::tp_param_byval_type(self.f, k as u32) };
+            if bt.is_null() || k >= taintprof_abi::MAX_ARG_SLOTS {
+                continue;
+            }
+            let n = ir.alloc_size(bt);
+            let slot = ir.const_elem_ptr(self.rt.byval_tls_ty, self.rt.byval_tls, k as u64);
+            let src = ir.load(ir.ptr, slot, 8);
+            // A null slot (uninstrumented caller) means "unknown": copy from an all-zero
+            // object instead of branching.
+            let zero_obj = self.zero_object(n);
+            let is_null = unsafe {
+                LLVMBuildICmp(
+                    ir.b,
+                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+                    src,
+                    ir.null_ptr(),
+                    c"".as_ptr(),
+                )
+            };
+            let from = ir.select(is_null, zero_obj, src);
+            self.copy_shadow(*p, from, ir.c64(n), Some(n));
+            ir.store(ir.null_ptr(), slot, 8);
+        }
+        if self.p.tracked {
+            let parent = ir.load(ir.ptr, self.rt.ctx_tls, 8);
+            let site = ir.load(ir.ptr, self.rt.site_tls, 8);
+            let fd = self.descs.func_ptr(ir, self.p.func_index);
+            let node = ir.call(self.rt.enter.ty, self.rt.enter.f, &[parent, site, fd]);
+            ir.store(node, self.rt.ctx_tls, 8);
+            self.parent = Some(parent);
+            self.node = Some(node);
+        }
+    }
+
+    fn zero_object(&mut self, n: u64) -> V {
+        if let Some(v) = self.zero_objs.get(&n) {
+            return *v;
+        }
+        let t = self.ir.array_ty(self.ir.i8, n);
+        let g = self
+            .ir
+            .private_global("taintprof.zero", self.ir.null(t), true);
+        self.zero_objs.insert(n, g);
+        g
+    }
+
+    // ----- per instruction -----
+
+    fn visit(&mut self, i: V) -> Result<(), String> {
+        let ir = self.ir;
+        let op = ir::opcode(i);
+        match op {
+            Op::LLVMRet => self.visit_ret(i)?,
+            Op::LLVMBr
+            | Op::LLVMSwitch
+            | Op::LLVMIndirectBr
+            | Op::LLVMUnreachable
+            | Op::LLVMResume
+            | Op::LLVMFence => {}
+            Op::LLVMCall | Op::LLVMInvoke => self.visit_call(i)?,
+            Op::LLVMFNeg | Op::LLVMFreeze => {
+                ir.after(i);
+                let s = self.union_operands(i, &[0])?;
+                self.set_shadow(i, s);
+            }
+            Op::LLVMAdd
+            | Op::LLVMFAdd
+            | Op::LLVMSub
+            | Op::LLVMFSub
+            | Op::LLVMMul
+            | Op::LLVMFMul
+            | Op::LLVMUDiv
+            | Op::LLVMSDiv
+            | Op::LLVMFDiv
+            | Op::LLVMURem
+            | Op::LLVMSRem
+            | Op::LLVMFRem
+            | Op::LLVMShl
+            | Op::LLVMLShr
+            | Op::LLVMAShr
+            | Op::LLVMAnd
+            | Op::LLVMOr
+            | Op::LLVMXor
+            | Op::LLVMICmp
+            | Op::LLVMFCmp => {
+                ir.after(i);
+                let s = self.union_operands(i, &[0, 1])?;
+                self.set_shadow(i, s);
+            }
+            Op::LLVMTrunc
+            | Op::LLVMZExt
+            | Op::LLVMSExt
+            | Op::LLVMFPToUI
+            | Op::LLVMFPToSI
+            | Op::LLVMUIToFP
+            | Op::LLVMSIToFP
+            | Op::LLVMFPTrunc
+            | Op::LLVMFPExt
+            | Op::LLVMPtrToInt
+            | Op::LLVMIntToPtr
+            | Op::LLVMBitCast
+            | Op::LLVMAddrSpaceCast => {
+                // `adapt` collapses and splats when a bitcast changes the lane count.
+                ir.after(i);
+                let s = self.union_operands(i, &[0])?;
+                self.set_shadow(i, s);
+            }
+            Op::LLVMSelect => {
+                ir.after(i);
+                let target = ir.shadow_ty(ir::type_of(i));
+                let c = ir::operand(i, 0);
+                let sa = self.adapt(self.shadow(ir::operand(i, 1))?, target);
+                let sb = self.adapt(self.shadow(ir::operand(i, 2))?, target);
+                let picked = if ir::is_zero_const(sa) && ir::is_zero_const(sb) {
+                    sa
+                } else {
+                    ir.select(c, sa, sb)
+                };
+                let sc = self.adapt(self.shadow(c)?, target);
+                let s = ir.or(sc, picked);
+                self.set_shadow(i, s);
+            }
+            Op::LLVMPHI => {
+                let b = ir::block_of(i);
+                ir.before_with_records(ir::first_non_phi(b));
+                let sp = ir.phi(ir.shadow_ty(ir::type_of(i)));
+                self.phis.push((i, sp));
+                self.set_shadow(i, sp);
+            }
+            Op::LLVMGetElementPtr => {
+                ir.after(i);
+                let n: Vec<u32> = (0..ir::num_operands(i)).collect();
+                let s = self.union_operands(i, &n)?;
+                self.set_shadow(i, s);
+            }
+            Op::LLVMExtractElement => {
+                ir.after(i);
+                let sv = self.shadow(ir::operand(i, 0))?;
+                let e = if ir::is_zero_const(sv) {
+                    ir.c16(0)
+                } else {
+                    ir.extract_element(sv, ir::operand(i, 1))
+                };
+                let s = ir.or(e, self.label(ir::operand(i, 1))?);
+                self.set_shadow(i, s);
+            }
+            Op::LLVMInsertElement => {
+                ir.after(i);
+                let target = ir.shadow_ty(ir::type_of(i));
+                let sv = self.adapt(self.shadow(ir::operand(i, 0))?, target);
+                let se = self.label(ir::operand(i, 1))?;
+                let r = if ir::is_zero_const(sv) && ir::is_zero_const(se) {
+                    sv
+                } else {
+                    ir.insert_element(sv, se, ir::operand(i, 2))
+                };
+                let sidx = self.label(ir::operand(i, 2))?;
+                let s = ir.or(r, self.adapt(sidx, target));
+                self.set_shadow(i, s);
+            }
+            Op::LLVMShuffleVector => {
+                ir.after(i);
+                let s1 = self.shadow(ir::operand(i, 0))?;
+                let s2 = self.shadow(ir::operand(i, 1))?;
+                let target = ir.shadow_ty(ir::type_of(i));
+                let s = if ir::is_zero_const(s1) && ir::is_zero_const(s2) {
+                    ir.null(target)
+                } else {
+                    let n = unsafe { LLVMGetNumMaskElements(i) };
+                    let undef = unsafe { LLVMGetUndefMaskElem() };
+                    let lanes: Vec<Option<u32>> = (0..n)
+                        .map(|k| {
+                            let m = unsafe { LLVMGetMaskValue(i, k) };
+                            if m == undef || m < 0 {
+                                None
+                            } else {
+                                Some(m as u32)
+                            }
+                        })
+                        .collect();
+                    ir.shuffle(s1, s2, ir.mask(&lanes))
+                };
+                self.set_shadow(i, s);
+            }
+            Op::LLVMExtractValue => {
+                ir.after(i);
+                let s = self.union_operands(i, &[0])?;
+                self.set_shadow(i, s);
+            }
+            Op::LLVMInsertValue => {
+                ir.after(i);
+                let s = self.union_operands(i, &[0, 1])?;
+                self.set_shadow(i, s);
+            }
+            Op::LLVMLoad => self.visit_load(i)?,
+            Op::LLVMStore => self.visit_store(i)?,
+            Op::LLVMAtomicRMW => self.visit_atomicrmw(i)?,
+            Op::LLVMAtomicCmpXchg => self.visit_cmpxchg(i)?,
+            Op::LLVMAlloca => self.visit_alloca(i),
+            Op::LLVMLandingPad => {
+                self.set_shadow(i, ir.c16(0));
+                if let Some(node) = self.node {
+                    // An exception unwound through callees that did not restore the
+                    // context: we are running again.
+                    ir.after(i);
+                    ir.store(node, self.rt.ctx_tls, 8);
+                }
+            }
+            Op::LLVMVAArg => {
+                ir.after(i);
+                let target = ir.shadow_ty(ir::type_of(i));
+                let s = match self.va_label {
+                    Some(l) => self.adapt(l, target),
+                    None => ir.null(target),
+                };
+                self.set_shadow(i, s);
+            }
+            _ => {
+                return Err(inst_error(
+                    self.f,
+                    i,
+                    "taintprof does not know how this instruction moves labels",
+                    "Please report this; meanwhile compile this file with TAINTPROF_MODE=off",
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn visit_ret(&mut self, i: V) -> Result<(), String> {
+        let ir = self.ir;
+        // A `musttail` call must be immediately followed by the `ret`: restore the
+        // context before the call and let the callee set the return label.
+        let prev = unsafe { LLVMGetPreviousInstruction(i) };
+        let musttail = !prev.is_null()
+            && ir::opcode(prev) == Op::LLVMCall
+            && unsafe { crate::ffi::tp_call_is_musttail(prev) } != 0;
+        if musttail {
+            ir.before(prev);
+        } else {
+            ir.before(i);
+            if ir::num_operands(i) == 1 {
+                let l = self.label(ir::operand(i, 0))?;
+                ir.store(l, self.rt.ret_tls, 2);
+            }
+        }
+        if let Some(parent) = self.parent {
+            ir.store(parent, self.rt.ctx_tls, 8);
+        }
+        Ok(())
+    }
+
+    fn fill_phis(&mut self) -> Result<(), String> {
+        let ir = self.ir;
+        let phis = std::mem::take(&mut self.phis);
+        for &(phi, sp) in &phis {
+            let n = unsafe { LLVMCountIncoming(phi) };
+            let to = ir::block_of(phi);
+            for k in 0..n {
+                let v = unsafe { LLVMGetIncomingValue(phi, k) };
+                let from = unsafe { LLVMGetIncomingBlock(phi, k) };
+                let mut s = self.adapt(self.shadow(v)?, ir::type_of(sp));
+                if let Some(e) = self.edge_label(from, to) {
+                    ir.at_end(from);
+                    s = ir.or(s, self.adapt(e, ir::type_of(sp)));
+                }
+                ir.add_incoming(sp, s, from);
+            }
+        }
+        self.remove_zero_phis(&phis);
+        Ok(())
+    }
+
+    /// Shadow PHIs whose incoming values are all zero or other such PHIs (induction
+    /// variables, loop counters) are zero: replace them, so that the hot loops do not
+    /// carry label PHIs that can only ever be 0. Optimistic fixpoint.
+    fn remove_zero_phis(&mut self, phis: &[(V, V)]) {
+        let mut zero: HashSet<V> = phis.iter().map(|p| p.1).collect();
+        loop {
+            let mut changed = false;
+            for &(_, sp) in phis {
+                if !zero.contains(&sp) {
+                    continue;
+                }
+                let n = unsafe { LLVMCountIncoming(sp) };
+                let ok = (0..n).all(|k| {
+                    let v = unsafe { LLVMGetIncomingValue(sp, k) };
+                    ir::is_zero_const(v) || zero.contains(&v)
+                });
+                if !ok {
+                    zero.remove(&sp);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        if zero.is_empty() {
+            return;
+        }
+        // Shadows of other values may *be* one of these PHIs (an OR with 0 folds to
+        // its other operand): redirect every map entry before erasing.
+        for s in self.shadows.values_mut() {
+            if zero.contains(s) {
+                *s = self.ir.null(ir::type_of(*s));
+            }
+        }
+        for &(_, sp) in phis {
+            if zero.contains(&sp) {
+                let z = self.ir.null(ir::type_of(sp));
+                unsafe {
+                    LLVMReplaceAllUsesWith(sp, z);
+                    LLVMInstructionEraseFromParent(sp);
+                }
+                self.stats.zero_shadow_phis += 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,480 @@
+//! Per-function work before instrumentation: the pre-check (every construct taintprof
+//! cannot instrument becomes a compile error *before* anything is changed, so an error
+//! never leaves half-instrumented IR behind), promotion of allocas to SSA, CFG edge
+//! splitting, and the CFG/loop analysis that the instrumentation uses.
+
+use super::calls::{call_kind, CallKind};
+use super::intrinsics::IntrKind;
+use crate::abilist::AbiList;
+use crate::cfg::{Cfg, DomTree};
+use crate::ffi;
+use crate::ir::{self, Ir, B, V};
+use crate::loops::{find_loops, LoopForest};
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::LLVMOpcode as Op;
+use std::collections::{HashMap, HashSet};
+
+/// A compile error about one instruction (or function).
+pub fn inst_error(f: V, i: V, what: &str, hint: &str) -> String {
+    format!(
+        "in function `{}`: instruction `{}`: {what}. {hint}",
+        ir::name_of(f),
+        if i.is_null() {
+            String::from("<none>")
+        } else {
+            ir::print_value(i)
+        }
+    )
+}
+
+const PLEASE_REPORT: &str = "This is not supported on this target; please report it to the taintprof developers. \
+     Meanwhile, compile this file with TAINTPROF_MODE=off (it will not be analysed) or avoid the construct";
+
+fn has_scalable(ir_ty: inkwell::llvm_sys::prelude::LLVMTypeRef) -> bool {
+    ir::is_scalable(ir_ty)
+}
+
+/// Every reason this function cannot be instrumented (empty = fine).
+pub fn precheck(f: V, list: &AbiList) -> Vec<String> {
+    let mut errs = Vec::new();
+    for (k, _) in ir::params(f).iter().enumerate() {
+        if unsafe { ffi::tp_has_unsupported_param_attr(f, k as u32) } != 0 {
+            errs.push(format!(
+                "in function `{}`: parameter {k} is `inalloca` or `preallocated`. {PLEASE_REPORT}",
+                ir::name_of(f)
+            ));
+        }
+    }
+    for b in ir::blocks(f) {
+        for i in ir::instructions(b) {
+            let op = ir::opcode(i);
+            match op {
+                Op::LLVMCallBr => errs.push(inst_error(
+                    f,
+                    i,
+                    "`callbr` (asm goto) cannot be instrumented",
+                    PLEASE_REPORT,
+                )),
+                Op::LLVMCatchSwitch
+                | Op::LLVMCatchPad
+                | Op::LLVMCleanupPad
+                | Op::LLVMCatchRet
+                | Op::LLVMCleanupRet => errs.push(inst_error(
+                    f,
+                    i,
+                    "Windows-style exception handling cannot be instrumented",
+                    PLEASE_REPORT,
+                )),
+                Op::LLVMUserOp1 | Op::LLVMUserOp2 => {
+                    errs.push(inst_error(f, i, "unknown instruction", PLEASE_REPORT))
+                }
+                _ => {}
+            }
+            let scalable = has_scalable(ir::type_of(i))
+                || (0..ir::num_operands(i)).any(|k| {
+                    let o = ir::operand(i, k);
+                    !o.is_null() && has_scalable(ir::type_of(o))
+                });
+            if scalable {
+                errs.push(inst_error(
+                    f,
+                    i,
+                    "scalable vectors cannot be instrumented",
+                    PLEASE_REPORT,
+                ));
+                continue;
+            }
+            if op == Op::LLVMCall || op == Op::LLVMInvoke {
+                for k in 0..ir::num_call_args(i) {
+                    if unsafe { ffi::tp_has_unsupported_param_attr(i, k) } != 0 {
+                        errs.push(inst_error(
+                            f,
+                            i,
+                            &format!("argument {k} is `inalloca` or `preallocated`"),
+                            PLEASE_REPORT,
+                        ));
+                    }
+                }
+                if let CallKind::Intrinsic(IntrKind::Unsupported, name) = call_kind(i, list) {
+                    errs.push(inst_error(
+                        f,
+                        i,
+                        &format!("intrinsic `{name}` accesses memory and taintprof does not know how it moves labels"),
+                        PLEASE_REPORT,
+                    ));
+                }
+            }
+        }
+    }
+    errs
+}
+
+/// CFG, dominators and loops of a function, with the block numbering they use.
+pub struct Analysis {
+    pub blocks: Vec<B>,
+    pub index: HashMap<B, usize>,
+    pub cfg: Cfg,
+    pub dom: DomTree,
+    pub forest: LoopForest,
+    /// How many CFG edges (with multiplicity) enter each block.
+    pub pred_edges: Vec<usize>,
+}
+
+pub fn analyze(f: V) -> Analysis {
+    let blocks = ir::blocks(f);
+    let index: HashMap<B, usize> = blocks.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+    let mut cfg = Cfg::new(blocks.len());
+    for (n, &b) in blocks.iter().enumerate() {
+        let t = ir::terminator(b);
+        if t.is_null() {
+            continue;
+        }
+        match ir::opcode(t) {
+            Op::LLVMRet => {
+                cfg.exits.push(n);
+                cfg.returns.push(n);
+            }
+            Op::LLVMUnreachable | Op::LLVMResume => cfg.exits.push(n),
+            _ => {}
+        }
+        for s in ir::successors(b) {
+            cfg.edge(n, index[&s]);
+        }
+    }
+    let mut pred_edges = vec![0; blocks.len()];
+    for ss in &cfg.succs {
+        for &s in ss {
+            pred_edges[s] += 1;
+        }
+    }
+    let dom = cfg.dominators();
+    let forest = find_loops(&cfg, &dom);
+    Analysis {
+        blocks,
+        index,
+        cfg,
+        dom,
+        forest,
+        pred_edges,
+    }
+}
+
+/// One *logical* loop: the natural loops of a function that share a source identity
+/// and follow each other, such as a vectorized loop and its scalar remainder, or the
+/// loops that runtime unrolling or loop distribution made from one source loop. One
+/// execution of the source loop runs through several of them; it must be reported
+/// once, with the union of their exit-condition labels, as at -O0.
+///
+/// The sink covers a region: the member loops' bodies plus the blocks on forward paths
+/// (no back edges) from a member's exit to a member's header (the vectorizer's middle
+/// block and scalar preheader). The accumulator is reset on edges entering the region
+/// and reported on edges leaving it. A group of one loop is an ordinary natural loop
+/// (in reducible code no forward path leads from a loop's exit back to its header).
+#[derive(Debug, Clone)]
+pub struct Sink {
+    /// Indices into `an.forest.loops`, the first is the representative whose
+    /// `LoopDesc` is reported.
+    pub members: Vec<usize>,
+    /// Blocks outside the region with an edge into it (reset the accumulator there).
+    pub entering: Vec<usize>,
+    /// Exiting blocks of the member loops (their conditions are ORed in).
+    pub exiting: Vec<usize>,
+    /// Blocks at whose first insertion point one execution has ended.
+    pub exit_points: Vec<B>,
+    /// Depth of the representative (inner groups report first at shared exits).
+    pub depth: u32,
+}
+
+/// A function ready to be instrumented.
+pub struct Prepared {
+    pub f: V,
+    pub an: Analysis,
+    pub sinks: Vec<Sink>,
+    /// Region exit edges into EH pads (cannot be split; a loop execution ending by an
+    /// exception is not reported).
+    pub skipped_eh_exits: usize,
+    /// Region exit edges out of `indirectbr` into shared blocks (cannot be split).
+    pub skipped_indirect_exits: usize,
+    /// Calls `__tp_enter` (has loops or calls that may reach instrumented code).
+    pub tracked: bool,
+    pub promoted_allocas: u32,
+    /// Index of this function in the module's function array.
+    pub func_index: usize,
+    /// Index of this function's first loop in the module's loop array.
+    pub loop_base: usize,
+}
+
+impl Prepared {
+    /// The sink that reports loop `li`, and whether `li` is its representative.
+    pub fn sink_of(&self, li: usize) -> Option<&Sink> {
+        self.sinks.iter().find(|s| s.members.contains(&li))
+    }
+}
+
+fn has_phi(b: B) -> bool {
+    let i = unsafe { LLVMGetFirstInstruction(b) };
+    !i.is_null() && ir::is_phi(i)
+}
+
+/// Source identity of a loop as a comparable key: (line, column, subprogram) along the
+/// inline chain. `None` without debug location (such loops are never grouped).
+fn identity_key(an: &Analysis, li: usize) -> Option<Vec<(u32, u32, usize)>> {
+    let l = &an.forest.loops[li];
+    let terms: Vec<V> = l
+        .latches
+        .iter()
+        .map(|&b| ir::terminator(an.blocks[b]))
+        .collect();
+    let mut loc = crate::debugloc::loop_location(&terms, an.blocks[l.header]);
+    if loc.is_null() {
+        return None;
+    }
+    let mut key = Vec::new();
+    while !loc.is_null() && key.len() < 256 {
+        let mut li = ffi::TpLocation {
+            line: 0,
+            column: 0,
+            inlined_at: std::ptr::null_mut(),
+            subprogram: std::ptr::null_mut(),
+        };
+        if unsafe { ffi::tp_location_info(loc, &mut li) } == 0 {
+            break;
+        }
+        key.push((li.line, li.column, li.subprogram as usize));
+        loc = li.inlined_at;
+    }
+    Some(key)
+}
+
+/// Group the loops into logical loops and compute each group's region.
+fn groups(an: &Analysis) -> Vec<(Vec<usize>, Vec<bool>)> {
+    let loops = &an.forest.loops;
+    let n = an.blocks.len();
+    let keys: Vec<_> = (0..loops.len()).map(|l| identity_key(an, l)).collect();
+    let preds = an.cfg.preds();
+    let back = |t: usize, h: usize| an.dom.dominates(h, t);
+    let mut assigned = vec![false; loops.len()];
+    let mut out = Vec::new();
+    for l in 0..loops.len() {
+        if assigned[l] {
+            continue;
+        }
+        // Candidates: same identity, same parent loop (siblings), not yet grouped.
+        let same: Vec<usize> = (l..loops.len())
+            .filter(|&m| {
+                !assigned[m]
+                    && (m == l
+                        || (keys[l].is_some()
+                            && keys[m] == keys[l]
+                            && loops[m].parent == loops[l].parent))
+            })
+            .collect();
+        let mut body = vec![false; n];
+        for &m in &same {
+            for &b in &loops[m].blocks {
+                body[b] = true;
+            }
+        }
+        // Forward from member exits, without back edges, outside the bodies.
+        let mut fwd = vec![false; n];
+        let mut work: Vec<usize> = Vec::new();
+        for &m in &same {
+            for &(_, to, _) in &loops[m].exit_edges {
+                if !body[to] && !fwd[to] {
+                    fwd[to] = true;
+                    work.push(to);
+                }
+            }
+        }
+        while let Some(b) = work.pop() {
+            for &s in &an.cfg.succs[b] {
+                if !body[s] && !fwd[s] && !back(b, s) {
+                    fwd[s] = true;
+                    work.push(s);
+                }
+            }
+        }
+        // Backward from member headers, without back edges, outside the bodies.
+        let mut bwd = vec![false; n];
+        for &m in &same {
+            work.push(loops[m].header);
+        }
+        while let Some(b) = work.pop() {
+            for &p in &preds[b] {
+                if !body[p] && !bwd[p] && !back(p, b) && an.dom.contains(p) {
+                    bwd[p] = true;
+                    work.push(p);
+                }
+            }
+        }
+        let region: Vec<bool> = (0..n).map(|b| body[b] || (fwd[b] && bwd[b])).collect();
+        // Members: the loops of `same` that this region connects. A sibling copy with
+        // no path to or from the others (e.g. one of two unswitched versions) stays a
+        // group of its own.
+        let connected: Vec<usize> = same
+            .iter()
+            .copied()
+            .filter(|&m| {
+                // Connected: entered from the region, or leaving into it.
+                m == l
+                    || preds[loops[m].header]
+                        .iter()
+                        .any(|&p| region[p] && !loops[m].contains(p))
+                    || loops[m].exit_edges.iter().any(|&(_, to, _)| region[to])
+            })
+            .collect();
+        let region = if connected.len() == same.len() {
+            region
+        } else {
+            // Recompute for the connected subset only (rare: at most one extra pass).
+            let mut r = vec![false; n];
+            for &m in &connected {
+                for &b in &loops[m].blocks {
+                    r[b] = true;
+                }
+            }
+            for b in 0..n {
+                if !body[b] && fwd[b] && bwd[b] {
+                    r[b] = true;
+                }
+            }
+            r
+        };
+        for &m in &connected {
+            assigned[m] = true;
+        }
+        out.push((connected, region));
+    }
+    out
+}
+
+/// Compute the sinks; with `split`, region exits into shared blocks get a block of
+/// their own first (then the caller re-analyses).
+fn sinks(
+    an: &Analysis,
+    split: bool,
+    done: &mut HashSet<(usize, usize)>,
+) -> (Vec<Sink>, usize, usize, bool) {
+    let (mut eh, mut indirect, mut changed) = (0, 0, false);
+    let mut out = Vec::new();
+    let preds = an.cfg.preds();
+    for (members, region) in groups(an) {
+        let loops = &an.forest.loops;
+        let mut entering: Vec<usize> = Vec::new();
+        let mut exit_points: Vec<B> = Vec::new();
+        for b in 0..an.blocks.len() {
+            if !region[b] {
+                continue;
+            }
+            for &p in &preds[b] {
+                if !region[p] && an.dom.contains(p) && !entering.contains(&p) {
+                    entering.push(p);
+                }
+            }
+            for (idx, &to) in an.cfg.succs[b].iter().enumerate() {
+                if region[to] {
+                    continue;
+                }
+                let tb = an.blocks[to];
+                let term = ir::terminator(an.blocks[b]);
+                if ir::is_eh_pad_block(tb) {
+                    eh += 1;
+                    continue;
+                }
+                if an.pred_edges[to] == 1 {
+                    if !exit_points.contains(&tb) {
+                        exit_points.push(tb);
+                    }
+                    continue;
+                }
+                match ir::opcode(term) {
+                    Op::LLVMIndirectBr | Op::LLVMCallBr => indirect += 1,
+                    _ if split => {
+                        if done.insert((b, idx)) {
+                            unsafe { ffi::tp_split_edge(term, idx as u32) };
+                            changed = true;
+                        }
+                    }
+                    // After splitting, every splittable exit edge has a dedicated block.
+                    _ => unreachable!("region exit edge was not split"),
+                }
+            }
+        }
+        entering.sort_unstable();
+        let mut exiting: Vec<usize> = members
+            .iter()
+            .flat_map(|&m| loops[m].exiting.iter().copied())
+            .collect();
+        exiting.sort_unstable();
+        exiting.dedup();
+        let depth = loops[members[0]].depth;
+        out.push(Sink {
+            members,
+            entering,
+            exiting,
+            exit_points,
+            depth,
+        });
+    }
+    (out, eh, indirect, changed)
+}
+
+/// Promote allocas, split edges, analyse. `ir` must belong to `f`'s module.
+pub fn prepare(ir: &Ir, f: V, list: &AbiList) -> Prepared {
+    let _ = ir;
+    // Promote allocas to SSA at every optimization level. At -O2 this is a no-op
+    // (SROA/mem2reg already ran). At -O0 every local lives in an alloca; without this
+    // the instrumented code would move every label through shadow memory (slow) and
+    // -O0 and -O2 builds would see different value flows. Debug info is kept
+    // (dbg.declare becomes dbg.value). Functions that call setjmp are left alone (the
+    // shim refuses): after a longjmp, promoted locals could change value.
+    let promoted = unsafe { ffi::tp_promote_allocas(f, std::ptr::null_mut(), 0) };
+
+    // Invoke results get their label from the return TLS slot in the normal
+    // destination; give every such edge a block of its own when the destination is
+    // shared or has PHIs (which may use the result along this edge).
+    let an0 = analyze(f);
+    for (n, &b) in an0.blocks.iter().enumerate() {
+        let _ = n;
+        let t = ir::terminator(b);
+        if t.is_null() || ir::opcode(t) != Op::LLVMInvoke {
+            continue;
+        }
+        // Only invokes whose result label (or returns_twice context restore) must be
+        // placed after the call need a place of their own.
+        let has_result =
+            ir::kind(ir::type_of(t)) != inkwell::llvm_sys::LLVMTypeKind::LLVMVoidTypeKind;
+        if !has_result && unsafe { ffi::tp_call_returns_twice(t) } == 0 {
+            continue;
+        }
+        let nd = unsafe { LLVMGetNormalDest(t) };
+        if an0.pred_edges[an0.index[&nd]] > 1 || has_phi(nd) {
+            unsafe { ffi::tp_split_edge(t, 0) };
+        }
+    }
+
+    let an1 = analyze(f);
+    let mut done = HashSet::new();
+    let (_, _, _, changed) = sinks(&an1, true, &mut done);
+    let an = if changed { analyze(f) } else { an1 };
+    let (sinks, eh, indirect, _) = sinks(&an, false, &mut done);
+
+    let tracked = !an.forest.loops.is_empty()
+        || an.blocks.iter().any(|&b| {
+            ir::instructions(b).into_iter().any(|i| {
+                matches!(ir::opcode(i), Op::LLVMCall | Op::LLVMInvoke)
+                    && call_kind(i, list).may_reach_instrumented_code()
+            })
+        });
+    Prepared {
+        f,
+        an,
+        sinks,
+        skipped_eh_exits: eh,
+        skipped_indirect_exits: indirect,
+        tracked,
+        promoted_allocas: promoted,
+        func_index: 0,
+        loop_base: 0,
+    }
+}

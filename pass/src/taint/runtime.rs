@@ -1,0 +1,96 @@
+//! Declarations of the runtime's thread-local slots and hooks, exactly as
+//! `taintprof_abi` names and types them.
+
+use crate::ir::{Ir, T, V};
+use taintprof_abi as abi;
+
+/// A declared hook: function and its type.
+#[derive(Clone, Copy)]
+pub struct Hook {
+    pub f: V,
+    pub ty: T,
+}
+
+pub struct Runtime {
+    /// `[64 x i16]`
+    pub arg_tls: V,
+    pub arg_tls_ty: T,
+    pub ret_tls: V,
+    pub ctrl_tls: V,
+    pub va_label_tls: V,
+    pub va_bytes_tls: V,
+    /// `[64 x ptr]`
+    pub byval_tls: V,
+    pub byval_tls_ty: T,
+    pub ctx_tls: V,
+    pub site_tls: V,
+    pub register_module: Hook,
+    pub enter: Hook,
+    pub loop_exit: Hook,
+    pub shadow_copy: Hook,
+    pub shadow_set: Hook,
+    pub shadow_union: Hook,
+}
+
+impl Runtime {
+    pub fn declare(ir: &Ir) -> Runtime {
+        let arg_tls_ty = ir.array_ty(ir.i16, abi::MAX_ARG_SLOTS as u64);
+        let byval_tls_ty = ir.array_ty(ir.ptr, abi::MAX_ARG_SLOTS as u64);
+        let hook = |name: &str, ret: T, params: &[T], zext_params: &[u32], zext_ret: bool| {
+            let ty = ir.fn_ty(ret, params, false);
+            let f = ir.function(name, ty);
+            // The hooks never unwind (ABI: `extern "C"`, never unwind).
+            ir.add_fn_attr(f, "nounwind");
+            // u16 labels cross the C ABI zero-extended (as clang does for unsigned short).
+            for &i in zext_params {
+                ir.add_param_attr(f, i, "zeroext");
+            }
+            if zext_ret {
+                ir.add_ret_attr(f, "zeroext");
+            }
+            Hook { f, ty }
+        };
+        Runtime {
+            arg_tls: ir.tls_global(abi::TLS_ARG_LABELS, arg_tls_ty),
+            arg_tls_ty,
+            ret_tls: ir.tls_global(abi::TLS_RET_LABEL, ir.i16),
+            ctrl_tls: ir.tls_global(abi::TLS_CTRL_LABEL, ir.i16),
+            va_label_tls: ir.tls_global(abi::TLS_VA_LABEL, ir.i16),
+            va_bytes_tls: ir.tls_global(abi::TLS_VA_STACK_BYTES, ir.i64),
+            byval_tls: ir.tls_global(abi::TLS_BYVAL_SRC, byval_tls_ty),
+            byval_tls_ty,
+            ctx_tls: ir.tls_global(abi::TLS_CONTEXT, ir.ptr),
+            site_tls: ir.tls_global(abi::TLS_CALL_SITE, ir.ptr),
+            register_module: hook(abi::HOOK_REGISTER_MODULE, ir.void, &[ir.ptr], &[], false),
+            enter: hook(
+                abi::HOOK_ENTER,
+                ir.ptr,
+                &[ir.ptr, ir.ptr, ir.ptr],
+                &[],
+                false,
+            ),
+            loop_exit: hook(
+                abi::HOOK_LOOP_EXIT,
+                ir.void,
+                &[ir.ptr, ir.ptr, ir.i16],
+                &[2],
+                false,
+            ),
+            shadow_copy: hook(
+                abi::HOOK_SHADOW_COPY,
+                ir.void,
+                &[ir.ptr, ir.ptr, ir.i64],
+                &[],
+                false,
+            ),
+            shadow_set: hook(
+                abi::HOOK_SHADOW_SET,
+                ir.void,
+                &[ir.ptr, ir.i16, ir.i64],
+                &[1],
+                false,
+            ),
+            shadow_union: hook(abi::HOOK_SHADOW_UNION, ir.i16, &[ir.ptr, ir.i64], &[], true),
+        }
+    }
+}
