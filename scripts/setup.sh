@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what taintprof needs on a fresh Debian 12 (bookworm) machine, then builds it.
+# Idempotent: a second run only rebuilds what changed.
+#
+#   LLVM 19 toolchain   clang-19, llvm-19-dev (headers + llvm-config-19), llvm-19-tools (FileCheck)
+#   libomp-19-dev       OpenMP programs (-fopenmp) in the tests
+#   libclang-rt-19-dev  DataFlowSanitizer, the baseline of `taintprof bench`
+#   cmake               the CMake integration test
+#   lit (PyPI)          the IR-level tests in lit/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(clang-19 llvm-19-dev llvm-19-tools libomp-19-dev libclang-rt-19-dev cmake valgrind)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: need root or sudo to apt-get install ${missing[*]}" >&2; exit 1; }
+    SUDO=sudo
+  fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v lit >/dev/null 2>&1 && ! python3 -c 'import lit' 2>/dev/null; then
+  echo "setup: installing lit from PyPI"
+  python3 -m pip install --quiet lit
+fi
+
+echo "setup: building taintprof (cargo build --release)"
+cargo build --release --workspace --quiet
+echo "setup: done; binaries in $(pwd)/target/release"

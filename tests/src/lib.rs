@@ -1,0 +1,393 @@
+//! # taintprof-tests: the end-to-end harness
+//!
+//! End-to-end tests compile real C and C++ programs from `tests/programs/` with the
+//! real `taintprof-cc`/`taintprof-c++` (which load the real plugin and link the real
+//! runtime), run them, and assert on the JSON report they write.
+//!
+//! Loops are found by *markers* in the program source, not by line numbers: a comment
+//! `/* @name */` on a line names that line. `report.loop_at("func", "@name")` then
+//! returns the loop whose keyword is on that line, so programs can be edited freely.
+//!
+//! Artifacts come from `<workspace>/target/release` (built by `make test` / `cargo build
+//! --release` before the tests run), or from `$TAINTPROF_BIN_DIR`.
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Optimization levels every analysis result is checked at.
+pub const OPT_LEVELS: [&str; 2] = ["-O0", "-O2"];
+
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+pub fn bin_dir() -> PathBuf {
+    match std::env::var_os("TAINTPROF_BIN_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => workspace_root().join("target/release"),
+    }
+}
+
+pub fn programs_dir() -> PathBuf {
+    workspace_root().join("tests/programs")
+}
+
+/// A fresh scratch directory under `target/e2e/`.
+pub fn scratch_dir(tag: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let dir = workspace_root()
+        .join("target/e2e")
+        .join(format!("{tag}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn is_cxx(src: &str) -> bool {
+    src.ends_with(".cpp") || src.ends_with(".cc") || src.ends_with(".cxx")
+}
+
+/// A program compiled with taintprof.
+pub struct Build {
+    pub exe: PathBuf,
+    pub dir: PathBuf,
+    pub opt: String,
+    sources: Vec<PathBuf>,
+    runs: AtomicUsize,
+}
+
+/// Compiles `sources` (relative to `tests/programs/`) at `opt` with extra flags.
+/// Panics with clang's output if the compile fails.
+pub fn compile(sources: &[&str], opt: &str, extra: &[&str]) -> Build {
+    let out = try_compile(sources, opt, extra);
+    match out {
+        Ok(b) => b,
+        Err(msg) => panic!("{msg}"),
+    }
+}
+
+/// Like [`compile`] but returns the compiler's failure output instead of panicking.
+pub fn try_compile(sources: &[&str], opt: &str, extra: &[&str]) -> Result<Build, String> {
+    let cxx = sources.iter().any(|s| is_cxx(s));
+    let wrapper = bin_dir().join(if cxx { "taintprof-c++" } else { "taintprof-cc" });
+    assert!(
+        wrapper.exists(),
+        "{} is missing: run `cargo build --release` (or `make test`) first",
+        wrapper.display()
+    );
+    let stem = Path::new(sources[0]).file_stem().unwrap().to_string_lossy().to_string();
+    let dir = scratch_dir(&format!("{stem}{}", opt.replace('-', "_")));
+    let exe = dir.join(&stem);
+    let srcs: Vec<PathBuf> = sources.iter().map(|s| programs_dir().join(s)).collect();
+    let mut cmd = Command::new(&wrapper);
+    cmd.arg(opt).args(extra).args(&srcs).arg("-o").arg(&exe).arg("-lm");
+    cmd.current_dir(&dir);
+    let out = cmd.output().expect("cannot run the taintprof compiler wrapper");
+    if !out.status.success() {
+        return Err(format!(
+            "compiling {:?} at {opt} failed:\n{}\n{}",
+            sources,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(Build { exe, dir, opt: opt.to_string(), sources: srcs, runs: AtomicUsize::new(0) })
+}
+
+/// One run of an instrumented program.
+pub struct Run {
+    pub output: Output,
+    pub out_dir: PathBuf,
+    /// Every report the process tree wrote.
+    pub reports: Vec<PathBuf>,
+}
+
+impl Run {
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).into_owned()
+    }
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).into_owned()
+    }
+    /// The single report of this run (panics if there is not exactly one).
+    pub fn report(&self) -> Report {
+        assert_eq!(
+            self.reports.len(),
+            1,
+            "expected exactly one report in {}, found {:?}\nstdout:\n{}\nstderr:\n{}",
+            self.out_dir.display(),
+            self.reports,
+            self.stdout(),
+            self.stderr()
+        );
+        Report::load(&self.reports[0])
+    }
+}
+
+impl Build {
+    /// Runs the program with `args`, reports going to a fresh directory.
+    pub fn run(&self, args: &[&str]) -> Run {
+        self.run_env(args, &[])
+    }
+
+    pub fn run_env(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
+        let n = self.runs.fetch_add(1, Ordering::Relaxed);
+        let out_dir = self.dir.join(format!("out{n}"));
+        std::fs::create_dir_all(&out_dir).unwrap();
+        let mut cmd = Command::new(&self.exe);
+        cmd.args(args).env("TAINTPROF_OUT", &out_dir).current_dir(&self.dir);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let output = cmd.output().expect("cannot run the instrumented program");
+        let mut reports: Vec<PathBuf> = std::fs::read_dir(&out_dir)
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.to_string_lossy().ends_with(".taintprof.json"))
+            .collect();
+        reports.sort();
+        Run { output, out_dir, reports }
+    }
+
+    /// Runs and asserts a zero exit status; returns the single report.
+    pub fn run_ok(&self, args: &[&str]) -> (Report, Run) {
+        let run = self.run(args);
+        assert!(
+            run.output.status.success(),
+            "{} {:?} ({}) failed: {:?}\nstdout:\n{}\nstderr:\n{}",
+            self.exe.display(),
+            args,
+            self.opt,
+            run.output.status,
+            run.stdout(),
+            run.stderr()
+        );
+        let mut report = run.report();
+        report.sources = self.sources.clone();
+        report.opt = self.opt.clone();
+        (report, run)
+    }
+}
+
+/// A parsed taint report plus the sources it came from (to resolve markers).
+pub struct Report {
+    pub json: Value,
+    pub path: PathBuf,
+    pub sources: Vec<PathBuf>,
+    pub opt: String,
+}
+
+/// A loop of the report.
+#[derive(Debug, Clone)]
+pub struct Loop {
+    pub function: String,
+    pub line: u64,
+    pub params: BTreeSet<String>,
+    pub executions: u64,
+    pub contexts: Vec<Context>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// Call-site lines from the outermost caller inward, as `function:line`.
+    pub path: Vec<String>,
+    pub params: BTreeSet<String>,
+    pub executions: u64,
+}
+
+fn str_set(v: &Value) -> BTreeSet<String> {
+    v.as_array()
+        .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+        .unwrap_or_default()
+}
+
+/// `names(&["m", "n"])` → the set `{m, n}`, for comparisons.
+pub fn names(v: &[&str]) -> BTreeSet<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// Whether a report's function `full` name is `name`: equal after stripping the C++
+/// signature, ignoring a leading return type (`double sum_all<double>(matrix&)`).
+pub fn name_matches(full: &str, name: &str) -> bool {
+    let base = base_name(full);
+    base == name || base.ends_with(&format!(" {name}"))
+}
+
+/// Strips a C++ signature: `matrix::at(unsigned int, unsigned int)` → `matrix::at`.
+pub fn base_name(name: &str) -> &str {
+    match name.find('(') {
+        Some(i) => &name[..i],
+        None => name,
+    }
+}
+
+impl Report {
+    pub fn load(path: &Path) -> Report {
+        let text = std::fs::read_to_string(path).unwrap();
+        let json: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{} is not valid JSON: {e}\n{text}", path.display()));
+        assert_eq!(json["schema"], "taintprof.taint", "unexpected schema in {}", path.display());
+        Report { json, path: path.to_path_buf(), sources: vec![], opt: String::new() }
+    }
+
+    pub fn parameters(&self) -> Vec<String> {
+        self.json["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// The line a `/* @marker */` comment is on, searching all sources.
+    pub fn marker_line(&self, marker: &str) -> u64 {
+        line_of_marker(&self.sources, marker)
+    }
+
+    /// The function named `name` (C++: without the signature), panicking if absent.
+    pub fn function(&self, name: &str) -> &Value {
+        self.json["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| name_matches(f["name"].as_str().unwrap_or(""), name))
+            .unwrap_or_else(|| {
+                panic!(
+                    "[{}] no function {name} in report {}; functions: {:?}",
+                    self.opt,
+                    self.path.display(),
+                    self.function_names()
+                )
+            })
+    }
+
+    pub fn function_names(&self) -> Vec<String> {
+        self.json["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["name"].as_str().unwrap_or("").to_string())
+            .collect()
+    }
+
+    pub fn loops(&self, func: &str) -> Vec<Loop> {
+        self.loops_of(self.function(func), func)
+    }
+
+    fn loops_of(&self, f: &Value, func: &str) -> Vec<Loop> {
+        f["loops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| Loop {
+                function: func.to_string(),
+                line: l["line"].as_u64().unwrap(),
+                params: str_set(&l["params"]),
+                executions: l["executions"].as_u64().unwrap_or(0),
+                contexts: l["contexts"]
+                    .as_array()
+                    .map(|cs| {
+                        cs.iter()
+                            .map(|c| Context {
+                                path: c["path"]
+                                    .as_array()
+                                    .unwrap()
+                                    .iter()
+                                    .map(|fr| {
+                                        format!(
+                                            "{}:{}",
+                                            base_name(fr["function"].as_str().unwrap_or("?")),
+                                            fr["line"]
+                                        )
+                                    })
+                                    .collect(),
+                                params: str_set(&c["params"]),
+                                executions: c["executions"].as_u64().unwrap_or(0),
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            })
+            .collect()
+    }
+
+    /// The loop of `func` whose keyword is on the line marked `marker`.
+    pub fn loop_at(&self, func: &str, marker: &str) -> Loop {
+        let line = self.marker_line(marker);
+        let loops = self.loops(func);
+        loops.iter().find(|l| l.line == line).cloned().unwrap_or_else(|| {
+            panic!(
+                "[{}] no loop of {func} at line {line} ({marker}); loops at lines {:?}",
+                self.opt,
+                loops.iter().map(|l| l.line).collect::<Vec<_>>()
+            )
+        })
+    }
+
+    /// The loop at the line marked `marker`, in whichever function it is reported (for
+    /// outlined code such as OpenMP regions, whose function names are compiler-made).
+    pub fn loop_anywhere(&self, marker: &str) -> Loop {
+        let line = self.marker_line(marker);
+        for f in self.function_names() {
+            for l in self.loops_of_full_name(&f) {
+                if l.line == line {
+                    return l;
+                }
+            }
+        }
+        panic!("[{}] no loop at line {line} ({marker}) in any function of {}", self.opt, self.path.display())
+    }
+
+    fn loops_of_full_name(&self, full: &str) -> Vec<Loop> {
+        let f = self.json["functions"].as_array().unwrap().iter().find(|f| f["name"] == full).unwrap();
+        self.loops_of(f, full)
+    }
+
+    /// Asserts that the loop at `marker` in `func` depends on exactly `expected`.
+    pub fn assert_loop(&self, func: &str, marker: &str, expected: &[&str]) {
+        let l = self.loop_at(func, marker);
+        assert_eq!(
+            l.params,
+            names(expected),
+            "[{}] loop {func} {marker} (line {}): expected params {:?}, got {:?}",
+            self.opt,
+            l.line,
+            expected,
+            l.params
+        );
+        assert!(l.executions > 0, "[{}] loop {func} {marker} never ran", self.opt);
+    }
+}
+
+/// Finds the line (1-based) of `marker` (e.g. `@outer`) in one of `sources`.
+pub fn line_of_marker(sources: &[PathBuf], marker: &str) -> u64 {
+    let needle = format!("/* {marker} */");
+    let mut found = vec![];
+    for src in sources {
+        let text = std::fs::read_to_string(src).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            if line.contains(&needle) {
+                found.push(i as u64 + 1);
+            }
+        }
+    }
+    assert_eq!(found.len(), 1, "marker {marker} must appear exactly once in {sources:?}");
+    found[0]
+}
+
+/// Runs `f` for every optimization level in [`OPT_LEVELS`], compiling `sources` each time.
+pub fn at_each_level(sources: &[&str], extra: &[&str], f: impl Fn(&Build)) {
+    for opt in OPT_LEVELS {
+        let b = compile(sources, opt, extra);
+        f(&b);
+    }
+}
+
+/// Runs a command and returns its output (for tests of the driver commands).
+pub fn run_cmd(cmd: &mut Command) -> Output {
+    cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
+}
