@@ -1,0 +1,62 @@
+/* jacobi: 2-D Jacobi stencil on an n x n float grid (a `taintprof bench` workload).
+ *
+ *   jacobi [n [iterations]]        default: 1024 x 1024, 1000 iterations
+ *
+ * The grid size n and the iteration count are the registered parameters: the sweep's
+ * loops depend on n, the time-step loop on iterations. The boundary is held at 1 and
+ * the interior starts at 0.5, so no value becomes denormal (the slowdown measured is
+ * the instrumentation's, not the FPU's). */
+#include <stdio.h>
+#include <stdlib.h>
+#include "tp_bench.h"
+
+static void init(float *a, int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      a[i * n + j] = (i == 0 || j == 0 || i == n - 1 || j == n - 1) ? 1.0f : 0.5f;
+}
+
+static void sweep(const float *restrict src, float *restrict dst, int n) {
+  for (int i = 1; i < n - 1; i++)
+    for (int j = 1; j < n - 1; j++)
+      dst[i * n + j] = 0.25f * (src[(i - 1) * n + j] + src[(i + 1) * n + j] +
+                                src[i * n + j - 1] + src[i * n + j + 1]);
+}
+
+static double checksum(const float *a, int n) {
+  double sum = 0.0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      sum += (double)a[i * n + j] * (double)((i + 2 * j) % 7 + 1);
+  return sum;
+}
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 1024;
+  int iterations = argc > 2 ? atoi(argv[2]) : 1000;
+  if (n < 3 || iterations < 0) {
+    fprintf(stderr, "usage: jacobi [n >= 3 [iterations >= 0]]\n");
+    return 2;
+  }
+  TP_BENCH_PARAM(n);
+  TP_BENCH_PARAM(iterations);
+
+  float *a = malloc((size_t)n * n * sizeof *a);
+  float *b = malloc((size_t)n * n * sizeof *b);
+  if (!a || !b) {
+    fprintf(stderr, "jacobi: out of memory for n = %d\n", n);
+    return 1;
+  }
+  init(a, n);
+  init(b, n);
+  for (int it = 0; it < iterations; it++) {
+    sweep(a, b, n);
+    float *t = a;
+    a = b;
+    b = t;
+  }
+  printf("checksum %.17g\n", checksum(a, n));
+  free(a);
+  free(b);
+  return 0;
+}

@@ -1,0 +1,181 @@
+//! What `taintprof bench` measures: the workloads and the configurations, one table
+//! entry each.
+//!
+//! To add a workload, put its C file in `bench/workloads/` (registering its parameters
+//! with `TP_BENCH_PARAM` from `tp_bench.h` and printing `checksum <value>`) and add an
+//! entry to [`WORKLOADS`]. To add a configuration, add an entry to [`CONFIGS`]: how to
+//! build ([`Build`]) and how to run ([`Runner`]). Configurations that share a build
+//! (e.g. native and native under valgrind) name the same [`Build::id`] and are built once.
+
+/// A benchmark program.
+#[derive(Debug, Clone, Copy)]
+pub struct Workload {
+    pub name: &'static str,
+    /// File name of the source in `bench/workloads/`.
+    pub file: &'static str,
+    /// The source, embedded so that the installed `taintprof` needs no checkout.
+    pub source: &'static str,
+    pub about: &'static str,
+    /// Arguments for the timed runs.
+    pub args: &'static [&'static str],
+    /// Arguments for `--quick` (smoke test).
+    pub quick_args: &'static [&'static str],
+    /// Arguments for `--callgrind` (instruction counts; valgrind is ~50x slower).
+    pub callgrind_args: &'static [&'static str],
+    /// Extra link flags.
+    pub libs: &'static [&'static str],
+}
+
+/// The shared header every workload includes.
+pub const HEADER: (&str, &str) = (
+    "tp_bench.h",
+    include_str!("../../../bench/workloads/tp_bench.h"),
+);
+
+pub const WORKLOADS: &[Workload] = &[
+    Workload {
+        name: "jacobi",
+        file: "jacobi.c",
+        source: include_str!("../../../bench/workloads/jacobi.c"),
+        about: "2-D Jacobi stencil, float, n x n grid; parameters n, iterations",
+        args: &["1024", "1000"],
+        quick_args: &["128", "20"],
+        callgrind_args: &["256", "20"],
+        libs: &[],
+    },
+    Workload {
+        name: "matmul",
+        file: "matmul.c",
+        source: include_str!("../../../bench/workloads/matmul.c"),
+        about: "dense matrix multiply, double; parameters m, n, k",
+        args: &["1280"],
+        quick_args: &["96"],
+        callgrind_args: &["160"],
+        libs: &[],
+    },
+];
+
+/// The compiler a build uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compiler {
+    /// clang 19, found like the wrappers find it.
+    Clang,
+    /// `taintprof-cc` next to the `taintprof` executable.
+    TaintprofCc,
+}
+
+/// How to build a configuration's programs.
+#[derive(Debug, Clone, Copy)]
+pub struct Build {
+    /// Builds with the same id are the same binaries.
+    pub id: &'static str,
+    pub compiler: Compiler,
+    pub flags: &'static [&'static str],
+    /// Selects the parameter registration in `tp_bench.h`.
+    pub define: Option<&'static str>,
+    /// Shown when the build fails.
+    pub hint: &'static str,
+}
+
+/// How to run a configuration's programs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runner {
+    /// Run the program itself.
+    Direct,
+    /// `<tool> <args> <program> <program args>`, e.g.
+    /// `Under(Tool::Valgrind, &["--tool=none"])` or `Under(Tool::Taintprof, &["dip", "--"])`.
+    Under(Tool, &'static [&'static str]),
+}
+
+/// A program that runs the measured program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// `valgrind` on `PATH`.
+    Valgrind,
+    /// This `taintprof` executable (for subcommands that run a program).
+    Taintprof,
+}
+
+/// A column of the bench table.
+#[derive(Debug, Clone, Copy)]
+pub struct Config {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub build: Build,
+    pub runner: Runner,
+    /// The programs write taint reports (checked after the runs).
+    pub taint_reports: bool,
+}
+
+/// The baseline every slowdown is relative to.
+pub const BASELINE: &str = "native";
+
+pub const NATIVE_BUILD: Build = Build {
+    id: "native",
+    compiler: Compiler::Clang,
+    flags: &["-O2"],
+    define: None,
+    hint: "is clang-19 installed? (apt-get install clang-19)",
+};
+
+pub const CONFIGS: &[Config] = &[
+    Config {
+        name: "native",
+        about: "clang-19 -O2",
+        build: NATIVE_BUILD,
+        runner: Runner::Direct,
+        taint_reports: false,
+    },
+    Config {
+        name: "taint",
+        about: "taintprof-cc -O2",
+        build: Build {
+            id: "taint",
+            compiler: Compiler::TaintprofCc,
+            flags: &["-O2"],
+            define: Some("TP_BENCH_TAINT"),
+            hint: "build taintprof first: cargo build --release",
+        },
+        runner: Runner::Direct,
+        taint_reports: true,
+    },
+    Config {
+        name: "dfsan",
+        about: "clang-19 -O2 -fsanitize=dataflow",
+        build: Build {
+            id: "dfsan",
+            compiler: Compiler::Clang,
+            flags: &["-O2", "-fsanitize=dataflow"],
+            define: Some("TP_BENCH_DFSAN"),
+            hint: "DataFlowSanitizer needs its runtime: apt-get install libclang-rt-19-dev",
+        },
+        runner: Runner::Direct,
+        taint_reports: false,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_the_baseline_exists() {
+        let mut names: Vec<&str> = CONFIGS.iter().map(|c| c.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), CONFIGS.len());
+        assert!(CONFIGS.iter().any(|c| c.name == BASELINE));
+        let mut w: Vec<&str> = WORKLOADS.iter().map(|w| w.name).collect();
+        w.dedup();
+        assert_eq!(w.len(), WORKLOADS.len());
+    }
+
+    #[test]
+    fn workloads_use_the_registration_macro_and_print_a_checksum() {
+        for w in WORKLOADS {
+            assert!(w.source.contains("TP_BENCH_PARAM("), "{}", w.name);
+            assert!(w.source.contains("\"checksum "), "{}", w.name);
+            assert!(w.source.contains("#include \"tp_bench.h\""), "{}", w.name);
+        }
+    }
+}

@@ -1,0 +1,659 @@
+//! The compiler wrappers `taintprof-cc` and `taintprof-c++`: drop-in replacements for
+//! `cc` / `c++` that compile with clang 19 and the taintprof pass, and link the runtime.
+//!
+//! What a wrapper does to a command line (see [`plan`]):
+//!
+//! 1. expand response files ([`crate::rsp`]) and take out its own `--tp-*` flags;
+//! 2. classify the rest ([`crate::cmdline`]) — every other argument goes to clang
+//!    untouched and in order;
+//! 3. append, depending on the action:
+//!    - compiling C/C++ (`-c`, `-S`, or sources on a link line):
+//!      `-fpass-plugin=<plugin>`, `-I<include dir>`, and `-gline-tables-only` unless the
+//!      user chose a debug level with line tables; the pass is told where to write its
+//!      compile-time sidecar through `TAINTPROF_SIDECAR` / `TAINTPROF_SIDECAR_DIR`;
+//!    - preprocessing: `-I<include dir>` (so `#include <taintprof.h>` resolves);
+//!    - linking an executable: the runtime archive, the system libraries it needs
+//!      ([`RUNTIME_NATIVE_LIBS`]) and dynamic exports of the runtime's symbols, so
+//!      instrumented shared libraries loaded by the program find the runtime's hooks;
+//!    - linking a shared library (`-shared`, `-r`): no runtime;
+//!    - queries (`--version`, `-v` alone, `-print-*`, no input): nothing;
+//! 4. run clang and exit with its status.
+//!
+//! This module holds no knowledge of the analysis: the pass and the runtime read the
+//! environment variables set here.
+
+use crate::cmdline::{self, Action, CommandLine, DebugLevel};
+use crate::locate::{Lang, Locator, NotFound};
+use crate::rsp;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// System libraries the runtime (a Rust staticlib) needs, as printed by
+/// `cargo rustc -p taintprof-rt --release -- --print native-static-libs`
+/// (`-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc`; `-lc` is linked anyway). A Rust
+/// staticlib needs no C++ runtime, so C programs linked with `taintprof-cc` need nothing
+/// more. Keep in sync with the runtime when it gains dependencies.
+pub const RUNTIME_NATIVE_LIBS: &[&str] = &["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl"];
+
+/// Symbol patterns exported from instrumented executables (`--export-dynamic-symbol`),
+/// so that instrumented shared libraries resolve the runtime's hooks, thread-local
+/// slots (`__tp_*`), wrappers (`__tpw_*`) and public API (`tp_*`) from the program.
+pub const RUNTIME_EXPORTS: &[&str] = &["__tp*", "tp_*"];
+
+/// Environment variables read by the pass plugin.
+pub const ENV_MODE: &str = "TAINTPROF_MODE";
+pub const ENV_CONTROL_FLOW: &str = "TAINTPROF_CONTROL_FLOW";
+pub const ENV_SIDECAR: &str = "TAINTPROF_SIDECAR";
+pub const ENV_SIDECAR_DIR: &str = "TAINTPROF_SIDECAR_DIR";
+pub const ENV_VERBOSE: &str = "TAINTPROF_VERBOSE";
+
+/// Above this many bytes of arguments (after expanding response files), clang gets
+/// them through a new response file instead of the command line.
+const MAX_COMMAND_LINE: usize = 100 * 1024;
+
+/// The wrapper's own flags (`--tp-*`), parsed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TpOptions {
+    /// `--tp-mode=taint|denormal` → `TAINTPROF_MODE`.
+    pub mode: Option<String>,
+    /// `--tp-control-flow=on|off` → `TAINTPROF_CONTROL_FLOW`.
+    pub control_flow: Option<bool>,
+    /// `--tp-verbose`: print the clang command; `TAINTPROF_VERBOSE=1` for the pass.
+    pub verbose: bool,
+    /// `--tp-help`.
+    pub help: bool,
+}
+
+/// The valid `--tp-` flags, for the help and for errors.
+pub const OWN_FLAGS: &[(&str, &str)] = &[
+    (
+        "--tp-mode=taint|denormal",
+        "what to instrument for (default: taint; sets TAINTPROF_MODE)",
+    ),
+    (
+        "--tp-control-flow=on|off",
+        "control-flow tainting (sets TAINTPROF_CONTROL_FLOW)",
+    ),
+    (
+        "--tp-verbose",
+        "print the clang command line; the pass reports what it does",
+    ),
+    ("--tp-help", "print this help"),
+];
+
+/// Takes the `--tp-` flags out of `args`.
+pub fn split_own_flags(args: Vec<String>) -> Result<(TpOptions, Vec<String>), String> {
+    let mut opts = TpOptions::default();
+    let mut rest = Vec::with_capacity(args.len());
+    for arg in args {
+        let Some(flag) = arg.strip_prefix("--tp-") else {
+            rest.push(arg);
+            continue;
+        };
+        let (name, value) = match flag.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (flag, None),
+        };
+        match (name, value) {
+            ("mode", Some(v @ ("taint" | "denormal"))) => opts.mode = Some(v.to_string()),
+            ("mode", v) => {
+                return Err(format!(
+                    "--tp-mode needs a value: taint or denormal (got {})",
+                    v.map_or("nothing".to_string(), |v| format!("`{v}`"))
+                ))
+            }
+            ("control-flow", Some("on")) => opts.control_flow = Some(true),
+            ("control-flow", Some("off")) => opts.control_flow = Some(false),
+            ("control-flow", v) => {
+                return Err(format!(
+                    "--tp-control-flow needs a value: on or off (got {})",
+                    v.map_or("nothing".to_string(), |v| format!("`{v}`"))
+                ))
+            }
+            ("verbose", None) => opts.verbose = true,
+            ("help", None) => opts.help = true,
+            _ => {
+                let valid: Vec<&str> = OWN_FLAGS.iter().map(|(f, _)| *f).collect();
+                return Err(format!(
+                    "unknown option `{arg}`; the taintprof options are: {}",
+                    valid.join(", ")
+                ));
+            }
+        }
+    }
+    Ok((opts, rest))
+}
+
+/// The help text of the wrappers.
+pub fn help(lang: Lang) -> String {
+    let name = lang.wrapper_name();
+    let cc = match lang {
+        Lang::C => "cc",
+        Lang::Cxx => "c++",
+    };
+    let mut s = format!(
+        "{name}: a drop-in `{cc}` that compiles with clang 19 and the taintprof pass\n\n\
+         Usage: {name} [--tp-OPTIONS] [{cc} arguments ...]\n\n\
+         Every argument except the --tp- options goes to clang unchanged. Compiling adds\n\
+         the pass plugin, the taintprof include directory and -gline-tables-only (unless\n\
+         you chose a -g level); linking an executable adds the taintprof runtime.\n\n\
+         Options:\n"
+    );
+    for (flag, what) in OWN_FLAGS {
+        s.push_str(&format!("  {flag:<26} {what}\n"));
+    }
+    s.push_str(
+        "\nEnvironment:\n\
+         \x20 TAINTPROF_CLANG / TAINTPROF_CLANGXX   the clang to run (default: clang-19 / clang++-19)\n\
+         \x20 TAINTPROF_PLUGIN                      the pass plugin (libtaintprof_pass.so)\n\
+         \x20 TAINTPROF_RUNTIME                     the runtime archive (libtaintprof_rt.a)\n\
+         \x20 TAINTPROF_INCLUDE                     the directory with taintprof.h\n\
+         \x20 TAINTPROF_ABILIST, TAINTPROF_POINTER_LABELS   read by the pass (see the docs)\n\n\
+         Example:  CC=taintprof-cc CXX=taintprof-c++ make && taintprof run -- ./app\n",
+    );
+    s
+}
+
+/// Everything the wrapper found on disk that a plan may need.
+#[derive(Debug, Clone, Default)]
+pub struct Artifacts {
+    pub plugin: Option<PathBuf>,
+    pub runtime: Option<PathBuf>,
+    pub include: Option<PathBuf>,
+}
+
+/// What the wrapper will run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// clang arguments (without the program).
+    pub args: Vec<String>,
+    /// Environment variables to set for clang.
+    pub env_set: Vec<(String, String)>,
+    /// Environment variables to remove (stale values from a surrounding build).
+    pub env_remove: Vec<String>,
+    /// Notes for the user (stderr), e.g. about an overridden `-g0`.
+    pub notes: Vec<String>,
+}
+
+/// Which artifacts a command line needs.
+pub fn needs(cl: &CommandLine) -> (bool, bool, bool) {
+    let instrument = cl.has_instrumentable_source()
+        && matches!(
+            cl.action,
+            Action::Compile | Action::Link | Action::SharedLink
+        );
+    let plugin = instrument;
+    let include = instrument || cl.action == Action::Preprocess;
+    let runtime = cl.action == Action::Link;
+    (plugin, runtime, include)
+}
+
+/// Decides the clang command for an expanded, classified command line. Pure: every
+/// input is a parameter, so tests can check every case.
+pub fn plan(
+    args: &[String],
+    cl: &CommandLine,
+    opts: &TpOptions,
+    art: &Artifacts,
+    cwd: &Path,
+) -> Plan {
+    let mut out = Plan {
+        args: args.to_vec(),
+        env_set: Vec::new(),
+        env_remove: Vec::new(),
+        notes: Vec::new(),
+    };
+    if cl.action == Action::Query {
+        return out;
+    }
+    let (need_plugin, need_runtime, need_include) = needs(cl);
+
+    if need_plugin {
+        if let Some(p) = &art.plugin {
+            out.args.push(format!("-fpass-plugin={}", p.display()));
+        }
+    }
+    if need_include {
+        if let Some(dir) = &art.include {
+            out.args.push(format!("-I{}", dir.display()));
+        }
+    }
+    if need_plugin {
+        match cl.debug {
+            Some(level) if level.has_line_tables() => {}
+            Some(DebugLevel::None) => {
+                out.args.push("-gline-tables-only".into());
+                out.notes.push(
+                    "note: -g0 overridden with -gline-tables-only: taintprof names loops by their source lines".into(),
+                );
+            }
+            Some(_) => {
+                out.args.push("-gline-tables-only".into());
+                out.notes.push(
+                    "note: -gline-directives-only extended to -gline-tables-only: taintprof names loops by their source lines".into(),
+                );
+            }
+            None => out.args.push("-gline-tables-only".into()),
+        }
+        if cl.lto {
+            out.notes.push(
+                "warning: -flto is not supported: the pass runs before link-time optimization and code optimized at link time may lose its instrumentation".into(),
+            );
+        }
+        // Where the pass writes its compile-time sidecar; stale values from a
+        // surrounding build must not leak in.
+        out.env_remove = vec![ENV_SIDECAR.into(), ENV_SIDECAR_DIR.into()];
+        out.env_set.push(sidecar(cl, cwd));
+        if let Some(mode) = &opts.mode {
+            out.env_set.push((ENV_MODE.into(), mode.clone()));
+        }
+        if let Some(cf) = opts.control_flow {
+            out.env_set.push((
+                ENV_CONTROL_FLOW.into(),
+                if cf { "on" } else { "off" }.into(),
+            ));
+        }
+        if opts.verbose {
+            out.env_set.push((ENV_VERBOSE.into(), "1".into()));
+        }
+    }
+    if need_runtime {
+        if let Some(rt) = &art.runtime {
+            // After `-x c`, clang would read the archive as C source.
+            if cl.trailing_language.is_some() {
+                out.args.push("-x".into());
+                out.args.push("none".into());
+            }
+            out.args.push(rt.display().to_string());
+            // Pull in the runtime even if no object references it (a program whose
+            // instrumented code lives in shared libraries).
+            out.args.push(format!(
+                "-Wl,--undefined={}",
+                taintprof_abi::HOOK_REGISTER_MODULE
+            ));
+            for sym in RUNTIME_EXPORTS {
+                out.args.push(format!("-Wl,--export-dynamic-symbol={sym}"));
+            }
+            out.args
+                .extend(RUNTIME_NATIVE_LIBS.iter().map(|s| s.to_string()));
+        }
+    }
+    out
+}
+
+/// The sidecar variable for a compile: one object named by `-o` → that object's name
+/// plus `.taintprof.json`; otherwise the directory the objects (or the executable) go to.
+fn sidecar(cl: &CommandLine, cwd: &Path) -> (String, String) {
+    let compiled = cl.compiled_inputs().count();
+    let out = cl.output.as_deref().filter(|o| *o != "-");
+    if cl.action == Action::Compile {
+        if let (Some(o), 1) = (out, compiled) {
+            let path = cwd.join(format!("{o}.taintprof.json"));
+            return (ENV_SIDECAR.into(), path.display().to_string());
+        }
+        return (ENV_SIDECAR_DIR.into(), cwd.display().to_string());
+    }
+    // Compile and link in one step: next to the executable.
+    let dir = out
+        .map(|o| cwd.join(o))
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| cwd.to_path_buf());
+    (ENV_SIDECAR_DIR.into(), dir.display().to_string())
+}
+
+/// The wrapper's `main`: returns the process exit status.
+pub fn main(lang: Lang) -> i32 {
+    let name = lang.wrapper_name();
+    match run(lang) {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("{name}: error: {msg}");
+            1
+        }
+    }
+}
+
+fn run(lang: Lang) -> Result<i32, String> {
+    let raw: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| {
+            a.into_string()
+                .map_err(|a| format!("argument is not valid UTF-8: {}", a.to_string_lossy()))
+        })
+        .collect::<Result<_, _>>()?;
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read working directory: {e}"))?;
+    let had_rsp = raw.iter().any(|a| a.starts_with('@'));
+    let expanded = rsp::expand(&raw, &cwd).map_err(|e| e.to_string())?;
+    let (opts, args) = split_own_flags(expanded)?;
+    if opts.help {
+        print!("{}", help(lang));
+        return Ok(0);
+    }
+    let cl = cmdline::classify(&args);
+    let locator = Locator::from_process();
+    let clang = locator.clang(lang).map_err(|e| e.to_string())?;
+    let (need_plugin, need_runtime, need_include) = needs(&cl);
+    let found = |r: Result<PathBuf, NotFound>| r.map(Some).map_err(|e| e.to_string());
+    let art = Artifacts {
+        plugin: if need_plugin {
+            found(locator.plugin())?
+        } else {
+            None
+        },
+        runtime: if need_runtime {
+            found(locator.runtime())?
+        } else {
+            None
+        },
+        include: if need_include {
+            found(locator.include_dir())?
+        } else {
+            None
+        },
+    };
+    let plan = plan(&args, &cl, &opts, &art, &cwd);
+    for note in &plan.notes {
+        eprintln!("{}: {note}", lang.wrapper_name());
+    }
+
+    let mut cmd = Command::new(&clang);
+    for k in &plan.env_remove {
+        cmd.env_remove(k);
+    }
+    for (k, v) in &plan.env_set {
+        cmd.env(k, v);
+    }
+    let total: usize = plan.args.iter().map(|a| a.len() + 1).sum();
+    let rsp_file = if had_rsp && total > MAX_COMMAND_LINE {
+        let path = std::env::temp_dir().join(format!(
+            "{}-{}.rsp",
+            lang.wrapper_name(),
+            std::process::id()
+        ));
+        std::fs::write(&path, rsp::write(&plan.args))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        cmd.arg(format!("@{}", path.display()));
+        Some(path)
+    } else {
+        cmd.args(&plan.args);
+        None
+    };
+    if opts.verbose {
+        eprintln!(
+            "{}: {}",
+            lang.wrapper_name(),
+            display_command(&clang, &plan.env_set, &plan.args)
+        );
+    }
+    match rsp_file {
+        None => {
+            use std::os::unix::process::CommandExt;
+            let err = cmd.exec();
+            Err(format!("cannot run {}: {err}", clang.display()))
+        }
+        Some(path) => {
+            let status = cmd.status();
+            let _ = std::fs::remove_file(&path);
+            let status = status.map_err(|e| format!("cannot run {}: {e}", clang.display()))?;
+            Ok(crate::exit_code(status))
+        }
+    }
+}
+
+/// A command as a shell line: `VAR=value ... program args`, quoted where needed.
+pub fn display_command(program: &Path, env: &[(String, String)], args: &[String]) -> String {
+    let mut parts: Vec<String> = env
+        .iter()
+        .map(|(k, v)| format!("{k}={}", shell_quote(v)))
+        .collect();
+    parts.push(shell_quote(&program.display().to_string()));
+    parts.extend(args.iter().map(|a| shell_quote(a)));
+    parts.join(" ")
+}
+
+/// Quotes `s` for a POSIX shell if it needs it.
+pub fn shell_quote(s: &str) -> String {
+    let safe = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c));
+    if safe {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_string).collect()
+    }
+
+    fn art() -> Artifacts {
+        Artifacts {
+            plugin: Some("/tp/libtaintprof_pass.so".into()),
+            runtime: Some("/tp/libtaintprof_rt.a".into()),
+            include: Some("/tp/include".into()),
+        }
+    }
+
+    fn plan_for(line: &str) -> Plan {
+        let (opts, a) = split_own_flags(args(line)).unwrap();
+        let cl = cmdline::classify(&a);
+        plan(&a, &cl, &opts, &art(), Path::new("/work"))
+    }
+
+    fn env(p: &Plan, k: &str) -> Option<String> {
+        p.env_set
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+    }
+
+    #[test]
+    fn own_flags_are_removed_and_parsed() {
+        let (o, rest) = split_own_flags(args(
+            "-O2 --tp-mode=denormal -c --tp-control-flow=off a.c --tp-verbose",
+        ))
+        .unwrap();
+        assert_eq!(rest, args("-O2 -c a.c"));
+        assert_eq!(o.mode.as_deref(), Some("denormal"));
+        assert_eq!(o.control_flow, Some(false));
+        assert!(o.verbose);
+        assert!(!o.help);
+    }
+
+    #[test]
+    fn unknown_or_bad_own_flags_are_errors() {
+        let e = split_own_flags(args("--tp-frobnicate -c a.c")).unwrap_err();
+        assert!(e.contains("unknown option `--tp-frobnicate`"), "{e}");
+        assert!(
+            e.contains("--tp-mode=taint|denormal") && e.contains("--tp-help"),
+            "{e}"
+        );
+        assert!(split_own_flags(args("--tp-mode=fast")).is_err());
+        assert!(split_own_flags(args("--tp-mode")).is_err());
+        assert!(split_own_flags(args("--tp-control-flow=maybe")).is_err());
+        assert!(split_own_flags(args("--tp-verbose=1")).is_err());
+        // Not ours: passes through.
+        let (_, rest) = split_own_flags(args("--t -tp-x --tpx")).unwrap();
+        assert_eq!(rest, args("--t -tp-x --tpx"));
+    }
+
+    #[test]
+    fn compile_with_output_gets_plugin_include_lines_and_sidecar_file() {
+        let p = plan_for("-O2 -c kernel.c -o obj/kernel.o");
+        assert_eq!(
+            p.args,
+            args("-O2 -c kernel.c -o obj/kernel.o -fpass-plugin=/tp/libtaintprof_pass.so -I/tp/include -gline-tables-only")
+        );
+        assert_eq!(
+            env(&p, ENV_SIDECAR).as_deref(),
+            Some("/work/obj/kernel.o.taintprof.json")
+        );
+        assert_eq!(env(&p, ENV_SIDECAR_DIR), None);
+        assert_eq!(p.env_remove, vec![ENV_SIDECAR, ENV_SIDECAR_DIR]);
+        assert!(p.notes.is_empty());
+    }
+
+    #[test]
+    fn compile_without_output_uses_sidecar_dir() {
+        let p = plan_for("-c a.c b.c");
+        assert_eq!(env(&p, ENV_SIDECAR_DIR).as_deref(), Some("/work"));
+        assert_eq!(env(&p, ENV_SIDECAR), None);
+        let p = plan_for("-c a.c");
+        assert_eq!(env(&p, ENV_SIDECAR_DIR).as_deref(), Some("/work"));
+    }
+
+    #[test]
+    fn absolute_output_is_kept() {
+        let p = plan_for("-c a.c -o /tmp/x/a.o");
+        assert_eq!(
+            env(&p, ENV_SIDECAR).as_deref(),
+            Some("/tmp/x/a.o.taintprof.json")
+        );
+    }
+
+    #[test]
+    fn user_debug_levels() {
+        let p = plan_for("-g -c a.c");
+        assert!(!p.args.contains(&"-gline-tables-only".to_string()));
+        let p = plan_for("-g1 -c a.c");
+        assert!(!p.args.contains(&"-gline-tables-only".to_string()));
+        let p = plan_for("-g0 -c a.c");
+        assert_eq!(p.args.last().unwrap(), "-gline-tables-only");
+        assert_eq!(p.notes.len(), 1);
+        assert!(p.notes[0].contains("-g0 overridden"), "{:?}", p.notes);
+    }
+
+    #[test]
+    fn link_of_sources_compiles_and_links_runtime() {
+        let p = plan_for("-O2 main.c util.c -o bin/app -lm");
+        let tail: Vec<&str> = p.args.iter().map(String::as_str).collect();
+        assert_eq!(&tail[..5], &["-O2", "main.c", "util.c", "-o", "bin/app"]);
+        assert!(tail.contains(&"-fpass-plugin=/tp/libtaintprof_pass.so"));
+        assert!(tail.contains(&"/tp/libtaintprof_rt.a"));
+        assert!(tail.contains(&"-Wl,--export-dynamic-symbol=__tp*"));
+        assert!(tail.contains(&"-Wl,--undefined=__tp_register_module"));
+        // The runtime comes after the user's libraries, then its own dependencies.
+        let rt = tail
+            .iter()
+            .position(|a| *a == "/tp/libtaintprof_rt.a")
+            .unwrap();
+        let lm = tail.iter().position(|a| *a == "-lm").unwrap();
+        assert!(lm < rt);
+        assert_eq!(tail.last().unwrap(), RUNTIME_NATIVE_LIBS.last().unwrap());
+        assert_eq!(env(&p, ENV_SIDECAR_DIR).as_deref(), Some("/work/bin"));
+    }
+
+    #[test]
+    fn link_without_output_puts_sidecars_in_cwd() {
+        let p = plan_for("main.c");
+        assert_eq!(env(&p, ENV_SIDECAR_DIR).as_deref(), Some("/work"));
+    }
+
+    #[test]
+    fn link_of_objects_only_adds_runtime_but_no_plugin() {
+        let p = plan_for("a.o b.o -o app");
+        assert!(!p.args.iter().any(|a| a.starts_with("-fpass-plugin")));
+        assert!(!p.args.iter().any(|a| a.starts_with("-I")));
+        assert!(!p.args.iter().any(|a| a == "-gline-tables-only"));
+        assert!(p.args.contains(&"/tp/libtaintprof_rt.a".to_string()));
+        assert!(p.env_set.is_empty());
+    }
+
+    #[test]
+    fn shared_link_gets_no_runtime() {
+        let p = plan_for("-shared -fPIC lib.c -o libx.so");
+        assert!(p.args.iter().any(|a| a.starts_with("-fpass-plugin")));
+        assert!(!p.args.iter().any(|a| a.ends_with("libtaintprof_rt.a")));
+        assert!(!p.args.iter().any(|a| a.starts_with("-Wl,--export")));
+        let p = plan_for("-shared a.o -o libx.so");
+        assert_eq!(p.args, args("-shared a.o -o libx.so"));
+    }
+
+    #[test]
+    fn preprocess_gets_include_only() {
+        let p = plan_for("-E a.c");
+        assert_eq!(p.args, args("-E a.c -I/tp/include"));
+        assert!(p.env_set.is_empty());
+        let p = plan_for("-MM a.c");
+        assert_eq!(p.args, args("-MM a.c -I/tp/include"));
+    }
+
+    #[test]
+    fn queries_are_untouched() {
+        for line in [
+            "--version",
+            "-v",
+            "-dumpmachine",
+            "",
+            "-print-file-name=crt1.o",
+        ] {
+            let p = plan_for(line);
+            assert_eq!(p.args, args(line), "{line}");
+            assert!(p.env_set.is_empty() && p.env_remove.is_empty());
+        }
+    }
+
+    #[test]
+    fn runtime_after_x_language_is_protected() {
+        let p = plan_for("-x c prog.txt -o prog");
+        let i = p.args.iter().position(|a| a == "none").unwrap();
+        assert_eq!(p.args[i - 1], "-x");
+        assert_eq!(p.args[i + 1], "/tp/libtaintprof_rt.a");
+        let p = plan_for("-x c prog.txt -x none -o prog");
+        assert_eq!(p.args.iter().filter(|a| *a == "none").count(), 1);
+    }
+
+    #[test]
+    fn own_flags_become_environment() {
+        let p = plan_for("--tp-mode=denormal --tp-control-flow=on --tp-verbose -c a.c");
+        assert_eq!(env(&p, ENV_MODE).as_deref(), Some("denormal"));
+        assert_eq!(env(&p, ENV_CONTROL_FLOW).as_deref(), Some("on"));
+        assert_eq!(env(&p, ENV_VERBOSE).as_deref(), Some("1"));
+        // Unset flags leave the user's environment alone.
+        let p = plan_for("-c a.c");
+        assert_eq!(env(&p, ENV_MODE), None);
+        assert_eq!(env(&p, ENV_CONTROL_FLOW), None);
+    }
+
+    #[test]
+    fn assembly_only_is_not_instrumented() {
+        let p = plan_for("-c start.S -o start.o");
+        assert_eq!(p.args, args("-c start.S -o start.o"));
+    }
+
+    #[test]
+    fn lto_warns() {
+        let p = plan_for("-flto -c a.c");
+        assert!(p.notes.iter().any(|n| n.contains("-flto")));
+    }
+
+    #[test]
+    fn shell_quoting() {
+        assert_eq!(shell_quote("-O2"), "-O2");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+        assert_eq!(
+            display_command(
+                Path::new("/usr/bin/clang-19"),
+                &[("K".into(), "v w".into())],
+                &args("-c a.c")
+            ),
+            "K='v w' /usr/bin/clang-19 -c a.c"
+        );
+    }
+
+    #[test]
+    fn help_lists_every_flag() {
+        let h = help(Lang::Cxx);
+        for (f, _) in OWN_FLAGS {
+            assert!(h.contains(f), "{f}");
+        }
+        assert!(h.starts_with("taintprof-c++"));
+    }
+}

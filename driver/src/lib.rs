@@ -1,0 +1,39 @@
+//! # taintprof-driver
+//!
+//! The user-facing side of taintprof: the compiler wrappers `taintprof-cc` /
+//! `taintprof-c++` and the `taintprof` command (`run`, `report`, `bench`). The driver
+//! compiles, runs, and reads reports; every analysis result comes from the pass and the
+//! runtime (see `shared/DESIGN.md`), so nothing here computes labels or loop results.
+//!
+//! Module map:
+//!
+//! | module | what |
+//! |---|---|
+//! | [`cc`] | the wrappers: own flags, what to append to clang's command line, running clang |
+//! | [`cmdline`] | classifying a `cc` command line (compile, link, shared, preprocess, query) |
+//! | [`rsp`] | response files (`@file`) with GNU quoting |
+//! | [`locate`] | finding clang 19, the plugin, the runtime and its headers |
+//! | [`report`] | reading reports, the summary model, text rendering |
+//! | [`run`] | `taintprof run` |
+//! | [`bench`] | `taintprof bench`: slowdowns of taint tracking against native and DFSan |
+//! | [`table`] | aligned text columns |
+
+pub mod bench;
+pub mod cc;
+pub mod cmdline;
+pub mod locate;
+pub mod report;
+pub mod rsp;
+pub mod run;
+pub mod table;
+
+/// The exit status a wrapper or `taintprof run` should return for a child's status:
+/// its exit code, or 128 + the signal number if a signal killed it (as shells do).
+pub fn exit_code(status: std::process::ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => code,
+        (None, Some(sig)) => 128 + sig,
+        (None, None) => 1,
+    }
+}

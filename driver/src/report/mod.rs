@@ -1,0 +1,295 @@
+//! Reading taint reports (`<prog>.<pid>.taintprof.json`, see `docs/report-schema.md`)
+//! and presenting them.
+//!
+//! - this module: the schema as Rust types, loading and validation ([`load`]);
+//! - [`summary`]: the presentation model — per-parameter table, loops by function,
+//!   constant functions, loops never run — computed from a report by counting only;
+//!   every analysis result comes from the runtime;
+//! - [`render`]: that model as aligned text (full for `taintprof report`, short for
+//!   `taintprof run`); the model itself serializes as the `--json` output.
+//!
+//! Readers ignore unknown keys (the schema's rule), and missing optional keys take
+//! their empty value, so a report from a newer runtime of the same schema version reads.
+
+pub mod render;
+pub mod summary;
+
+use serde::Deserialize;
+use std::path::Path;
+
+/// The `schema` value of taint reports.
+pub const TAINT_SCHEMA: &str = "taintprof.taint";
+/// The taint report schema version this driver reads.
+pub const TAINT_VERSION: u64 = 1;
+
+/// A taint report as written by the runtime.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Report {
+    pub schema: String,
+    pub version: u64,
+    #[serde(default)]
+    pub taintprof_version: String,
+    #[serde(default)]
+    pub program: Program,
+    #[serde(default)]
+    pub exit: Exit,
+    #[serde(default)]
+    pub options: Options,
+    #[serde(default)]
+    pub threads: u64,
+    #[serde(default)]
+    pub parameters: Vec<String>,
+    #[serde(default)]
+    pub parameter_info: Vec<ParameterInfo>,
+    #[serde(default)]
+    pub rejected_parameters: Vec<Rejected>,
+    #[serde(default)]
+    pub modules: Vec<Module>,
+    #[serde(default)]
+    pub functions: Vec<Function>,
+    #[serde(default)]
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Program {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub path: String,
+    #[serde(default)]
+    pub argv: Vec<String>,
+    #[serde(default)]
+    pub pid: u64,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Exit {
+    #[serde(default)]
+    pub reason: String,
+    #[serde(default)]
+    pub code: Option<i64>,
+    #[serde(default)]
+    pub signal: Option<String>,
+    #[serde(default)]
+    pub number: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Options {
+    #[serde(default)]
+    pub control_flow: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ParameterInfo {
+    pub name: String,
+    #[serde(default)]
+    pub bit: u32,
+    #[serde(default)]
+    pub registrations: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Rejected {
+    pub name: String,
+    #[serde(default)]
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Module {
+    #[serde(default)]
+    pub source: String,
+    #[serde(default)]
+    pub functions: u64,
+    #[serde(default)]
+    pub loops: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Function {
+    pub name: String,
+    #[serde(default)]
+    pub linkage: String,
+    #[serde(default)]
+    pub file: String,
+    #[serde(default)]
+    pub line: u32,
+    #[serde(default)]
+    pub recursive: bool,
+    #[serde(default)]
+    pub loops: Vec<Loop>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Loop {
+    #[serde(default)]
+    pub line: u32,
+    #[serde(default)]
+    pub column: u32,
+    #[serde(default)]
+    pub params: Vec<String>,
+    #[serde(default)]
+    pub executions: u64,
+    #[serde(default)]
+    pub const_trip_count: Option<u64>,
+    #[serde(default)]
+    pub contexts: Vec<Context>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Context {
+    #[serde(default)]
+    pub path: Vec<CallSite>,
+    #[serde(default)]
+    pub params: Vec<String>,
+    #[serde(default)]
+    pub executions: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct CallSite {
+    #[serde(default)]
+    pub function: String,
+    #[serde(default)]
+    pub file: String,
+    #[serde(default)]
+    pub line: u32,
+}
+
+/// Why a file could not be read as a report. The messages are one line and say what to
+/// do.
+#[derive(Debug)]
+pub enum LoadError {
+    Io(String),
+    /// The file is the pass's compile-time sidecar (`<object>.taintprof.json`).
+    Sidecar(String),
+    Json(String),
+    WrongKind(String),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Io(m)
+            | LoadError::Sidecar(m)
+            | LoadError::Json(m)
+            | LoadError::WrongKind(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Reads and validates the report in `path`.
+pub fn load(path: &Path) -> Result<Report, LoadError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
+    parse(&text).map_err(|e| match e {
+        LoadError::Io(m) => LoadError::Io(m),
+        LoadError::Sidecar(m) => LoadError::Sidecar(format!("{}: {m}", path.display())),
+        LoadError::Json(m) => LoadError::Json(format!("{}: {m}", path.display())),
+        LoadError::WrongKind(m) => LoadError::WrongKind(format!("{}: {m}", path.display())),
+    })
+}
+
+/// Parses and validates a report from JSON text.
+pub fn parse(text: &str) -> Result<Report, LoadError> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        if text.trim_start().starts_with('{') {
+            LoadError::Json(format!(
+                "not valid JSON ({e}); was the report cut short? reports are complete once the program has exited"
+            ))
+        } else {
+            LoadError::Json(format!("not a taintprof report (not JSON: {e})"))
+        }
+    })?;
+    let schema = value.get("schema").and_then(|s| s.as_str());
+    let version = value.get("version").and_then(|v| v.as_u64());
+    match (schema, version) {
+        (None, _) => {
+            return Err(LoadError::WrongKind(format!(
+                "not a taintprof report (no \"schema\" key; expected \"{TAINT_SCHEMA}\")"
+            )))
+        }
+        (Some("taintprof.static"), _) => {
+            return Err(LoadError::Sidecar(
+                "a compile-time sidecar written by the pass, not a run report; run the program to get <program>.<pid>.taintprof.json".to_string(),
+            ))
+        }
+        (Some(s), _) if s != TAINT_SCHEMA => {
+            return Err(LoadError::WrongKind(if s.starts_with("taintprof.") {
+                format!("a \"{s}\" report; this version of taintprof reads \"{TAINT_SCHEMA}\" reports only")
+            } else {
+                format!("not a taintprof report (schema \"{s}\", expected \"{TAINT_SCHEMA}\")")
+            }))
+        }
+        (Some(_), None) => {
+            return Err(LoadError::WrongKind(
+                "taint report without a \"version\"".to_string(),
+            ))
+        }
+        (Some(_), Some(v)) if v != TAINT_VERSION => {
+            return Err(LoadError::WrongKind(format!(
+                "taint report version {v}, but this taintprof reads version {TAINT_VERSION}; {}",
+                if v > TAINT_VERSION {
+                    "use the taintprof that wrote it, or update this one"
+                } else {
+                    "it was written by an older taintprof"
+                }
+            )))
+        }
+        _ => {}
+    }
+    serde_json::from_value(value)
+        .map_err(|e| LoadError::Json(format!("malformed taint report: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_other_files_clearly() {
+        let e = parse("{\"a\": 1}").unwrap_err().to_string();
+        assert!(e.contains("not a taintprof report"), "{e}");
+        let e = parse("[1,2]").unwrap_err().to_string();
+        assert!(e.contains("not a taintprof report"), "{e}");
+        let e = parse("{\"schema\":\"taintprof.taint\",\"version\":2}")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("version 2") && e.contains("reads version 1"),
+            "{e}"
+        );
+        let e = parse("{\"schema\":\"taintprof.denormal\",\"version\":1}")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("\"taintprof.denormal\" report"), "{e}");
+        let e = parse("{\"schema\":\"taintprof.static\",\"version\":1}")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("sidecar"), "{e}");
+        let e = parse("{\"schema\":\"taintprof.taint\",")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not valid JSON"), "{e}");
+        let e = parse("{\"schema\":\"taintprof.taint\",\"version\":1,\"functions\":3}")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("malformed taint report"), "{e}");
+    }
+
+    #[test]
+    fn minimal_report_reads_with_defaults_and_unknown_keys() {
+        let r = parse(
+            r#"{"schema":"taintprof.taint","version":1,"future_key":{"x":1},
+                "functions":[{"name":"f","loops":[{"line":3,"extra":true}]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(r.functions[0].loops[0].line, 3);
+        assert!(r.functions[0].loops[0].params.is_empty());
+        assert_eq!(r.exit.reason, "");
+    }
+}

@@ -1,0 +1,128 @@
+//! Aligned text columns for terminal output.
+//!
+//! Widths count characters, not bytes, so `—` and `→` line up. Trailing spaces are
+//! trimmed from every line.
+
+/// Column alignment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+}
+
+/// A table: an optional header row and data rows, rendered with two spaces between
+/// columns.
+#[derive(Debug, Clone, Default)]
+pub struct Table {
+    aligns: Vec<Align>,
+    header: Option<Vec<String>>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table whose columns have the given alignments.
+    pub fn new(aligns: &[Align]) -> Table {
+        Table {
+            aligns: aligns.to_vec(),
+            header: None,
+            rows: Vec::new(),
+        }
+    }
+
+    /// Sets the header row.
+    pub fn header<S: Into<String>>(mut self, cells: impl IntoIterator<Item = S>) -> Table {
+        self.header = Some(cells.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Adds a row. Missing cells are empty.
+    pub fn row<S: Into<String>>(&mut self, cells: impl IntoIterator<Item = S>) {
+        self.rows.push(cells.into_iter().map(Into::into).collect());
+    }
+
+    /// Number of data rows.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether the table has no data rows.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The rendered lines (header first), each prefixed with `indent`.
+    pub fn lines(&self, indent: &str) -> Vec<String> {
+        let all: Vec<&Vec<String>> = self.header.iter().chain(self.rows.iter()).collect();
+        let ncols = all.iter().map(|r| r.len()).max().unwrap_or(0);
+        let mut widths = vec![0usize; ncols];
+        for r in &all {
+            for (i, cell) in r.iter().enumerate() {
+                widths[i] = widths[i].max(width(cell));
+            }
+        }
+        all.iter()
+            .map(|r| {
+                let mut line = String::from(indent);
+                for (i, w) in widths.iter().enumerate() {
+                    let cell = r.get(i).map(String::as_str).unwrap_or("");
+                    let pad = w - width(cell);
+                    if i > 0 {
+                        line.push_str("  ");
+                    }
+                    match self.aligns.get(i).copied().unwrap_or(Align::Left) {
+                        Align::Left => {
+                            line.push_str(cell);
+                            line.push_str(&" ".repeat(pad));
+                        }
+                        Align::Right => {
+                            line.push_str(&" ".repeat(pad));
+                            line.push_str(cell);
+                        }
+                    }
+                }
+                line.trim_end().to_string()
+            })
+            .collect()
+    }
+
+    /// The rendered table as one string (lines ending in `\n`).
+    pub fn render(&self, indent: &str) -> String {
+        let mut s = String::new();
+        for l in self.lines(indent) {
+            s.push_str(&l);
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// Display width of `s` (characters).
+pub fn width(s: &str) -> usize {
+    s.chars().count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aligns_columns_and_trims() {
+        let mut t = Table::new(&[Align::Left, Align::Right, Align::Left]).header(["name", "n", ""]);
+        t.row(["a", "1", "x"]);
+        t.row(["longer", "100", ""]);
+        t.row(["—", "→", "ü"]);
+        assert_eq!(
+            t.render("  "),
+            "  name      n\n  a         1  x\n  longer  100\n  —         →  ü\n"
+        );
+        assert_eq!(t.len(), 3);
+    }
+
+    #[test]
+    fn ragged_rows() {
+        let mut t = Table::new(&[Align::Left]);
+        t.row(["a", "b"]);
+        t.row(["ccc"]);
+        assert_eq!(t.lines(""), vec!["a    b", "ccc"]);
+    }
+}
