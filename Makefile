@@ -15,4 +15,4 @@ cargo-test:
 	cargo test --release --workspace
 
 lit:
-	python3 -m lit -sv lit/
+	python3 -c 'import sys; from lit.main import main; sys.argv[0] = "lit"; main()' -sv lit/

@@ -1,10 +1,10 @@
 ; The compile-time JSON sidecar (TAINTPROF_SIDECAR exact path, or
-; TAINTPROF_SIDECAR_DIR/<stem>.o.taintprof.json), written atomically.
+; TAINTPROF_SIDECAR_DIR/<stem>.o.taintprof-static.json), written atomically.
 ; RUN: rm -rf %t.dir && mkdir -p %t.dir
 ; RUN: env TAINTPROF_SIDECAR=%t.json %opt -passes=taintprof-taint -disable-output %inputs/matrix.ll
 ; RUN: %FileCheck %s < %t.json
 ; RUN: env TAINTPROF_SIDECAR_DIR=%t.dir %opt -passes=taintprof-taint -disable-output %inputs/matrix.ll
-; RUN: %FileCheck %s < %t.dir/matrix.o.taintprof.json
+; RUN: %FileCheck %s < %t.dir/matrix.o.taintprof-static.json
 ; CHECK: "schema": "taintprof.static",
 ; CHECK-NEXT: "version": 1,
 ; CHECK: "source": "matrix.cpp",

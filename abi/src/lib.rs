@@ -56,6 +56,11 @@ pub const SHADOW_BASE: u64 = 0x1000_0000_0000;
 /// Bytes reserved for the shadow region.
 pub const SHADOW_SIZE: u64 = (SHADOW_MASK + 1) << SHADOW_SHIFT;
 
+// The shadow region must lie between the low application region (non-PIE binaries and
+// their heap, below 1 TiB) and the PIE region (0x55.. on x86-64 Linux).
+const _: () = assert!(SHADOW_BASE >= 0x0100_0000_0000);
+const _: () = assert!(SHADOW_BASE + SHADOW_SIZE <= 0x5500_0000_0000);
+
 /// Address of the label of application byte `addr`.
 #[inline(always)]
 pub const fn shadow_addr(addr: u64) -> u64 {
@@ -256,17 +261,29 @@ mod tests {
     #[test]
     fn application_regions_map_into_the_reserved_shadow_region_disjointly() {
         let end = SHADOW_BASE + SHADOW_SIZE;
-        for &a in &[0u64, 0x40_0000, 0x5555_5555_4000, 0x7fff_ffff_f000, 0x7f00_0000_0000] {
+        for &a in &[
+            0u64,
+            0x40_0000,
+            0x5555_5555_4000,
+            0x7fff_ffff_f000,
+            0x7f00_0000_0000,
+        ] {
             let s = shadow_addr(a);
             assert!(s >= SHADOW_BASE && s < end, "{a:#x} -> {s:#x}");
         }
-        // Shadow must not overlap application regions.
-        assert!(end <= 0x5500_0000_0000);
-        assert!(SHADOW_BASE >= 0x0100_0000_0000);
         // Low, PIE and high regions land in different shadow ranges.
-        assert_ne!(shadow_addr(0x40_0000) >> 40, shadow_addr(0x5555_5555_4000) >> 40);
-        assert_ne!(shadow_addr(0x5555_5555_4000) >> 40, shadow_addr(0x7fff_0000_0000) >> 40);
+        assert_ne!(
+            shadow_addr(0x40_0000) >> 40,
+            shadow_addr(0x5555_5555_4000) >> 40
+        );
+        assert_ne!(
+            shadow_addr(0x5555_5555_4000) >> 40,
+            shadow_addr(0x7fff_0000_0000) >> 40
+        );
         // Offsets inside an object stay contiguous in shadow.
-        assert_eq!(shadow_addr(0x7fff_0000_0010), shadow_addr(0x7fff_0000_0000) + 0x20);
+        assert_eq!(
+            shadow_addr(0x7fff_0000_0010),
+            shadow_addr(0x7fff_0000_0000) + 0x20
+        );
     }
 }

@@ -213,7 +213,7 @@ mod tests {
         let before = reports_in(&dir);
         std::fs::write(dir.join("child.3.taintprof.json"), "{}").unwrap();
         std::fs::write(dir.join("main.9.taintprof.json"), "{}").unwrap();
-        std::fs::write(dir.join("k.o.taintprof.json"), "{}").unwrap();
+        std::fs::write(dir.join("k.o.taintprof-static.json"), "{}").unwrap();
         let got = new_reports(&dir, &before, 9);
         let names: Vec<String> = got
             .iter()

@@ -215,15 +215,15 @@ fn sidecars_go_where_the_objects_go() {
         &["-O2", "-c", "kernel.c", "-o", "obj/kernel.o"],
     ));
     ok(run_in(&dir, CC, &["-O2", "-c", "main.c"]));
-    assert!(dir.join("obj/kernel.o.taintprof.json").is_file());
-    assert!(dir.join("main.o.taintprof.json").is_file());
+    assert!(dir.join("obj/kernel.o.taintprof-static.json").is_file());
+    assert!(dir.join("main.o.taintprof-static.json").is_file());
     std::fs::create_dir_all(dir.join("bin")).unwrap();
     ok(run_in(&dir, CC, &["kernel.c", "main.c", "-o", "bin/app"]));
     let sidecars: Vec<String> = std::fs::read_dir(dir.join("bin"))
         .unwrap()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".taintprof.json"))
+        .filter(|n| n.ends_with(".taintprof-static.json"))
         .collect();
     assert!(!sidecars.is_empty(), "no sidecar next to bin/app");
 }

@@ -27,7 +27,7 @@ pub struct Config {
     pub abilists: Vec<PathBuf>,
     /// `TAINTPROF_SIDECAR`: exact path of the compile-time JSON to write. Default: none.
     pub sidecar: Option<PathBuf>,
-    /// `TAINTPROF_SIDECAR_DIR`: write `<dir>/<source-stem>.o.taintprof.json` instead
+    /// `TAINTPROF_SIDECAR_DIR`: write `<dir>/<source-stem>.o.taintprof-static.json` instead
     /// (ignored when `TAINTPROF_SIDECAR` is set). Default: none.
     pub sidecar_dir: Option<PathBuf>,
     /// `TAINTPROF_POINTER_LABELS`: `1` (default, as in DFSan) makes the label of a

@@ -314,7 +314,7 @@ impl Descs {
     }
 }
 
-/// Where the sidecar goes: `TAINTPROF_SIDECAR`, else `<TAINTPROF_SIDECAR_DIR>/<stem>.o.taintprof.json`.
+/// Where the sidecar goes: `TAINTPROF_SIDECAR`, else `<TAINTPROF_SIDECAR_DIR>/<stem>.o.taintprof-static.json`.
 pub fn sidecar_path(cfg: &crate::config::Config, source: &str) -> Option<std::path::PathBuf> {
     if let Some(p) = &cfg.sidecar {
         return Some(p.clone());
@@ -324,7 +324,7 @@ pub fn sidecar_path(cfg: &crate::config::Config, source: &str) -> Option<std::pa
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "module".into());
-    Some(dir.join(format!("{stem}.o.taintprof.json")))
+    Some(dir.join(format!("{stem}.o.taintprof-static.json")))
 }
 
 /// Write `text` to `path` atomically (temporary file in the same directory + rename).

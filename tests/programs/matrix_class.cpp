@@ -14,6 +14,11 @@ public:
   float &at(unsigned i, unsigned j) { return A[i * Columns + j]; }
   unsigned getColumns() { return Columns; }
   unsigned getRows() { return Rows; }
+  // Small enough to be inlined at -O2: its loop must still be attributed to it.
+  void scale(float f) {
+    for (int k = 0; k < Rows * Columns; k++) /* @method */
+      A[k] *= f;
+  }
 };
 
 __attribute__((noinline)) void init_cpp(matrix &A, float val) {
@@ -36,6 +41,7 @@ int main(int argc, char **argv) {
   taintprof::register_variable(&cols, "cols");
   matrix M(rows, cols);
   init_cpp(M, 1.5f);
+  M.scale(2.0f);
   std::printf("%.1f\n", sum_all<double>(M));
   return 0;
 }

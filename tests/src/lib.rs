@@ -21,7 +21,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub const OPT_LEVELS: [&str; 2] = ["-O0", "-O2"];
 
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 pub fn bin_dir() -> PathBuf {
@@ -79,14 +82,25 @@ pub fn try_compile(sources: &[&str], opt: &str, extra: &[&str]) -> Result<Build,
         "{} is missing: run `cargo build --release` (or `make test`) first",
         wrapper.display()
     );
-    let stem = Path::new(sources[0]).file_stem().unwrap().to_string_lossy().to_string();
+    let stem = Path::new(sources[0])
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
     let dir = scratch_dir(&format!("{stem}{}", opt.replace('-', "_")));
     let exe = dir.join(&stem);
     let srcs: Vec<PathBuf> = sources.iter().map(|s| programs_dir().join(s)).collect();
     let mut cmd = Command::new(&wrapper);
-    cmd.arg(opt).args(extra).args(&srcs).arg("-o").arg(&exe).arg("-lm");
+    cmd.arg(opt)
+        .args(extra)
+        .args(&srcs)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lm");
     cmd.current_dir(&dir);
-    let out = cmd.output().expect("cannot run the taintprof compiler wrapper");
+    let out = cmd
+        .output()
+        .expect("cannot run the taintprof compiler wrapper");
     if !out.status.success() {
         return Err(format!(
             "compiling {:?} at {opt} failed:\n{}\n{}",
@@ -95,7 +109,13 @@ pub fn try_compile(sources: &[&str], opt: &str, extra: &[&str]) -> Result<Build,
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    Ok(Build { exe, dir, opt: opt.to_string(), sources: srcs, runs: AtomicUsize::new(0) })
+    Ok(Build {
+        exe,
+        dir,
+        opt: opt.to_string(),
+        sources: srcs,
+        runs: AtomicUsize::new(0),
+    })
 }
 
 /// One run of an instrumented program.
@@ -139,7 +159,9 @@ impl Build {
         let out_dir = self.dir.join(format!("out{n}"));
         std::fs::create_dir_all(&out_dir).unwrap();
         let mut cmd = Command::new(&self.exe);
-        cmd.args(args).env("TAINTPROF_OUT", &out_dir).current_dir(&self.dir);
+        cmd.args(args)
+            .env("TAINTPROF_OUT", &out_dir)
+            .current_dir(&self.dir);
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -150,7 +172,11 @@ impl Build {
             .filter(|p| p.to_string_lossy().ends_with(".taintprof.json"))
             .collect();
         reports.sort();
-        Run { output, out_dir, reports }
+        Run {
+            output,
+            out_dir,
+            reports,
+        }
     }
 
     /// Runs and asserts a zero exit status; returns the single report.
@@ -201,7 +227,11 @@ pub struct Context {
 
 fn str_set(v: &Value) -> BTreeSet<String> {
     v.as_array()
-        .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -230,8 +260,18 @@ impl Report {
         let text = std::fs::read_to_string(path).unwrap();
         let json: Value = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("{} is not valid JSON: {e}\n{text}", path.display()));
-        assert_eq!(json["schema"], "taintprof.taint", "unexpected schema in {}", path.display());
-        Report { json, path: path.to_path_buf(), sources: vec![], opt: String::new() }
+        assert_eq!(
+            json["schema"],
+            "taintprof.taint",
+            "unexpected schema in {}",
+            path.display()
+        );
+        Report {
+            json,
+            path: path.to_path_buf(),
+            sources: vec![],
+            opt: String::new(),
+        }
     }
 
     pub fn parameters(&self) -> Vec<String> {
@@ -319,13 +359,17 @@ impl Report {
     pub fn loop_at(&self, func: &str, marker: &str) -> Loop {
         let line = self.marker_line(marker);
         let loops = self.loops(func);
-        loops.iter().find(|l| l.line == line).cloned().unwrap_or_else(|| {
-            panic!(
-                "[{}] no loop of {func} at line {line} ({marker}); loops at lines {:?}",
-                self.opt,
-                loops.iter().map(|l| l.line).collect::<Vec<_>>()
-            )
-        })
+        loops
+            .iter()
+            .find(|l| l.line == line)
+            .cloned()
+            .unwrap_or_else(|| {
+                panic!(
+                    "[{}] no loop of {func} at line {line} ({marker}); loops at lines {:?}",
+                    self.opt,
+                    loops.iter().map(|l| l.line).collect::<Vec<_>>()
+                )
+            })
     }
 
     /// The loop at the line marked `marker`, in whichever function it is reported (for
@@ -339,11 +383,20 @@ impl Report {
                 }
             }
         }
-        panic!("[{}] no loop at line {line} ({marker}) in any function of {}", self.opt, self.path.display())
+        panic!(
+            "[{}] no loop at line {line} ({marker}) in any function of {}",
+            self.opt,
+            self.path.display()
+        )
     }
 
     fn loops_of_full_name(&self, full: &str) -> Vec<Loop> {
-        let f = self.json["functions"].as_array().unwrap().iter().find(|f| f["name"] == full).unwrap();
+        let f = self.json["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == full)
+            .unwrap();
         self.loops_of(f, full)
     }
 
@@ -359,7 +412,11 @@ impl Report {
             expected,
             l.params
         );
-        assert!(l.executions > 0, "[{}] loop {func} {marker} never ran", self.opt);
+        assert!(
+            l.executions > 0,
+            "[{}] loop {func} {marker} never ran",
+            self.opt
+        );
     }
 }
 
@@ -375,7 +432,11 @@ pub fn line_of_marker(sources: &[PathBuf], marker: &str) -> u64 {
             }
         }
     }
-    assert_eq!(found.len(), 1, "marker {marker} must appear exactly once in {sources:?}");
+    assert_eq!(
+        found.len(),
+        1,
+        "marker {marker} must appear exactly once in {sources:?}"
+    );
     found[0]
 }
 
@@ -389,5 +450,6 @@ pub fn at_each_level(sources: &[&str], extra: &[&str], f: impl Fn(&Build)) {
 
 /// Runs a command and returns its output (for tests of the driver commands).
 pub fn run_cmd(cmd: &mut Command) -> Output {
-    cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
+    cmd.output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
 }

@@ -8,7 +8,11 @@ use taintprof_tests::*;
 fn matmul_names_m_n_k_on_exactly_the_loops_that_use_them() {
     at_each_level(&["matmul.c"], &[], |b| {
         let (r, run) = b.run_ok(&["24", "16", "12"]);
-        assert!(run.stdout().contains("checksum"), "program output lost: {}", run.stdout());
+        assert!(
+            run.stdout().contains("checksum"),
+            "program output lost: {}",
+            run.stdout()
+        );
         assert_eq!(r.parameters(), ["m", "n", "k"]);
         r.assert_loop("multiply", "@mul_i", &["m"]);
         r.assert_loop("multiply", "@mul_j", &["n"]);
@@ -19,8 +23,18 @@ fn matmul_names_m_n_k_on_exactly_the_loops_that_use_them() {
         r.assert_loop("create", "@create_cols", &["k", "n"]);
         let rows = r.loop_at("create", "@create_rows");
         let by_path = contexts_by_call_line(&r, &rows);
-        assert_eq!(by_path[&r.marker_line("@call_create_a")], names(&["m"]), "[{}]", b.opt);
-        assert_eq!(by_path[&r.marker_line("@call_create_b")], names(&["k"]), "[{}]", b.opt);
+        assert_eq!(
+            by_path[&r.marker_line("@call_create_a")],
+            names(&["m"]),
+            "[{}]",
+            b.opt
+        );
+        assert_eq!(
+            by_path[&r.marker_line("@call_create_b")],
+            names(&["k"]),
+            "[{}]",
+            b.opt
+        );
         r.assert_loop("checksum", "@checksum", &["m", "n"]);
     });
 }
@@ -29,9 +43,14 @@ fn matmul_names_m_n_k_on_exactly_the_loops_that_use_them() {
 fn contexts_by_call_line(r: &Report, l: &Loop) -> BTreeMap<u64, BTreeSet<String>> {
     let mut m = BTreeMap::new();
     for c in &l.contexts {
-        let last = c.path.last().unwrap_or_else(|| panic!("[{}] empty context path in {l:?}", r.opt));
+        let last = c
+            .path
+            .last()
+            .unwrap_or_else(|| panic!("[{}] empty context path in {l:?}", r.opt));
         let line: u64 = last.rsplit(':').next().unwrap().parse().unwrap();
-        m.entry(line).or_insert_with(BTreeSet::new).extend(c.params.iter().cloned());
+        m.entry(line)
+            .or_insert_with(BTreeSet::new)
+            .extend(c.params.iter().cloned());
     }
     m
 }
@@ -56,7 +75,12 @@ fn a_loop_that_depends_on_no_parameter_reports_none() {
     at_each_level(&["loops.c"], &[], |b| {
         let (r, _) = b.run_ok(&["50"]);
         let l = r.loop_at("unregistered", "@no_param");
-        assert!(l.params.is_empty(), "[{}] expected no params, got {:?}", b.opt, l.params);
+        assert!(
+            l.params.is_empty(),
+            "[{}] expected no params, got {:?}",
+            b.opt,
+            l.params
+        );
         assert!(l.executions >= 1, "[{}] the loop must have run", b.opt);
     });
 }
@@ -105,14 +129,23 @@ fn one_function_called_with_different_parameters_has_two_contexts() {
             format!("phase:{}", r.marker_line("@phase_call")),
         ];
         let find = |path: &[String]| {
-            l.contexts.iter().find(|c| c.path == path).unwrap_or_else(|| {
-                panic!("[{}] no context {path:?} among {:#?}", b.opt, l.contexts)
-            })
+            l.contexts
+                .iter()
+                .find(|c| c.path == path)
+                .unwrap_or_else(|| {
+                    panic!("[{}] no context {path:?} among {:#?}", b.opt, l.contexts)
+                })
         };
         assert_eq!(find(&[call_m]).params, names(&["m"]), "[{}]", b.opt);
         assert_eq!(find(&[call_n]).params, names(&["n"]), "[{}]", b.opt);
         assert_eq!(find(&via_phase).params, names(&["n"]), "[{}]", b.opt);
-        assert_eq!(l.contexts.len(), 3, "[{}] contexts: {:#?}", b.opt, l.contexts);
+        assert_eq!(
+            l.contexts.len(),
+            3,
+            "[{}] contexts: {:#?}",
+            b.opt,
+            l.contexts
+        );
     });
 }
 
@@ -135,10 +168,22 @@ fn cxx_matrix_class_with_accessors_and_templates() {
         r.assert_loop("init_cpp", "@cpp_cols", &["cols"]);
         r.assert_loop("sum_all<double>", "@tmpl_rows", &["rows"]);
         r.assert_loop("sum_all<double>", "@tmpl_cols", &["cols"]);
+        // A loop in a method inlined into main at -O2 keeps its qualified source name.
+        r.assert_loop("matrix::scale", "@method", &["rows", "cols"]);
+        assert_eq!(
+            r.function("matrix::scale")["linkage"],
+            "_ZN6matrix5scaleEf",
+            "[{}]",
+            b.opt
+        );
         // Names are demangled source names.
         let f = r.function("init_cpp");
         assert_eq!(f["name"], "init_cpp(matrix&, float)", "[{}]", b.opt);
-        assert!(f["linkage"].as_str().unwrap().starts_with("_Z"), "[{}] {f}", b.opt);
+        assert!(
+            f["linkage"].as_str().unwrap().starts_with("_Z"),
+            "[{}] {f}",
+            b.opt
+        );
     });
 }
 
@@ -146,7 +191,11 @@ fn cxx_matrix_class_with_accessors_and_templates() {
 fn perf_taint_annotated_code_builds_unchanged() {
     at_each_level(&["perftaint_compat.cpp"], &[], |b| {
         let (r, run) = b.run_ok(&[]);
-        assert!(run.stdout().starts_with("size "), "VARIABLE_NAME must stringify: {}", run.stdout());
+        assert!(
+            run.stdout().starts_with("size "),
+            "VARIABLE_NAME must stringify: {}",
+            run.stdout()
+        );
         assert_eq!(r.parameters(), ["size", "steps"]);
         r.assert_loop("compute", "@steps", &["steps"]);
         r.assert_loop("compute", "@size", &["size"]);
@@ -161,7 +210,12 @@ fn pthreads_programs_are_tracked_in_every_thread() {
         r.assert_loop("main", "@spawn", &["chunks"]);
         let l = r.loop_at("worker", "@worker");
         assert_eq!(l.executions, 4, "[{}] one execution per thread", b.opt);
-        assert!(r.json["threads"].as_u64().unwrap() >= 5, "[{}] threads: {}", b.opt, r.json["threads"]);
+        assert!(
+            r.json["threads"].as_u64().unwrap() >= 5,
+            "[{}] threads: {}",
+            b.opt,
+            r.json["threads"]
+        );
     });
 }
 
@@ -180,12 +234,20 @@ fn more_than_16_parameters_is_a_clear_error_and_names_are_reused() {
     at_each_level(&["too_many.c"], &[], |b| {
         let (r, run) = b.run_ok(&[]);
         let err = run.stderr();
-        assert!(err.contains("p17") && err.contains("16"), "[{}] stderr must name p17 and the limit: {err}", b.opt);
+        assert!(
+            err.contains("p17") && err.contains("16"),
+            "[{}] stderr must name p17 and the limit: {err}",
+            b.opt
+        );
         let params = r.parameters();
         assert_eq!(params.len(), 16, "[{}] {params:?}", b.opt);
         assert!(!params.contains(&"p17".to_string()));
         let rejected = r.json["rejected_parameters"].as_array().unwrap();
-        assert!(rejected.iter().any(|x| x["name"] == "p17"), "[{}] {rejected:?}", b.opt);
+        assert!(
+            rejected.iter().any(|x| x["name"] == "p17"),
+            "[{}] {rejected:?}",
+            b.opt
+        );
         let l = r.loop_at("loop_over", "@over");
         // p17 is unlabelled; "p3" registered twice shares one label.
         assert_eq!(l.params, names(&["p1", "p3"]), "[{}]", b.opt);
@@ -201,15 +263,28 @@ fn a_crashing_program_still_leaves_its_report() {
     at_each_level(&["crash.c"], &[], |b| {
         for (arg, sig) in [("segv", "SIGSEGV"), ("abort", "SIGABRT")] {
             let run = b.run(&[arg]);
-            assert!(!run.output.status.success(), "[{}] the program must crash", b.opt);
+            assert!(
+                !run.output.status.success(),
+                "[{}] the program must crash",
+                b.opt
+            );
             let r = run.report();
-            assert_eq!(r.json["exit"]["reason"], "signal", "[{}] {}", b.opt, r.json["exit"]);
+            assert_eq!(
+                r.json["exit"]["reason"], "signal",
+                "[{}] {}",
+                b.opt, r.json["exit"]
+            );
             assert_eq!(r.json["exit"]["signal"], sig, "[{}]", b.opt);
             let mut r = r;
             r.sources = vec![programs_dir().join("crash.c")];
             r.opt = b.opt.clone();
             r.assert_loop("work", "@before_crash", &["n"]);
-            assert!(run.stderr().contains(sig), "[{}] stderr must say what happened: {}", b.opt, run.stderr());
+            assert!(
+                run.stderr().contains(sig),
+                "[{}] stderr must say what happened: {}",
+                b.opt,
+                run.stderr()
+            );
         }
     });
 }
@@ -244,10 +319,16 @@ fn results_agree_between_o0_and_o2() {
         let mut common = 0;
         for (k, p0) in o0 {
             if let Some(p2) = o2.get(k) {
-                assert_eq!(p0, p2, "{src}: loop {k:?} differs between -O0 {p0:?} and -O2 {p2:?}");
+                assert_eq!(
+                    p0, p2,
+                    "{src}: loop {k:?} differs between -O0 {p0:?} and -O2 {p2:?}"
+                );
                 common += 1;
             }
         }
-        assert!(common >= 3, "{src}: too few loops ran at both levels (O0 {o0:?}, O2 {o2:?})");
+        assert!(
+            common >= 3,
+            "{src}: too few loops ran at both levels (O0 {o0:?}, O2 {o2:?})"
+        );
     }
 }

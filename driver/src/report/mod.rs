@@ -163,7 +163,7 @@ pub struct CallSite {
 #[derive(Debug)]
 pub enum LoadError {
     Io(String),
-    /// The file is the pass's compile-time sidecar (`<object>.taintprof.json`).
+    /// The file is the pass's compile-time sidecar (`<object>.taintprof-static.json`).
     Sidecar(String),
     Json(String),
     WrongKind(String),
