@@ -2,8 +2,8 @@
 ; 0), `wrap` (call __tpw_<name> through the normal ABI; result per ret=). Extra lists in
 ; TAINTPROF_ABILIST override the embedded one. A malformed list is a compile error
 ; naming the file and line.
-; RUN: env TAINTPROF_ABILIST=%inputs/extra-abilist.txt %opt_taint < %s | %FileCheck %s
-; RUN: env TAINTPROF_ABILIST=%inputs/bad-abilist.txt not %opt_taint < %s 2>&1 | %FileCheck %s --check-prefix=BAD
+; RUN: env TAINTPROF_ABILIST=%inputs/extra-abilist.txt %opt_dataflow < %s | %FileCheck %s
+; RUN: env TAINTPROF_ABILIST=%inputs/bad-abilist.txt not %opt_dataflow < %s 2>&1 | %FileCheck %s --check-prefix=BAD
 ; BAD: error: taintprof: {{.*}}bad-abilist.txt:3: unknown kind `whatever` for `frob`
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
@@ -18,8 +18,10 @@ declare ptr @malloc(i64)
 declare double @sqrt(double)
 
 ; CHECK-LABEL: define double @pure(double %x, double %y)
-; CHECK: [[LX:%.*]] = load i16, ptr @__tp_arg_tls
-; CHECK: [[LY:%.*]] = load i16, ptr getelementptr
+; CHECK: [[LX_RAW:%.*]] = load i16, ptr @__tp_arg_tls
+; CHECK-NEXT: [[LX:%.*]] = select i1 {{%.*}}, i16 [[LX_RAW]], i16 0
+; CHECK: [[LY_RAW:%.*]] = load i16, ptr getelementptr
+; CHECK-NEXT: [[LY:%.*]] = select i1 {{%.*}}, i16 [[LY_RAW]], i16 0
 ; CHECK-NOT: __tp_enter
 ; CHECK-NOT: store i16 {{.*}} @__tp_arg_tls
 ; CHECK: %r = call double @my_pure(double %x, double %y)
@@ -44,13 +46,18 @@ define i32 @zero(i32 %x) {
 }
 
 ; CHECK-LABEL: define ptr @wraps(ptr %d, ptr %s, i64 %n, i32 %a, i32 %b)
-; CHECK: [[LD:%.*]] = load i16, ptr @__tp_arg_tls
-; CHECK: [[LS:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
-; CHECK: [[LA:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 3)
-; CHECK: [[LB:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 4)
+; CHECK: [[LD_RAW:%.*]] = load i16, ptr @__tp_arg_tls
+; CHECK-NEXT: [[LD:%.*]] = select i1 {{%.*}}, i16 [[LD_RAW]], i16 0
+; CHECK: [[LS_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK-NEXT: [[LS:%.*]] = select i1 {{%.*}}, i16 [[LS_RAW]], i16 0
+; CHECK: [[LA_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 3)
+; CHECK-NEXT: [[LA:%.*]] = select i1 {{%.*}}, i16 [[LA_RAW]], i16 0
+; CHECK: [[LB_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 4)
+; CHECK-NEXT: [[LB:%.*]] = select i1 {{%.*}}, i16 [[LB_RAW]], i16 0
 ; memcpy: embedded `wrap ret=arg0`.
 ; CHECK: store i16 [[LD]], ptr @__tp_arg_tls
 ; CHECK: store ptr @taintprof.site{{.*}}, ptr @__tp_site_tls
+; CHECK-NEXT: store ptr @__tpw_memcpy, ptr @__tp_callee_tls
 ; CHECK-NEXT: %m = call ptr @__tpw_memcpy(ptr %d, ptr %s, i64 %n)
 ; CHECK-NOT: load i16, ptr @__tp_ret_tls
 ; malloc: embedded `wrap ret=zero`.

@@ -1,11 +1,13 @@
 ; Binary operators, casts, compares: label = OR of the operand labels; constants are 0.
-; RUN: %opt_taint < %s | %FileCheck %s
+; RUN: %opt_dataflow < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
 ; CHECK-LABEL: define i32 @add(i32 %a, i32 %b)
-; CHECK: [[LA:%.*]] = load i16, ptr @__tp_arg_tls, align 2
-; CHECK: [[LB:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1), align 2
+; CHECK: [[LA_RAW:%.*]] = load i16, ptr @__tp_arg_tls, align 2
+; CHECK-NEXT: [[LA:%.*]] = select i1 {{%.*}}, i16 [[LA_RAW]], i16 0
+; CHECK: [[LB_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1), align 2
+; CHECK-NEXT: [[LB:%.*]] = select i1 {{%.*}}, i16 [[LB_RAW]], i16 0
 ; CHECK: %s = add i32 %a, %b
 ; CHECK-NEXT: [[S:%.*]] = or i16 [[LA]], [[LB]]
 ; CHECK-NEXT: %t = mul i32 %s, 3
@@ -28,7 +30,8 @@ define i32 @add(i32 %a, i32 %b) {
 
 ; CHECK-LABEL: define <4 x i32> @vadd(<4 x i32> %a, <4 x i32> %b, ptr %p)
 ; Vector arguments: the slot label is splat to every lane.
-; CHECK: [[A0:%.*]] = load i16, ptr @__tp_arg_tls
+; CHECK: [[A0_RAW:%.*]] = load i16, ptr @__tp_arg_tls
+; CHECK-NEXT: [[A0:%.*]] = select i1 {{%.*}}, i16 [[A0_RAW]], i16 0
 ; CHECK: [[AI:%.*]] = insertelement <4 x i16> poison, i16 [[A0]], i32 0
 ; CHECK: [[AS:%.*]] = shufflevector <4 x i16> [[AI]], <4 x i16> poison, <4 x i32> zeroinitializer
 ; CHECK: [[BS:%.*]] = shufflevector

@@ -2,12 +2,13 @@
 ; memory | compare label; memory |= new-value label. alloca: pointer label 0 and the
 ; object's labels are cleared (inline up to 256 bytes, runtime above, runtime for
 ; dynamic allocas).
-; RUN: %opt_taint < %s | %FileCheck %s
+; RUN: %opt_dataflow < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
 ; CHECK-LABEL: define i32 @rmw(ptr %p, i32 %v)
-; CHECK: [[LV:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK: [[LV_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK-NEXT: [[LV:%.*]] = select i1 {{%.*}}, i16 [[LV_RAW]], i16 0
 ; CHECK: [[OLD:%.*]] = trunc i64 {{%.*}} to i16
 ; CHECK-NEXT: [[NEW:%.*]] = or i16 [[OLD]], [[LV]]
 ; CHECK-NEXT: [[Z:%.*]] = zext i16 [[NEW]] to i64
@@ -20,8 +21,10 @@ define i32 @rmw(ptr %p, i32 %v) {
 }
 
 ; CHECK-LABEL: define i64 @cas(ptr %p, i64 %c, i64 %n)
-; CHECK: [[LC:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
-; CHECK: [[LN:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 2)
+; CHECK: [[LC_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK-NEXT: [[LC:%.*]] = select i1 {{%.*}}, i16 [[LC_RAW]], i16 0
+; CHECK: [[LN_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 2)
+; CHECK-NEXT: [[LN:%.*]] = select i1 {{%.*}}, i16 [[LN_RAW]], i16 0
 ; CHECK: [[OLD:%.*]] = call i16 @llvm.vector.reduce.or.v8i16
 ; CHECK-NEXT: [[UPD:%.*]] = or i16 [[OLD]], [[LN]]
 ; CHECK: store <8 x i16>

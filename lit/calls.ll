@@ -1,14 +1,18 @@
 ; The call ABI: argument labels into __tp_arg_tls[i], the union into __tp_ret_tls (the
-; answer if the callee is not instrumented), the call site into __tp_site_tls, and the
-; result's label loaded from __tp_ret_tls afterwards. Arguments past slot 63 are ORed
-; into slot 63. Memory-effect attributes are dropped (TLS traffic crosses the call).
-; RUN: %opt_taint < %s | %FileCheck %s
+; answer if the callee is not instrumented), the call site into __tp_site_tls, the
+; called operand into __tp_callee_tls, and the result's label loaded from __tp_ret_tls
+; afterwards. Arguments past slot 63 are ORed into slot 63. Memory-effect attributes are
+; dropped (TLS traffic crosses the call). The callee compares __tp_callee_tls with its
+; own address at entry and takes its argument labels only on a match (stale-label
+; protection: called from uninstrumented code, the slots hold another call's labels).
+; Data flow only here; control-flow.ll tests the control label across calls.
+; RUN: %opt_dataflow < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
 ; SiteDescs (no debug info here: a one-entry chain naming the function, line 0).
-; CHECK-DAG: %taintprof.SiteDesc = type { ptr, i32, i32 }
-; CHECK-DAG: @taintprof.site = private constant %taintprof.SiteDesc { ptr [[CH:@taintprof.chain[.0-9]*]], i32 1, i32 0 }
+; CHECK-DAG: %taintprof.SiteDesc = type { ptr, i32, i32, ptr }
+; CHECK-DAG: @taintprof.site = private constant %taintprof.SiteDesc { ptr [[CH:@taintprof.chain[.0-9]*]], i32 1, i32 0, ptr null }
 ; CHECK-DAG: [[CH]] = private constant [1 x %taintprof.SrcLoc] [%taintprof.SrcLoc { ptr [[FN:@taintprof.str[.0-9]*]], ptr [[FN]], ptr {{@taintprof.str[.0-9]*}}, i32 0, i32 0, i32 0, i32 0 }]
 ; CHECK-DAG: [[FN]] = private unnamed_addr constant [7 x i8] c"caller\00"
 ; The declaration loses its memory(none) claim.
@@ -16,7 +20,8 @@ target triple = "x86_64-pc-linux-gnu"
 declare i32 @ext(i32, <2 x double>, i32) memory(none)
 
 ; CHECK-LABEL: define i32 @caller(i32 %a, <2 x double> %v, ptr %fp)
-; CHECK: [[LA:%.*]] = load i16, ptr @__tp_arg_tls, align 2
+; CHECK: [[LA_RAW:%.*]] = load i16, ptr @__tp_arg_tls, align 2
+; CHECK-NEXT: [[LA:%.*]] = select i1 {{%.*}}, i16 [[LA_RAW]], i16 0
 ; CHECK: [[NODE:%.*]] = call ptr @__tp_enter(
 ; CHECK: [[LV:%.*]] = call i16 @llvm.vector.reduce.or.v2i16(
 ; CHECK-NEXT: store i16 [[LA]], ptr @__tp_arg_tls, align 2
@@ -25,11 +30,13 @@ declare i32 @ext(i32, <2 x double>, i32) memory(none)
 ; CHECK-NEXT: [[U:%.*]] = or i16 [[LA]], [[LV]]
 ; CHECK-NEXT: store i16 [[U]], ptr @__tp_ret_tls, align 2
 ; CHECK-NEXT: store ptr @taintprof.site{{.*}}, ptr @__tp_site_tls, align 8
+; CHECK-NEXT: store ptr @ext, ptr @__tp_callee_tls, align 8
 ; CHECK-NEXT: %r = call i32 @ext(i32 %a, <2 x double> %v, i32 7){{$}}
 ; CHECK-NEXT: [[LR:%.*]] = load i16, ptr @__tp_ret_tls, align 2
 ; Indirect calls use the same ABI.
 ; CHECK: store i16 [[LR]], ptr @__tp_arg_tls, align 2
 ; CHECK: store ptr @taintprof.site{{.*}}, ptr @__tp_site_tls, align 8
+; CHECK-NEXT: store ptr %fp, ptr @__tp_callee_tls, align 8
 ; CHECK-NEXT: %s = call i32 %fp(i32 %r)
 ; CHECK-NEXT: load i16, ptr @__tp_ret_tls
 define i32 @caller(i32 %a, <2 x double> %v, ptr %fp) {
@@ -38,10 +45,13 @@ define i32 @caller(i32 %a, <2 x double> %v, ptr %fp) {
   ret i32 %s
 }
 
-; The callee side: labels from the slots at entry, the result's label into the return
-; slot before `ret`, the context restored.
+; The callee side: labels from the slots at entry (if the call was meant for us), the
+; result's label into the return slot before `ret`, the context restored.
 ; CHECK-LABEL: define i32 @callee(i32 %x)
-; CHECK-NEXT: [[LX:%.*]] = load i16, ptr @__tp_arg_tls, align 2
+; CHECK-NEXT: [[CALLEE:%.*]] = load ptr, ptr @__tp_callee_tls, align 8
+; CHECK-NEXT: [[OK:%.*]] = icmp eq ptr [[CALLEE]], @callee
+; CHECK-NEXT: [[LX_RAW:%.*]] = load i16, ptr @__tp_arg_tls, align 2
+; CHECK-NEXT: [[LX:%.*]] = select i1 [[OK]], i16 [[LX_RAW]], i16 0
 ; CHECK-NEXT: [[PARENT:%.*]] = load ptr, ptr @__tp_ctx_tls, align 8
 ; CHECK-NEXT: [[SITE:%.*]] = load ptr, ptr @__tp_site_tls, align 8
 ; CHECK-NEXT: [[NODE:%.*]] = call ptr @__tp_enter(ptr [[PARENT]], ptr [[SITE]], ptr getelementptr inbounds ([{{[0-9]+}} x %taintprof.FuncDesc], ptr @taintprof.funcs, i64 0, i64 1))

@@ -1,7 +1,7 @@
 ; invoke: the result's label is loaded in the normal destination, on an edge block of its
 ; own when the destination is shared. landingpad: label 0, and the context node is
 ; re-installed after it. After a returns_twice call (setjmp) the node is re-installed too.
-; RUN: %opt_taint < %s | %FileCheck %s
+; RUN: %opt_dataflow < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 

@@ -6,6 +6,10 @@
 # Substitutions:
 #   %plugin      the plugin .so
 #   %opt_taint   opt-19 with the plugin loaded, running `taintprof-taint`, printing IR
+#   %opt_rules   the same, without the final loop hoisting (`no-hoist`): the code as
+#                the rules emit it, for tests that check the rules themselves
+#   %opt_dataflow  %opt_rules with control-flow tainting off (data flow only), for the
+#                tests of data-flow propagation (control flow has its own tests)
 #   %opt         opt-19 with the plugin loaded (give -passes yourself)
 #   %clang       clang-19
 #   %FileCheck   FileCheck from LLVM 19
@@ -30,6 +34,8 @@ filecheck = os.path.join(llvm_bin, "FileCheck")
 opt = "opt-19"
 
 config.substitutions.append(("%opt_taint", f"{opt} -load-pass-plugin={plugin} -passes=taintprof-taint -S"))
+config.substitutions.append(("%opt_rules", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<no-hoist>' -S"))
+config.substitutions.append(("%opt_dataflow", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<no-control-flow;no-hoist>' -S"))
 config.substitutions.append(("%opt", f"{opt} -load-pass-plugin={plugin}"))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%clang", "clang-19"))

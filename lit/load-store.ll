@@ -1,13 +1,14 @@
 ; Scalar loads and stores: shadow(addr) = ((addr & 0xfffffffffff) << 1) + 0x100000000000,
 ; one i16 label per byte. Loads OR the labels of all bytes; stores broadcast the label.
-; RUN: %opt_taint < %s | %FileCheck %s --check-prefixes=CHECK,PTR
-; RUN: %opt -passes='taintprof-taint<no-pointer-labels>' -S < %s | %FileCheck %s --check-prefixes=CHECK,NOPTR
-; RUN: env TAINTPROF_POINTER_LABELS=0 %opt_taint < %s | %FileCheck %s --check-prefixes=CHECK,NOPTR
+; RUN: %opt_dataflow < %s | %FileCheck %s --check-prefixes=CHECK,PTR
+; RUN: %opt -passes='taintprof-taint<no-pointer-labels;no-control-flow;no-hoist>' -S < %s | %FileCheck %s --check-prefixes=CHECK,NOPTR
+; RUN: env TAINTPROF_POINTER_LABELS=0 TAINTPROF_CONTROL_FLOW=0 TAINTPROF_HOIST=0 %opt_taint < %s | %FileCheck %s --check-prefixes=CHECK,NOPTR
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
 ; CHECK-LABEL: define i8 @load1(ptr %p)
-; PTR: [[LP:%.*]] = load i16, ptr @__tp_arg_tls
+; PTR: [[LP_RAW:%.*]] = load i16, ptr @__tp_arg_tls
+; PTR-NEXT: [[LP:%.*]] = select i1 {{%.*}}, i16 [[LP_RAW]], i16 0
 ; NOPTR-NOT: load i16, ptr @__tp_arg_tls
 ; CHECK: %v = load i8, ptr %p
 ; CHECK-NEXT: [[I:%.*]] = ptrtoint ptr %p to i64
@@ -81,7 +82,8 @@ define x86_fp80 @load10(ptr %p) {
 
 ; Stores never add the pointer's label.
 ; CHECK-LABEL: define void @store1(ptr %p, i8 %v)
-; CHECK: [[LV:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK: [[LV_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK-NEXT: [[LV:%.*]] = select i1 {{%.*}}, i16 [[LV_RAW]], i16 0
 ; CHECK: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
 ; CHECK-NEXT: store i16 [[LV]], ptr [[SP]], align 2
 ; CHECK-NEXT: store i8 %v, ptr %p

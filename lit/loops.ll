@@ -2,16 +2,19 @@
 ; entry from outside, ORed with the exit condition's label in every exiting block, and
 ; reported once per loop execution on every exit edge (split when the exit block is
 ; shared), innermost loop first.
-; RUN: %opt_taint < %s | %FileCheck %s
+; RUN: %opt_dataflow < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
 ; Descriptors: no debug info here, so every loop has LOOP_NO_DEBUG_LOC (1); the loop
-; left only by an exception also has LOOP_NO_SINK (4).
-; CHECK: @taintprof.loops = private constant [4 x %taintprof.LoopDesc] [%taintprof.LoopDesc { ptr @taintprof.chain{{[.0-9]*}}, i32 1, i32 1, i64 0 }, %taintprof.LoopDesc { ptr @taintprof.chain{{[.0-9]*}}, i32 1, i32 1, i64 0 }, %taintprof.LoopDesc { ptr @taintprof.chain{{[.0-9]*}}, i32 1, i32 1, i64 0 }, %taintprof.LoopDesc { ptr @taintprof.chain{{[.0-9]*}}, i32 1, i32 5, i64 0 }]
+; left only by an exception also has LOOP_NO_SINK (4). Each names its physical function
+; (simple, nested, nested, only_throws) and its enclosing loop (the inner loop of
+; @nested, loop 2, is in loop 1). Data flow only (control-flow.ll covers control flow).
+; CHECK: @taintprof.loops = private constant [4 x %taintprof.LoopDesc] [%taintprof.LoopDesc { ptr @taintprof.chain{{[.0-9]*}}, i32 1, i32 1, i64 0, ptr null, ptr @taintprof.funcs }, %taintprof.LoopDesc { ptr @taintprof.chain{{[.0-9]*}}, i32 1, i32 1, i64 0, ptr null, ptr getelementptr inbounds ([3 x %taintprof.FuncDesc], ptr @taintprof.funcs, i64 0, i64 1) }, %taintprof.LoopDesc { ptr @taintprof.chain{{[.0-9]*}}, i32 1, i32 1, i64 0, ptr getelementptr inbounds ([4 x %taintprof.LoopDesc], ptr @taintprof.loops, i64 0, i64 1), ptr getelementptr inbounds ([3 x %taintprof.FuncDesc], ptr @taintprof.funcs, i64 0, i64 1) }, %taintprof.LoopDesc { ptr @taintprof.chain{{[.0-9]*}}, i32 1, i32 5, i64 0, ptr null, ptr getelementptr inbounds ([3 x %taintprof.FuncDesc], ptr @taintprof.funcs, i64 0, i64 2) }]
 
 ; CHECK-LABEL: define void @simple(i32 %n)
-; CHECK: [[LN:%.*]] = load i16, ptr @__tp_arg_tls
+; CHECK: [[LN_RAW:%.*]] = load i16, ptr @__tp_arg_tls
+; CHECK-NEXT: [[LN:%.*]] = select i1 {{%.*}}, i16 [[LN_RAW]], i16 0
 ; CHECK: [[NODE:%.*]] = call ptr @__tp_enter(
 ; CHECK: loop:
 ; CHECK: [[ACC:%.*]] = phi i16 [ 0, %entry ], [ [[NEXT:%.*]], %loop ]
@@ -36,9 +39,12 @@ exit:
 ; from the inner latch to the shared block %ret leaves both loops: it gets its own block
 ; reporting the inner loop, then the outer loop.
 ; CHECK-LABEL: define i32 @nested(i32 %n, i32 %m, i1 %early)
-; CHECK: [[LN:%.*]] = load i16, ptr @__tp_arg_tls
-; CHECK: [[LM:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
-; CHECK: [[LE:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 2)
+; CHECK: [[LN_RAW:%.*]] = load i16, ptr @__tp_arg_tls
+; CHECK-NEXT: [[LN:%.*]] = select i1 {{%.*}}, i16 [[LN_RAW]], i16 0
+; CHECK: [[LM_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK-NEXT: [[LM:%.*]] = select i1 {{%.*}}, i16 [[LM_RAW]], i16 0
+; CHECK: [[LE_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 2)
+; CHECK-NEXT: [[LE:%.*]] = select i1 {{%.*}}, i16 [[LE_RAW]], i16 0
 ; CHECK: [[NODE:%.*]] = call ptr @__tp_enter(
 ; CHECK: outer:
 ; CHECK: [[OACC:%.*]] = phi i16 [ 0, %entry ], [ [[ONEXT:%.*]], %outer.latch ]

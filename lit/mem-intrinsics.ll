@@ -1,7 +1,7 @@
 ; memcpy/memmove copy shadow (inline for constant sizes, runtime otherwise); memset sets
 ; the value's label (inline only for label 0); masked load/store/gather/scatter do the
 ; same operation on shadow with the same mask.
-; RUN: %opt_taint < %s | %FileCheck %s
+; RUN: %opt_dataflow < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -32,7 +32,8 @@ define void @set_const_zero(ptr %d) {
 }
 
 ; CHECK-LABEL: define void @set_labelled(ptr %d, i8 %v, i64 %n)
-; CHECK: [[LV:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK: [[LV_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK-NEXT: [[LV:%.*]] = select i1 {{%.*}}, i16 [[LV_RAW]], i16 0
 ; CHECK: call void @__tp_shadow_set(ptr %d, i16 [[LV]], i64 %n)
 ; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr %d, i8 %v, i64 %n, i1 false)
 define void @set_labelled(ptr %d, i8 %v, i64 %n) {

@@ -1,13 +1,16 @@
 ; select: label(c) | select(c, label(a), label(b)); phi: phi of the incoming labels;
 ; GEP: base | indices. Induction-variable label PHIs that can only be 0 are removed.
-; RUN: %opt_taint < %s | %FileCheck %s
+; RUN: %opt_dataflow < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
 ; CHECK-LABEL: define i32 @sel(i1 %c, i32 %a, i32 %b)
-; CHECK: [[LC:%.*]] = load i16, ptr @__tp_arg_tls, align 2
-; CHECK: [[LA:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
-; CHECK: [[LB:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 2)
+; CHECK: [[LC_RAW:%.*]] = load i16, ptr @__tp_arg_tls, align 2
+; CHECK-NEXT: [[LC:%.*]] = select i1 {{%.*}}, i16 [[LC_RAW]], i16 0
+; CHECK: [[LA_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK-NEXT: [[LA:%.*]] = select i1 {{%.*}}, i16 [[LA_RAW]], i16 0
+; CHECK: [[LB_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 2)
+; CHECK-NEXT: [[LB:%.*]] = select i1 {{%.*}}, i16 [[LB_RAW]], i16 0
 ; CHECK: %r = select i1 %c, i32 %a, i32 %b
 ; CHECK-NEXT: [[P:%.*]] = select i1 %c, i16 [[LA]], i16 [[LB]]
 ; CHECK-NEXT: [[R:%.*]] = or i16 [[LC]], [[P]]
@@ -28,8 +31,10 @@ define <2 x double> @vsel(<2 x i1> %c, <2 x double> %a, <2 x double> %b) {
 }
 
 ; CHECK-LABEL: define i32 @phi(i1 %c, i32 %a, i32 %b)
-; CHECK: [[LA:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
-; CHECK: [[LB:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 2)
+; CHECK: [[LA_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK-NEXT: [[LA:%.*]] = select i1 {{%.*}}, i16 [[LA_RAW]], i16 0
+; CHECK: [[LB_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 2)
+; CHECK-NEXT: [[LB:%.*]] = select i1 {{%.*}}, i16 [[LB_RAW]], i16 0
 ; CHECK: join:
 ; CHECK-NEXT: %p = phi i32 [ %a, %l ], [ %b, %r ]
 ; CHECK-NEXT: [[SP:%.*]] = phi i16 [ [[LA]], %l ], [ [[LB]], %r ]
@@ -47,8 +52,10 @@ join:
 }
 
 ; CHECK-LABEL: define ptr @gep(ptr %p, i64 %i)
-; CHECK: [[LP:%.*]] = load i16, ptr @__tp_arg_tls
-; CHECK: [[LI:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK: [[LP_RAW:%.*]] = load i16, ptr @__tp_arg_tls
+; CHECK-NEXT: [[LP:%.*]] = select i1 {{%.*}}, i16 [[LP_RAW]], i16 0
+; CHECK: [[LI_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK-NEXT: [[LI:%.*]] = select i1 {{%.*}}, i16 [[LI_RAW]], i16 0
 ; CHECK: %q = getelementptr inbounds double, ptr %p, i64 %i
 ; CHECK-NEXT: [[G:%.*]] = or i16 [[LP]], [[LI]]
 ; CHECK: store i16 [[G]], ptr @__tp_ret_tls

@@ -1,5 +1,5 @@
 ; Vectors keep one label per lane: loads, stores, element and shuffle operations.
-; RUN: %opt_taint < %s | %FileCheck %s
+; RUN: %opt_dataflow < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -90,7 +90,8 @@ define void @store_v8i16(ptr %p, <8 x i16> %v) {
 ; extractelement / insertelement / shufflevector are lane-wise on the shadows; a
 ; variable index ORs its label in.
 ; CHECK-LABEL: define float @elements(ptr %p, ptr %q, float %f, i32 %i)
-; CHECK: [[LI:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 3)
+; CHECK: [[LI_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 3)
+; CHECK-NEXT: [[LI:%.*]] = select i1 {{%.*}}, i16 [[LI_RAW]], i16 0
 ; CHECK: %v = load <4 x float>, ptr %p
 ; CHECK: [[SV:%.*]] = or <4 x i16>
 ; CHECK: %e = extractelement <4 x float> %v, i32 %i
@@ -112,8 +113,10 @@ define float @elements(ptr %p, ptr %q, float %f, i32 %i) {
 
 ; Aggregates: one collapsed label.
 ; CHECK-LABEL: define i32 @aggregates(i32 %a, i64 %b)
-; CHECK: [[LA:%.*]] = load i16, ptr @__tp_arg_tls
-; CHECK: [[LB:%.*]] = load i16, ptr getelementptr
+; CHECK: [[LA_RAW:%.*]] = load i16, ptr @__tp_arg_tls
+; CHECK-NEXT: [[LA:%.*]] = select i1 {{%.*}}, i16 [[LA_RAW]], i16 0
+; CHECK: [[LB_RAW:%.*]] = load i16, ptr getelementptr
+; CHECK-NEXT: [[LB:%.*]] = select i1 {{%.*}}, i16 [[LB_RAW]], i16 0
 ; CHECK: %x = insertvalue { i32, i64 } undef, i32 %a, 0
 ; CHECK: %y = insertvalue { i32, i64 } %x, i64 %b, 1
 ; CHECK-NEXT: [[Y:%.*]] = or i16 [[LA]], [[LB]]

@@ -38,7 +38,7 @@
 use core::ffi::c_char;
 
 /// Bumped whenever a layout, name or meaning below changes.
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 
 /// Magic number at the start of every [`ModuleDesc`] ("TPMD").
 pub const MODULE_MAGIC: u32 = 0x544d_5044;
@@ -94,6 +94,12 @@ pub const TLS_BYVAL_SRC: &str = "__tp_byval_tls";
 pub const TLS_CONTEXT: &str = "__tp_ctx_tls";
 /// `ptr` to a [`SiteDesc`]: the call site of the call in flight (set by the caller).
 pub const TLS_CALL_SITE: &str = "__tp_site_tls";
+/// `ptr`: the function the caller is calling (the callee operand of the call). An
+/// instrumented callee compares it with its own address at entry: on a mismatch it was
+/// called from uninstrumented code (a qsort comparator, a thread start routine, an OpenMP
+/// worker) and the argument/control slots hold stale labels of some earlier call, so it
+/// treats its arguments and entry control label as unlabelled.
+pub const TLS_CALLEE: &str = "__tp_callee_tls";
 
 // ---------------------------------------------------------------------------------
 // Runtime hooks called from instrumented IR (all `extern "C"`, never unwind).
@@ -114,6 +120,13 @@ pub const HOOK_SHADOW_COPY: &str = "__tp_shadow_copy";
 pub const HOOK_SHADOW_SET: &str = "__tp_shadow_set";
 /// `u16 __tp_shadow_union(const void *p, size_t n)`: OR of the labels of `n` bytes.
 pub const HOOK_SHADOW_UNION: &str = "__tp_shadow_union";
+/// `void __tp_shadow_or(void *dst, u16 label, size_t n)`: OR `label` into the labels of
+/// `n` bytes (control-flow tainting of memory written by intrinsics and wrappers).
+pub const HOOK_SHADOW_OR: &str = "__tp_shadow_or";
+/// `void __tp_branch_update(BranchRec *b, u16 label, u64 taken_bit)`: the cold path of a
+/// branch sink, called only when `label` adds bits to `b->label` or `taken_bit` is new in
+/// `b->taken`; ORs both in atomically.
+pub const HOOK_BRANCH_UPDATE: &str = "__tp_branch_update";
 /// Prefix of runtime wrappers: a call to `memcpy` becomes a call to `__tpw_memcpy`
 /// with the same signature; the wrapper does the work and moves shadow.
 pub const WRAPPER_PREFIX: &str = "__tpw_";
@@ -149,18 +162,22 @@ pub struct SrcLoc {
 /// code was compiled into); each next entry is a position inside a function inlined
 /// at the previous one; `chain[n-1]` is the position itself, in the function it was
 /// written in. Without inlining `n == 1`.
-/// LLVM type: `{ ptr, i32, i32 }`.
+/// LLVM type: `{ ptr, i32, i32, ptr }`.
 #[repr(C)]
 #[derive(Debug)]
 pub struct SiteDesc {
     pub chain: *const SrcLoc,
     pub n_chain: u32,
     pub flags: u32,
+    /// The innermost natural loop of the physical function that contains this position,
+    /// or null. For a call site this is where the callee's loop nest hangs in the
+    /// program's loop-nest tree (nesting multiplies).
+    pub loop_: *const LoopDesc,
 }
 
 /// A natural loop. `chain[n-1]` is the loop's `for`/`while`/`do` keyword in the
 /// function it was written in; earlier entries are the inline call sites that put it
-/// into the physical function. LLVM type: `{ ptr, i32, i32, i64 }`.
+/// into the physical function. LLVM type: `{ ptr, i32, i32, i64, ptr, ptr }`.
 #[repr(C)]
 #[derive(Debug)]
 pub struct LoopDesc {
@@ -170,6 +187,10 @@ pub struct LoopDesc {
     pub flags: u32,
     /// Trip count proved constant at compile time, or 0 if unknown.
     pub const_trip_count: u64,
+    /// The enclosing natural loop in the same physical function, or null.
+    pub parent: *const LoopDesc,
+    /// The physical function the loop was compiled into.
+    pub func: *const FuncDesc,
 }
 
 /// The loop has no debug location; `line` is 0 and it is named by its index.
@@ -196,15 +217,29 @@ pub const FUNC_CONTEXT_TRACKED: u32 = 1 << 0;
 /// Proved constant at compile time: no loops, or only constant-trip loops, and no
 /// calls to anything non-trivial (Perf-Taint's static pruning).
 pub const FUNC_STATICALLY_PRUNED: u32 = 1 << 1;
+/// The function calls itself directly or through functions of the same module
+/// (a cycle in the module's call graph); the runtime also detects recursion dynamically.
+pub const FUNC_RECURSIVE_STATIC: u32 = 1 << 2;
 
-/// Per-branch record for branch sinks (updated in place by instrumented code).
-/// LLVM type: `{ ptr, i32, i16, i16, i64, i64 }`.
+/// `BranchRec::flags`: the branch is a `switch`.
+pub const BRANCH_SWITCH: u16 = 1 << 0;
+/// `BranchRec::flags`: more successors than could be tracked (only the first 64 are).
+pub const BRANCH_TRUNCATED: u16 = 1 << 1;
+
+/// Per-branch record for branch sinks: every conditional `br` and `switch` that is not
+/// an exit of a loop containing it (updated in place by instrumented code).
+/// LLVM type: `{ ptr, ptr, i32, i16, i16, i64, i64 }`.
 #[repr(C)]
 #[derive(Debug)]
 pub struct BranchRec {
-    /// Source position of the branch (inline chain).
+    /// Source position of the branch (inline chain); its `loop_` is the innermost loop
+    /// containing the branch.
     pub site: *const SiteDesc,
-    /// Number of successors (2 for `br`, 1 + cases for `switch`; at most 64 tracked).
+    /// `n_succ` source positions, one per distinct successor block (its first
+    /// instruction with a debug location), in successor order: for `br`, [true, false];
+    /// for `switch`, [default, case 1, case 2, ...] with duplicate targets merged.
+    pub succ: *const SiteDesc,
+    /// Number of distinct successors tracked (at most 64).
     pub n_succ: u32,
     /// Union of condition labels seen (atomic OR).
     pub label: u16,
@@ -251,10 +286,10 @@ mod tests {
     #[test]
     fn layouts_match_the_llvm_types_the_pass_emits() {
         assert_eq!(size_of::<SrcLoc>(), 40);
-        assert_eq!(size_of::<SiteDesc>(), 16);
-        assert_eq!(size_of::<LoopDesc>(), 24);
+        assert_eq!(size_of::<SiteDesc>(), 24);
+        assert_eq!(size_of::<LoopDesc>(), 40);
         assert_eq!(size_of::<FuncDesc>(), 48);
-        assert_eq!(size_of::<BranchRec>(), 32);
+        assert_eq!(size_of::<BranchRec>(), 40);
         assert_eq!(size_of::<ModuleDesc>(), 64);
     }
 

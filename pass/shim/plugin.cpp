@@ -9,8 +9,10 @@
 //   2. turns Rust-side errors into compiler diagnostics (`LLVMContext::emitError`), so a
 //      problem is reported as a compile error, never as a crash;
 //   3. offers small helpers (tp_*) for what the C API lacks: PromoteMemToReg, edge
-//      splitting, global ctors, DISubprogram/DILocation queries, demangling, memory
-//      effects of calls and parameter type attributes.
+//      splitting, conditional cold blocks, global ctors, DISubprogram/DILocation
+//      queries, demangling, memory effects of calls, parameter type attributes, and
+//      constant trip counts from ScalarEvolution (through the pass manager's
+//      FunctionAnalysisManager, handed to Rust as an opaque pointer).
 //
 // Every helper is `extern "C"`, takes and returns C-API handles, and never throws
 // (LLVM is built without exceptions).
@@ -32,6 +34,15 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Analysis/InstructionSimplify.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
@@ -44,16 +55,22 @@
 using namespace llvm;
 
 // Implemented in Rust (src/lib.rs). Returns 0 on success; on failure the Rust side has
-// already reported the problem through tp_emit_error.
-extern "C" int taintprof_run_module(LLVMModuleRef M, int opt_level, const char *params);
+// already reported the problem through tp_emit_error. `fam` is the module's
+// FunctionAnalysisManager (opaque to Rust, given back to tp_loop_trip_counts).
+extern "C" int taintprof_run_module(LLVMModuleRef M, int opt_level, const char *params,
+                                    void *fam);
 
 namespace {
 struct TaintprofPass : PassInfoMixin<TaintprofPass> {
   int OptLevel;       // 0..3, or -1 when run from an explicit opt pipeline
   std::string Params; // the text between <> in `taintprof-taint<...>`, may be empty
   TaintprofPass(int L, std::string P) : OptLevel(L), Params(std::move(P)) {}
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    taintprof_run_module(wrap(&M), OptLevel, Params.c_str());
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    // Every PassBuilder user (clang, opt) cross-registers the proxies, so the function
+    // analysis manager is always available here.
+    FunctionAnalysisManager &FAM =
+        MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    taintprof_run_module(wrap(&M), OptLevel, Params.c_str(), &FAM);
     return PreservedAnalyses::none();
   }
   // Required: the pass must also run on optnone functions and at -O0.
@@ -171,6 +188,52 @@ extern "C" LLVMBasicBlockRef tp_split_edge(LLVMValueRef Term, unsigned SuccNum) 
   return wrap(NewBB);
 }
 
+/// Split `Before`'s block before `Before` and put a new block on the true side of
+/// `Cond`: `if (Cond) { <new block> }`, marked unlikely (branch weights), so the code
+/// placed there (a cold runtime call) stays out of the hot path. Successor PHIs are
+/// updated. Returns the new block (it ends in `br` to the rest of the split block).
+extern "C" LLVMBasicBlockRef tp_split_if_then(LLVMValueRef Cond, LLVMValueRef Before) {
+  Instruction *I = unwrap<Instruction>(Before);
+  MDNode *W = MDBuilder(I->getContext()).createUnlikelyBranchWeights();
+  Instruction *T = SplitBlockAndInsertIfThen(unwrap(Cond), I->getIterator(),
+                                             /*Unreachable=*/false, W);
+  return wrap(T->getParent());
+}
+
+/// Give every edge from the `switch` `Switch` to `Succ` one new block of its own
+/// (holding `br Succ`): all case edges to `Succ` are redirected to it, and `Succ`'s
+/// PHIs get exactly one entry for it. Returns the new block.
+extern "C" LLVMBasicBlockRef tp_split_switch_successor(LLVMValueRef Switch,
+                                                       LLVMBasicBlockRef Succ) {
+  auto *SI = unwrap<SwitchInst>(Switch);
+  BasicBlock *From = SI->getParent();
+  BasicBlock *S = unwrap(Succ);
+  BasicBlock *NewBB = BasicBlock::Create(From->getContext(), S->getName() + ".tp.case",
+                                         From->getParent(), S);
+  BranchInst *Br = BranchInst::Create(S, NewBB);
+  Br->setDebugLoc(SI->getDebugLoc());
+  for (unsigned I = 0, E = SI->getNumSuccessors(); I < E; ++I)
+    if (SI->getSuccessor(I) == S)
+      SI->setSuccessor(I, NewBB);
+  for (PHINode &PN : S->phis()) {
+    bool First = true;
+    for (int Idx = (int)PN.getNumIncomingValues() - 1; Idx >= 0; --Idx) {
+      if (PN.getIncomingBlock(Idx) != From)
+        continue;
+      // Duplicate entries for one block carry the same value; keep one.
+      if (!First) {
+        PN.removeIncomingValue(Idx, /*DeletePHIIfEmpty=*/false);
+        continue;
+      }
+      First = false;
+    }
+    int Idx = PN.getBasicBlockIndex(From);
+    if (Idx >= 0)
+      PN.setIncomingBlock(Idx, NewBB);
+  }
+  return wrap(NewBB);
+}
+
 /// Simplify the given instructions (those the pass inserted) with InstSimplify, which
 /// only ever replaces an instruction by an existing value or a constant: ORs with a
 /// label that turned out to be 0, splats of 0, PHIs of equal labels. Instructions that
@@ -215,9 +278,243 @@ extern "C" unsigned tp_simplify(LLVMValueRef *Insts, unsigned N) {
   return Removed;
 }
 
+/// Make the label code the pass inserted (`Insts`; nothing else is touched) cheap in
+/// loops: nothing runs LICM after OptimizerLast, so
+///  1. pure label computations (or, casts, splats, selects, compares of labels) whose
+///     operands are loop-invariant move to the loop's preheader, outward as far as
+///     possible;
+///  2. a label PHI in a loop header of the form `s = phi [s0, outside], [s | X, latch]`
+///     (every latch value an OR tree of `s` and loop-invariant leaves) is replaced by
+///     `s0 | X` computed in the preheader. That is the value `s` has from the second
+///     iteration on; in the first iteration it over-approximates (a label already in
+///     the loop's exit condition, e.g. the bound's, on the induction variable one
+///     iteration early). Loop results are unions over iterations, so they are
+///     unchanged; only an execution of exactly one iteration could see more.
+/// Then 1 again for what became invariant. Returns how many instructions were hoisted or
+/// replaced.
+static bool tpIsPureLabelOp(Instruction *I) {
+  return isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<InsertElementInst>(I) ||
+         isa<ExtractElementInst>(I) || isa<ShuffleVectorInst>(I) || isa<SelectInst>(I) ||
+         isa<CmpInst>(I) || isa<FreezeInst>(I) ||
+         (isa<IntrinsicInst>(I) &&
+          cast<IntrinsicInst>(I)->getIntrinsicID() == Intrinsic::vector_reduce_or);
+}
+
+/// Where loop-invariant label code of `L` goes: the preheader, else the unique
+/// predecessor outside the loop (it dominates the header; what we move there is pure, so
+/// running it when the other successor is taken is harmless — the vectorizer's
+/// min-iterations check is such a predecessor), else a preheader made now.
+static BasicBlock *tpHoistTarget(Loop *L, DominatorTree &DT, LoopInfo &LI) {
+  if (BasicBlock *P = L->getLoopPreheader())
+    return P;
+  if (BasicBlock *P = L->getLoopPredecessor())
+    return P;
+  return InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+}
+
+static unsigned tpHoist(Function &F, SmallPtrSetImpl<Instruction *> &Ours, LoopInfo &LI,
+                        DominatorTree &DT) {
+  unsigned N = 0;
+  ReversePostOrderTraversal<Function *> RPOT(&F);
+  for (BasicBlock *BB : RPOT) {
+    SmallVector<Instruction *, 16> Cands;
+    for (Instruction &I : *BB)
+      if (Ours.count(&I) && tpIsPureLabelOp(&I) && isSafeToSpeculativelyExecute(&I))
+        Cands.push_back(&I);
+    for (Instruction *I : Cands) {
+      Loop *Target = nullptr;
+      for (Loop *L = LI.getLoopFor(I->getParent()); L; L = L->getParentLoop()) {
+        if (!L->hasLoopInvariantOperands(I))
+          break;
+        Target = L;
+      }
+      if (!Target)
+        continue;
+      // Outermost first; if it has no place for the code, try the inner ones.
+      BasicBlock *To = nullptr;
+      for (Loop *L = Target; L && !To; ) {
+        To = tpHoistTarget(L, DT, LI);
+        if (!To) {
+          Loop *Inner = LI.getLoopFor(I->getParent());
+          if (Inner == L)
+            break;
+          while (Inner->getParentLoop() != L)
+            Inner = Inner->getParentLoop();
+          L = Inner;
+        }
+      }
+      if (!To)
+        continue;
+      I->moveBefore(To->getTerminator());
+      ++N;
+    }
+  }
+  return N;
+}
+
+/// Leaves of the OR tree `V` (our `or`s only) into `Leaves`; false if it is not one.
+static bool tpOrLeaves(Value *V, PHINode *Self, SmallPtrSetImpl<Instruction *> &Ours,
+                       SmallVectorImpl<Value *> &Leaves, unsigned Depth) {
+  if (V == Self)
+    return true;
+  auto *BO = dyn_cast<BinaryOperator>(V);
+  if (BO && BO->getOpcode() == Instruction::Or && Ours.count(BO) && Depth < 16)
+    return tpOrLeaves(BO->getOperand(0), Self, Ours, Leaves, Depth + 1) &&
+           tpOrLeaves(BO->getOperand(1), Self, Ours, Leaves, Depth + 1);
+  Leaves.push_back(V);
+  return true;
+}
+
+extern "C" unsigned tp_hoist_labels(LLVMValueRef Fn, LLVMValueRef *Insts, unsigned NInsts) {
+  Function &F = *unwrap<Function>(Fn);
+  SmallPtrSet<Instruction *, 32> Ours;
+  for (unsigned I = 0; I < NInsts; ++I)
+    if (auto *In = dyn_cast<Instruction>(unwrap(Insts[I])))
+      Ours.insert(In);
+  if (Ours.empty())
+    return 0;
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  if (LI.empty())
+    return 0;
+  unsigned N = tpHoist(F, Ours, LI, DT);
+  // Collapsing one PHI can make another (an accumulator fed by it) collapsible.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+  SmallVector<PHINode *, 16> Phis;
+  for (Loop *L : LI.getLoopsInPreorder())
+    for (PHINode &P : L->getHeader()->phis())
+      if (Ours.count(&P) && P.getType()->isIntOrIntVectorTy(16))
+        Phis.push_back(&P);
+  for (PHINode *P : Phis) {
+    Loop *L = LI.getLoopFor(P->getParent());
+    Value *Init = nullptr;
+    SmallVector<Value *, 8> Leaves;
+    bool Ok = true;
+    for (unsigned K = 0; K < P->getNumIncomingValues() && Ok; ++K) {
+      Value *V = P->getIncomingValue(K);
+      if (!L->contains(P->getIncomingBlock(K))) {
+        Ok = !Init || Init == V;
+        Init = V;
+        continue;
+      }
+      Ok = tpOrLeaves(V, P, Ours, Leaves, 0);
+    }
+    if (!Ok || !Init)
+      continue;
+    for (Value *Leaf : Leaves)
+      Ok &= L->isLoopInvariant(Leaf);
+    if (!Ok)
+      continue;
+    BasicBlock *Pre = tpHoistTarget(L, DT, LI);
+    if (!Pre)
+      continue;
+    IRBuilder<> B(Pre->getTerminator());
+    auto *IC = dyn_cast<Constant>(Init);
+    Value *Acc = (IC && IC->isNullValue()) ? nullptr : Init;
+    SmallPtrSet<Value *, 8> Seen;
+    for (Value *Leaf : Leaves) {
+      auto *C = dyn_cast<Constant>(Leaf);
+      if ((C && C->isNullValue()) || Leaf == Acc || !Seen.insert(Leaf).second)
+        continue;
+      if (!Acc) {
+        Acc = Leaf;
+        continue;
+      }
+      Value *O = B.CreateOr(Acc, Leaf);
+      if (auto *OI = dyn_cast<Instruction>(O))
+        Ours.insert(OI);
+      Acc = O;
+    }
+    if (!Acc)
+      Acc = Constant::getNullValue(P->getType());
+    P->replaceAllUsesWith(Acc);
+    Ours.erase(P);
+    P->eraseFromParent();
+    ++N;
+    Changed = true;
+  }
+  }
+  N += tpHoist(F, Ours, LI, DT);
+  return N;
+}
+
 /// Append `Fn` to `llvm.global_ctors` with the given priority.
 extern "C" void tp_append_global_ctor(LLVMModuleRef M, LLVMValueRef Fn, int Priority) {
   appendToGlobalCtors(*unwrap(M), unwrap<Function>(Fn), Priority);
+}
+
+// ---------------------------------------------------------------------------------------
+// Trip counts (static pruning)
+// ---------------------------------------------------------------------------------------
+
+/// For each of the `N` loop headers of function `Fn`, the loop's trip count if
+/// ScalarEvolution proves it a compile-time constant, else UINT64_MAX, into `Out`;
+/// UINT64_MAX - 1 when it is constant but the loop is a transformed copy (vectorized,
+/// unrolled, peeled: its metadata says so) whose count is not the source loop's.
+///
+/// The count is the number of times the loop body runs per execution of the loop, so
+/// that -O0 and -O2 agree: SCEV's backedge-taken count is that number for a bottom-
+/// tested (rotated) loop minus one, and exactly that number for a top-tested loop
+/// (whose header runs once more than its body). So: BTC + 1 when every latch is an
+/// exiting block, BTC otherwise.
+///
+/// The function has been changed since the pipeline last analysed it (alloca
+/// promotion, edge splitting), so its cached analyses are dropped first, and again
+/// afterwards because instrumentation changes it further. Returns 0 when `FAM` is null.
+/// Whether the optimizer vectorized, unrolled or peeled loop `L` (its `!llvm.loop` says
+/// so), so that its trip count is not that of the source loop.
+static bool tpTransformedLoop(Loop *L) {
+  MDNode *ID = L->getLoopID();
+  if (!ID)
+    return false;
+  for (const MDOperand &Op : ID->operands()) {
+    auto *N = dyn_cast_or_null<MDNode>(Op.get());
+    if (!N || N->getNumOperands() == 0)
+      continue;
+    auto *S = dyn_cast_or_null<MDString>(N->getOperand(0).get());
+    if (!S)
+      continue;
+    StringRef K = S->getString();
+    if (K == "llvm.loop.isvectorized" || K.starts_with("llvm.loop.unroll.") ||
+        K == "llvm.loop.peeled.count")
+      return true;
+  }
+  return false;
+}
+
+extern "C" int tp_loop_trip_counts(void *FAMp, LLVMValueRef Fn, LLVMBasicBlockRef *Headers,
+                                   unsigned N, uint64_t *Out) {
+  for (unsigned I = 0; I < N; ++I)
+    Out[I] = UINT64_MAX;
+  if (!FAMp)
+    return 0;
+  auto &FAM = *static_cast<FunctionAnalysisManager *>(FAMp);
+  Function &F = *unwrap<Function>(Fn);
+  FAM.clear(F, F.getName());
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  for (unsigned I = 0; I < N; ++I) {
+    BasicBlock *H = unwrap(Headers[I]);
+    Loop *L = LI.getLoopFor(H);
+    if (!L || L->getHeader() != H)
+      continue;
+    auto *BTC = dyn_cast<SCEVConstant>(SE.getBackedgeTakenCount(L));
+    if (!BTC || BTC->getAPInt().getActiveBits() > 63)
+      continue;
+    if (tpTransformedLoop(L)) {
+      Out[I] = UINT64_MAX - 1;
+      continue;
+    }
+    SmallVector<BasicBlock *, 4> Latches;
+    L->getLoopLatches(Latches);
+    bool Bottom = !Latches.empty();
+    for (BasicBlock *B : Latches)
+      Bottom &= L->isLoopExiting(B);
+    Out[I] = BTC->getAPInt().getZExtValue() + (Bottom ? 1 : 0);
+  }
+  FAM.clear(F, F.getName());
+  return 1;
 }
 
 // ---------------------------------------------------------------------------------------

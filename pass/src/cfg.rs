@@ -7,7 +7,13 @@
 //! every block ending in `ret`/`unreachable`/`resume` flows into.
 //!
 //! Both trees answer `dominates(a, b)` in O(1) through DFS interval numbering, because
-//! the loop analysis and (next) the control-flow tainting ask it in inner loops.
+//! the loop analysis and the control-flow tainting ask it in inner loops.
+//!
+//! Blocks that cannot reach any exit (an infinite loop left only by `exit()` inside a
+//! callee that is not `noreturn`, a server's `for (;;)`) would have no post-dominator
+//! and so no control dependences. As LLVM's PostDominatorTree does, such a region gets
+//! a virtual edge to the exit from its first block in reverse post-order (normally the
+//! header of the outermost infinite loop), so that every reachable block is in the tree.
 
 use petgraph::algo::dominators::simple_fast;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -22,6 +28,9 @@ pub struct Cfg {
     pub exits: Vec<usize>,
     /// Blocks ending in `ret` (a subset of `exits`).
     pub returns: Vec<usize>,
+    /// Unwind edges (`invoke` to its landing pad), also present in `succs`. The
+    /// post-dominator tree ignores them (see [`Cfg::post_dominators`]).
+    pub unwind: Vec<(usize, usize)>,
 }
 
 impl Cfg {
@@ -30,6 +39,7 @@ impl Cfg {
             succs: vec![Vec::new(); n],
             exits: Vec::new(),
             returns: Vec::new(),
+            unwind: Vec::new(),
         }
     }
 
@@ -56,7 +66,9 @@ impl Cfg {
         p
     }
 
-    fn graph(&self, virtual_exit: bool) -> DiGraph<(), ()> {
+    /// The graph, with a virtual exit node (post-dominators: then without unwind
+    /// edges) or without (dominators: every edge).
+    fn graph(&self, virtual_exit: bool, extra_exits: &[usize]) -> DiGraph<(), ()> {
         let n = self.len() + virtual_exit as usize;
         let mut g = DiGraph::with_capacity(n, n * 2);
         for _ in 0..n {
@@ -64,12 +76,15 @@ impl Cfg {
         }
         for (b, ss) in self.succs.iter().enumerate() {
             for &s in ss {
+                if virtual_exit && self.unwind.contains(&(b, s)) {
+                    continue;
+                }
                 g.add_edge(NodeIndex::new(b), NodeIndex::new(s), ());
             }
         }
         if virtual_exit {
             let v = NodeIndex::new(self.len());
-            for &e in &self.exits {
+            for &e in self.exits.iter().chain(extra_exits) {
                 g.add_edge(NodeIndex::new(e), v, ());
             }
         }
@@ -104,7 +119,7 @@ impl Cfg {
     }
 
     pub fn dominators(&self) -> DomTree {
-        let g = self.graph(false);
+        let g = self.graph(false, &[]);
         let d = simple_fast(&g, NodeIndex::new(0));
         let idom = (0..self.len())
             .map(|b| d.immediate_dominator(NodeIndex::new(b)).map(|x| x.index()))
@@ -112,12 +127,61 @@ impl Cfg {
         DomTree::from_idoms(idom, Some(0))
     }
 
-    /// Post-dominator tree. Node `self.len()` is the virtual exit (the root); blocks
-    /// that cannot reach any exit (infinite loops) have no post-dominator.
-    // Used by control-flow tainting (next issue); unit-tested below.
-    #[allow(dead_code)]
+    /// Blocks reachable from the entry that cannot reach an exit get a virtual exit
+    /// edge from the first of them in reverse post-order, repeatedly, until every
+    /// reachable block reaches an exit. Returns those blocks.
+    pub fn virtual_exits(&self) -> Vec<usize> {
+        let mut preds = vec![Vec::new(); self.len()];
+        for (b, ss) in self.succs.iter().enumerate() {
+            for &s in ss {
+                if !self.unwind.contains(&(b, s)) {
+                    preds[s].push(b);
+                }
+            }
+        }
+        let mut reaches = vec![false; self.len()];
+        let mut work: Vec<usize> = Vec::new();
+        let mark = |b: usize, reaches: &mut Vec<bool>, work: &mut Vec<usize>| {
+            if !reaches[b] {
+                reaches[b] = true;
+                work.push(b);
+            }
+        };
+        for &e in &self.exits {
+            mark(e, &mut reaches, &mut work);
+        }
+        let mut extra = Vec::new();
+        let rpo = self.reverse_post_order();
+        let mut next = 0;
+        loop {
+            while let Some(b) = work.pop() {
+                for &p in &preds[b] {
+                    mark(p, &mut reaches, &mut work);
+                }
+            }
+            while next < rpo.len() && reaches[rpo[next]] {
+                next += 1;
+            }
+            if next == rpo.len() {
+                break;
+            }
+            extra.push(rpo[next]);
+            mark(rpo[next], &mut reaches, &mut work);
+        }
+        extra
+    }
+
+    /// Post-dominator tree over the normal (non-unwind) edges. Node `self.len()` is the
+    /// virtual exit (the root). Regions that cannot reach an exit are joined to it by
+    /// [`Cfg::virtual_exits`]; blocks unreachable from the entry may still be missing
+    /// from the tree.
+    ///
+    /// Unwind edges are left out: with them, every block after a call that may throw
+    /// would be "not post-dominated" (the exception path escapes), and in C++ code
+    /// nothing after an `invoke` would depend on the loop or `if` around it.
     pub fn post_dominators(&self) -> DomTree {
-        let g = self.graph(true);
+        let extra = self.virtual_exits();
+        let g = self.graph(true, &extra);
         let root = NodeIndex::new(self.len());
         let d = simple_fast(Reversed(&g), root);
         let idom = (0..=self.len())
@@ -131,7 +195,6 @@ impl Cfg {
 #[derive(Debug, Clone)]
 pub struct DomTree {
     /// Immediate dominator of each node (`None` for the root and unreachable nodes).
-    #[allow(dead_code)]
     pub idom: Vec<Option<usize>>,
     #[allow(dead_code)]
     root: Option<usize>,
@@ -241,15 +304,28 @@ mod tests {
     }
 
     #[test]
-    fn infinite_loop_has_no_post_dominator_and_unreachable_blocks_are_skipped() {
+    fn infinite_loop_joins_the_virtual_exit_and_unreachable_blocks_are_skipped() {
         // 0 -> 1 -> 1 (infinite), 0 -> 2 (ret); 3 unreachable -> 2
         let c = cfg(4, &[(0, 1), (1, 1), (0, 2), (3, 2)], &[2]);
+        assert_eq!(c.virtual_exits(), vec![1]);
         let p = c.post_dominators();
-        assert!(!p.contains(1));
+        assert!(p.contains(1));
+        assert_eq!(p.idom[1], Some(4));
+        assert_eq!(p.idom[0], Some(4));
         let d = c.dominators();
         assert!(!d.contains(3));
         assert!(!d.dominates(0, 3));
         assert_eq!(c.reverse_post_order().len(), 3);
+    }
+
+    #[test]
+    fn infinite_nested_region_gets_one_virtual_exit_at_its_first_block() {
+        // 0 -> 1(ret) ; 0 -> 2 -> 3 -> 2 ; 3 -> 4 -> 2 : {2,3,4} never reaches an exit.
+        let c = cfg(5, &[(0, 1), (0, 2), (2, 3), (3, 2), (3, 4), (4, 2)], &[1]);
+        assert_eq!(c.virtual_exits(), vec![2]);
+        let p = c.post_dominators();
+        assert!((0..5).all(|b| p.contains(b)));
+        assert!(p.dominates(2, 3) && p.dominates(2, 4));
     }
 
     #[test]

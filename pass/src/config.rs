@@ -38,6 +38,17 @@ pub struct Config {
     /// `TAINTPROF_VERBOSE`: `1` prints per-module statistics and warnings to stderr.
     /// Default `0`. Pass parameter `verbose`.
     pub verbose: bool,
+    /// `TAINTPROF_CONTROL_FLOW`: `1` (default) adds explicit control-flow tainting
+    /// (`docs/internal/control-flow.md`); `0` tracks data flow only
+    /// (`taintprof-cc --tp-control-flow=off` sets it). Pass parameters `control-flow` /
+    /// `no-control-flow`.
+    pub control_flow: bool,
+    /// `TAINTPROF_HOIST`: `1` (default) moves loop-invariant label code out of loops and
+    /// collapses induction-variable label cycles after instrumentation (see
+    /// `tp_hoist_labels` in the shim); `0` leaves the code as the rules emit it (a
+    /// debugging aid; the lit tests use it to check the rules themselves). Pass
+    /// parameters `hoist` / `no-hoist`.
+    pub hoist: bool,
 }
 
 impl Default for Config {
@@ -49,6 +60,8 @@ impl Default for Config {
             sidecar_dir: None,
             pointer_labels: true,
             verbose: false,
+            control_flow: true,
+            hoist: true,
         }
     }
 }
@@ -103,16 +116,31 @@ impl Config {
         if let Some(v) = get("TAINTPROF_VERBOSE") {
             c.verbose = truthy("TAINTPROF_VERBOSE", &v)?;
         }
+        if let Some(v) = get("TAINTPROF_HOIST") {
+            if !v.trim().is_empty() {
+                c.hoist = truthy("TAINTPROF_HOIST", &v)?;
+            }
+        }
+        if let Some(v) = get("TAINTPROF_CONTROL_FLOW") {
+            // Unset or empty means the default (on); only an explicit 0 turns it off.
+            if !v.trim().is_empty() {
+                c.control_flow = truthy("TAINTPROF_CONTROL_FLOW", &v)?;
+            }
+        }
         for p in params.split(';').map(str::trim).filter(|p| !p.is_empty()) {
             match p {
                 "pointer-labels" => c.pointer_labels = true,
                 "no-pointer-labels" => c.pointer_labels = false,
                 "verbose" => c.verbose = true,
+                "control-flow" => c.control_flow = true,
+                "no-control-flow" => c.control_flow = false,
+                "hoist" => c.hoist = true,
+                "no-hoist" => c.hoist = false,
                 "mode=off" => c.mode = Mode::Off,
                 "mode=taint" => c.mode = Mode::Taint,
                 other => {
                     return Err(format!(
-                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, verbose, mode=taint, mode=off)"
+                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, verbose, mode=taint, mode=off)"
                     ))
                 }
             }
@@ -139,6 +167,35 @@ mod tests {
         let c = cfg(&[], "").unwrap();
         assert_eq!(c.mode, Mode::Taint);
         assert!(c.pointer_labels && !c.verbose && c.sidecar.is_none());
+        assert!(c.control_flow);
+    }
+
+    #[test]
+    fn control_flow_switch() {
+        assert!(
+            !cfg(&[("TAINTPROF_CONTROL_FLOW", "0")], "")
+                .unwrap()
+                .control_flow
+        );
+        assert!(
+            cfg(&[("TAINTPROF_CONTROL_FLOW", "")], "")
+                .unwrap()
+                .control_flow
+        );
+        assert!(
+            cfg(&[("TAINTPROF_CONTROL_FLOW", "1")], "")
+                .unwrap()
+                .control_flow
+        );
+        assert!(
+            !cfg(&[("TAINTPROF_CONTROL_FLOW", "1")], "no-control-flow")
+                .unwrap()
+                .control_flow
+        );
+        assert!(cfg(&[("TAINTPROF_CONTROL_FLOW", "maybe")], "").is_err());
+        assert!(cfg(&[], "").unwrap().hoist);
+        assert!(!cfg(&[("TAINTPROF_HOIST", "0")], "").unwrap().hoist);
+        assert!(!cfg(&[], "no-hoist").unwrap().hoist);
     }
 
     #[test]

@@ -256,7 +256,8 @@ pub fn loop_location(latch_terms: &[V], header: B) -> LLVMMetadataRef {
     std::ptr::null_mut()
 }
 
-fn line_of(loc: LLVMMetadataRef) -> u32 {
+/// Line of a `DILocation` (0 if none).
+pub fn line_of(loc: LLVMMetadataRef) -> u32 {
     let mut li = ffi::TpLocation {
         line: 0,
         column: 0,

@@ -1,26 +1,35 @@
-//! Static descriptors (`SrcLoc`, `SiteDesc`, `LoopDesc`, `FuncDesc`, `ModuleDesc`),
-//! the module constructor that registers them, and the JSON sidecar.
+//! Static descriptors (`SrcLoc`, `SiteDesc`, `LoopDesc`, `FuncDesc`, `BranchRec`,
+//! `ModuleDesc`), the module constructor that registers them, and the JSON sidecar.
 //!
-//! Layouts are exactly those of `taintprof_abi` (the runtime reads these bytes):
+//! Layouts are exactly those of `taintprof_abi` (ABI version 2; the runtime reads these
+//! bytes):
 //!
 //! | ABI struct   | LLVM type                                               |
 //! |--------------|---------------------------------------------------------|
 //! | `SrcLoc`     | `{ ptr, ptr, ptr, i32, i32, i32, i32 }`                  |
-//! | `SiteDesc`   | `{ ptr, i32, i32 }`                                      |
-//! | `LoopDesc`   | `{ ptr, i32, i32, i64 }`                                 |
+//! | `SiteDesc`   | `{ ptr, i32, i32, ptr }` (chain, n, flags, loop)         |
+//! | `LoopDesc`   | `{ ptr, i32, i32, i64, ptr, ptr }` (.., parent, func)    |
 //! | `FuncDesc`   | `{ SrcLoc, i32, i32 }`                                   |
+//! | `BranchRec`  | `{ ptr, ptr, i32, i16, i16, i64, i64 }` (mutable)        |
 //! | `ModuleDesc` | `{ i32, i32, ptr, ptr, i32, i32, ptr, ptr, i32, i32, ptr }` |
 //!
-//! The function and loop descriptors live in two arrays whose sizes are known once
-//! every function has been analysed (before instrumentation), so instrumented code can
-//! refer to `&funcs[i]` / `&loops[j]` as constants while the arrays' contents are
-//! filled in at the end. Site descriptors are created on demand and deduplicated by
-//! inline chain (two calls with the same chain are indistinguishable in a report).
+//! The function, loop and branch descriptors live in three arrays whose sizes are known
+//! once every function has been analysed (before instrumentation), so instrumented code
+//! can refer to `&funcs[i]` / `&loops[j]` / `&branches[k]` as constants while the arrays'
+//! contents are filled in at the end. Site descriptors are created on demand and
+//! deduplicated by inline chain and loop (two calls with the same chain in the same
+//! loop are indistinguishable in a report).
+//!
+//! Loop references (`SiteDesc::loop_`, `LoopDesc::parent`) name the *logical* loop: the
+//! representative of the loops the optimizer made from one source loop (a vector body
+//! and its remainder, see `taint::prepare::Sink`), which is the descriptor
+//! `__tp_loop_exit` reports, so the runtime finds executions under every reference.
 
 use crate::debugloc::{Namer, SrcLoc};
 use crate::ffi;
 use crate::ir::{Ir, T, V};
 use crate::json::Json;
+use crate::prune::Reason;
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::path::Path;
@@ -31,18 +40,24 @@ pub struct DescTypes {
     pub site: T,
     pub loopd: T,
     pub func: T,
+    pub branch: T,
     pub module: T,
 }
 
+/// Field indices of `BranchRec` that instrumented code reads.
+pub const BRANCH_FIELD_LABEL: u32 = 3;
+pub const BRANCH_FIELD_TAKEN: u32 = 5;
+
 impl DescTypes {
     pub fn new(ir: &Ir) -> DescTypes {
-        let (p, i32t, i64t) = (ir.ptr, ir.i32, ir.i64);
+        let (p, i16t, i32t, i64t) = (ir.ptr, ir.i16, ir.i32, ir.i64);
         let srcloc = ir.named_struct("taintprof.SrcLoc", &[p, p, p, i32t, i32t, i32t, i32t]);
         DescTypes {
             srcloc,
-            site: ir.named_struct("taintprof.SiteDesc", &[p, i32t, i32t]),
-            loopd: ir.named_struct("taintprof.LoopDesc", &[p, i32t, i32t, i64t]),
+            site: ir.named_struct("taintprof.SiteDesc", &[p, i32t, i32t, p]),
+            loopd: ir.named_struct("taintprof.LoopDesc", &[p, i32t, i32t, i64t, p, p]),
             func: ir.named_struct("taintprof.FuncDesc", &[srcloc, i32t, i32t]),
+            branch: ir.named_struct("taintprof.BranchRec", &[p, p, i32t, i16t, i16t, i64t, i64t]),
             module: ir.named_struct(
                 "taintprof.ModuleDesc",
                 &[i32t, i32t, p, p, i32t, i32t, p, p, i32t, i32t, p],
@@ -56,7 +71,13 @@ impl DescTypes {
 pub struct LoopInfo {
     pub chain: Vec<SrcLoc>,
     pub flags: u32,
+    /// The constant trip count, if known in source terms (the flag `LOOP_CONST_TRIP`
+    /// can be set without it: a vectorized copy of a constant loop).
     pub const_trip_count: Option<u64>,
+    /// Module loop index of the enclosing (logical) loop in the same physical function.
+    pub parent: Option<usize>,
+    /// Module function index of the physical function.
+    pub func: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -65,6 +86,28 @@ pub struct FuncInfo {
     pub flags: u32,
     /// Indices into the module's loop array.
     pub loops: Vec<usize>,
+    /// Why the function was statically pruned, if it was.
+    pub pruned: Option<Reason>,
+    /// Number of branch sinks (records in the module's branch array).
+    pub branches: usize,
+}
+
+/// A source position with the innermost (logical) loop around it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Site {
+    pub chain: Vec<SrcLoc>,
+    /// Module loop index.
+    pub loop_: Option<usize>,
+}
+
+/// One branch sink (for its `BranchRec`).
+#[derive(Debug, Clone)]
+pub struct BranchInfo {
+    pub site: Site,
+    /// One per distinct successor, in successor order.
+    pub succ: Vec<Site>,
+    /// `BRANCH_*` flags.
+    pub flags: u16,
 }
 
 pub const MODULE_GLOBAL: &str = "taintprof.module";
@@ -74,11 +117,13 @@ pub struct Descs {
     pub ty: DescTypes,
     strings: HashMap<String, V>,
     chains: HashMap<Vec<SrcLoc>, V>,
-    sites: HashMap<Vec<SrcLoc>, V>,
+    sites: HashMap<Site, V>,
     pub funcs: Vec<FuncInfo>,
     pub loops: Vec<LoopInfo>,
+    pub branches: Vec<BranchInfo>,
     func_array: Option<(V, T)>,
     loop_array: Option<(V, T)>,
+    branch_array: Option<(V, T)>,
     pub module_flags: u32,
 }
 
@@ -92,8 +137,10 @@ impl Descs {
             sites: HashMap::new(),
             funcs: Vec::new(),
             loops: Vec::new(),
+            branches: Vec::new(),
             func_array: None,
             loop_array: None,
+            branch_array: None,
             module_flags: 0,
         }
     }
@@ -141,15 +188,27 @@ impl Descs {
         g
     }
 
-    /// The `SiteDesc` for a call with debug location chain `chain`.
-    pub fn site(&mut self, ir: &Ir, chain: Vec<SrcLoc>) -> V {
-        if let Some(v) = self.sites.get(&chain) {
+    /// The `SiteDesc` constant (not a global) for `site`.
+    fn site_value(&mut self, ir: &Ir, site: &Site) -> V {
+        let c = self.chain(ir, &site.chain);
+        let l = match site.loop_ {
+            Some(i) => self.loop_ptr(ir, i),
+            None => ir.null_ptr(),
+        };
+        ir.cstruct(
+            self.ty.site,
+            &[c, ir.c32(site.chain.len() as u32), ir.c32(0), l],
+        )
+    }
+
+    /// The `SiteDesc` global for a call or branch at `site` (after [`Descs::reserve`]).
+    pub fn site(&mut self, ir: &Ir, site: Site) -> V {
+        if let Some(v) = self.sites.get(&site) {
             return *v;
         }
-        let c = self.chain(ir, &chain);
-        let init = ir.cstruct(self.ty.site, &[c, ir.c32(chain.len() as u32), ir.c32(0)]);
+        let init = self.site_value(ir, &site);
         let g = ir.private_global("taintprof.site", init, true);
-        self.sites.insert(chain, g);
+        self.sites.insert(site, g);
         g
     }
 
@@ -167,6 +226,23 @@ impl Descs {
         };
         self.func_array = Some(mk("taintprof.funcs", self.ty.func, self.funcs.len()));
         self.loop_array = Some(mk("taintprof.loops", self.ty.loopd, self.loops.len()));
+        self.branch_array = Some(mk(
+            "taintprof.branches",
+            self.ty.branch,
+            self.branches.len(),
+        ));
+    }
+
+    /// `&branches[i]` as a constant.
+    pub fn branch_ptr(&self, ir: &Ir, i: usize) -> V {
+        let (g, t) = self.branch_array.expect("reserve() first");
+        ir.const_elem_ptr(t, g, i as u64)
+    }
+
+    /// `&branches[i].<field>` as a constant.
+    pub fn branch_field_ptr(&self, ir: &Ir, i: usize, field: u32) -> V {
+        let (g, t) = self.branch_array.expect("reserve() first");
+        ir.const_gep(t, g, &[0, i as u64, field as u64])
     }
 
     /// `&funcs[i]` as a constant.
@@ -201,6 +277,10 @@ impl Descs {
             .iter()
             .map(|l| {
                 let c = self.chain(ir, &l.chain);
+                let parent = match l.parent {
+                    Some(p) => self.loop_ptr(ir, p),
+                    None => ir.null_ptr(),
+                };
                 ir.cstruct(
                     self.ty.loopd,
                     &[
@@ -208,23 +288,57 @@ impl Descs {
                         ir.c32(l.chain.len() as u32),
                         ir.c32(l.flags),
                         ir.c64(l.const_trip_count.unwrap_or(0)),
+                        parent,
+                        self.func_ptr(ir, l.func),
+                    ],
+                )
+            })
+            .collect();
+        let branches = self.branches.clone();
+        let bvals: Vec<V> = branches
+            .iter()
+            .map(|b| {
+                let site = self.site(ir, b.site.clone());
+                let succs: Vec<V> = b.succ.iter().map(|s| self.site_value(ir, s)).collect();
+                let arr =
+                    ir.private_global("taintprof.succ", ir.carray(self.ty.site, &succs), true);
+                ir.cstruct(
+                    self.ty.branch,
+                    &[
+                        site,
+                        arr,
+                        ir.c32(succs.len() as u32),
+                        ir.c16(0),
+                        ir.c16(b.flags),
+                        ir.c64(0),
+                        ir.c64(0),
                     ],
                 )
             })
             .collect();
         let (fg, _) = self.func_array.unwrap();
         let (lg, _) = self.loop_array.unwrap();
+        let (bg, _) = self.branch_array.unwrap();
         unsafe {
             LLVMSetInitializer(fg, ir.carray(self.ty.func, &fvals));
             LLVMSetInitializer(lg, ir.carray(self.ty.loopd, &lvals));
+            LLVMSetInitializer(bg, ir.carray(self.ty.branch, &bvals));
             for g in [fg, lg] {
                 LLVMSetLinkage(g, LLVMLinkage::LLVMPrivateLinkage);
                 LLVMSetGlobalConstant(g, 1);
             }
+            // Branch records are updated in place by instrumented code and the runtime.
+            LLVMSetLinkage(bg, LLVMLinkage::LLVMInternalLinkage);
+            LLVMSetAlignment(bg, 8);
         }
         let source = self.namer.module_source().to_string();
         let src = self.string(ir, &source);
         let loops_ptr = if loops.is_empty() { ir.null_ptr() } else { lg };
+        let branches_ptr = if branches.is_empty() {
+            ir.null_ptr()
+        } else {
+            bg
+        };
         let init = ir.cstruct(
             self.ty.module,
             &[
@@ -235,8 +349,8 @@ impl Descs {
                 ir.c32(funcs.len() as u32),
                 ir.c32(loops.len() as u32),
                 loops_ptr,
-                ir.null_ptr(),
-                ir.c32(0),
+                branches_ptr,
+                ir.c32(branches.len() as u32),
                 ir.c32(self.module_flags),
                 ir.null_ptr(),
             ],
@@ -263,7 +377,8 @@ impl Descs {
         unsafe { ffi::tp_append_global_ctor(ir.m, ctor, 1) };
     }
 
-    /// The compile-time JSON view (schema `taintprof.static`, version 1).
+    /// The compile-time JSON view (schema `taintprof.static`, version 1; keys are only
+    /// ever added).
     pub fn sidecar_json(&self) -> String {
         let loc_json = |l: &SrcLoc| {
             Json::obj()
@@ -273,6 +388,7 @@ impl Descs {
                 .num("line", l.line as u64)
                 .num("column", l.column as u64)
         };
+        let own_line = |l: &LoopInfo| l.chain.last().map(|c| c.line as u64);
         let mut funcs = Vec::new();
         for f in &self.funcs {
             let loops: Vec<Json> = f
@@ -284,7 +400,12 @@ impl Descs {
                     Json::obj()
                         .num("line", own.line as u64)
                         .num("column", own.column as u64)
+                        .boolean("constant_trip", l.flags & abi::LOOP_CONST_TRIP != 0)
                         .opt_num("const_trip_count", l.const_trip_count)
+                        .opt_num(
+                            "parent_line",
+                            l.parent.and_then(|p| own_line(&self.loops[p])),
+                        )
                         .boolean("has_debug_loc", l.flags & abi::LOOP_NO_DEBUG_LOC == 0)
                         .boolean("has_sink", l.flags & abi::LOOP_NO_SINK == 0)
                         .arr("inline_chain", l.chain.iter().map(loc_json).collect())
@@ -297,6 +418,10 @@ impl Descs {
                     .str("file", &f.loc.file)
                     .num("line", f.loc.fn_line as u64)
                     .boolean("context_tracked", f.flags & abi::FUNC_CONTEXT_TRACKED != 0)
+                    .boolean("statically_pruned", f.pruned.is_some())
+                    .opt_str("prune_reason", f.pruned.map(Reason::as_str))
+                    .boolean("recursive", f.flags & abi::FUNC_RECURSIVE_STATIC != 0)
+                    .num("branches", f.branches as u64)
                     .arr("loops", loops),
             );
         }
@@ -308,6 +433,10 @@ impl Descs {
             .boolean(
                 "debug_info",
                 self.module_flags & abi::MODULE_NO_DEBUG_INFO == 0,
+            )
+            .boolean(
+                "control_flow",
+                self.module_flags & abi::MODULE_CONTROL_FLOW != 0,
             )
             .arr("functions", funcs)
             .render()

@@ -6,7 +6,7 @@
 use inkwell::llvm_sys::prelude::{
     LLVMBasicBlockRef, LLVMMetadataRef, LLVMModuleRef, LLVMTypeRef, LLVMValueRef,
 };
-use std::os::raw::{c_char, c_int, c_uint};
+use std::os::raw::{c_char, c_int, c_uint, c_void};
 
 /// A borrowed string inside LLVM metadata (lives as long as the module).
 #[repr(C)]
@@ -53,7 +53,24 @@ extern "C" {
     pub fn tp_emit_warning(m: LLVMModuleRef, msg: *const c_char);
     pub fn tp_promote_allocas(f: LLVMValueRef, only: *mut LLVMValueRef, n: c_uint) -> c_uint;
     pub fn tp_split_edge(term: LLVMValueRef, succ: c_uint) -> LLVMBasicBlockRef;
+    /// `if (cond) { new block }` before `before`, marked unlikely; returns the new block.
+    pub fn tp_split_if_then(cond: LLVMValueRef, before: LLVMValueRef) -> LLVMBasicBlockRef;
+    /// One new block on all edges from a `switch` to `succ`; returns it.
+    pub fn tp_split_switch_successor(
+        switch: LLVMValueRef,
+        succ: LLVMBasicBlockRef,
+    ) -> LLVMBasicBlockRef;
+    /// Constant trip counts (`u64::MAX` = unknown) of the loops with the given headers.
+    pub fn tp_loop_trip_counts(
+        fam: *mut c_void,
+        f: LLVMValueRef,
+        headers: *mut LLVMBasicBlockRef,
+        n: c_uint,
+        out: *mut u64,
+    ) -> c_int;
     pub fn tp_simplify(insts: *mut LLVMValueRef, n: c_uint) -> c_uint;
+    /// Hoist loop-invariant label code out of loops, collapse label PHI cycles.
+    pub fn tp_hoist_labels(f: LLVMValueRef, insts: *mut LLVMValueRef, n: c_uint) -> c_uint;
     pub fn tp_append_global_ctor(m: LLVMModuleRef, f: LLVMValueRef, priority: c_int);
     pub fn tp_call_memory_effects(call: LLVMValueRef) -> c_uint;
     pub fn tp_call_returns_twice(call: LLVMValueRef) -> c_int;

@@ -4,22 +4,33 @@
 //! 2. Pre-check every function; any error is reported and the module is left
 //!    untouched (no half-instrumented IR).
 //! 3. Prepare every function (alloca promotion, edge splitting, CFG and loop
-//!    analysis) and name its loops from debug info.
-//! 4. Reserve the descriptor arrays, declare the runtime, instrument every function.
+//!    analysis), ask ScalarEvolution for constant trip counts, and decide static
+//!    pruning and static recursion over the module's call graph (`crate::prune`).
+//! 4. Describe every function, loop and branch sink (debug info), reserve the
+//!    descriptor arrays, declare the runtime, instrument every function.
 //! 5. Fill the descriptors, add the registering constructor, write the sidecar.
 
-use crate::abilist::AbiList;
+use crate::abilist::{AbiList, Kind};
 use crate::config::{Config, Mode};
 use crate::debugloc::{loop_location, Namer};
-use crate::descriptors::{sidecar_path, write_atomic, Descs, FuncInfo, LoopInfo, MODULE_GLOBAL};
+use crate::descriptors::{
+    sidecar_path, write_atomic, BranchInfo, Descs, FuncInfo, LoopInfo, Site, MODULE_GLOBAL,
+};
 use crate::ffi;
 use crate::ir::{self, Ir, V};
+use crate::prune::{self, Callee, FnFacts, Reason};
+use crate::taint::branches::{self, branch_flags, branch_successors, successor_site, MAX_SUCC};
+use crate::taint::calls::{call_kind, CallKind};
+use crate::taint::intrinsics::IntrKind;
 use crate::taint::prepare::{precheck, prepare, Prepared};
 use crate::taint::runtime::Runtime;
 use crate::taint::{FnInstr, Stats};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::LLVMModuleRef;
 use inkwell::llvm_sys::LLVMLinkage;
+use inkwell::llvm_sys::LLVMOpcode as Op;
+use std::collections::HashMap;
+use std::os::raw::c_void;
 use taintprof_abi as abi;
 
 /// Outcome of running the pass on one module.
@@ -63,7 +74,7 @@ fn functions(m: LLVMModuleRef) -> Vec<V> {
     out
 }
 
-pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str) -> Outcome {
+pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> Outcome {
     let mut out = Outcome {
         errors: Vec::new(),
         warnings: Vec::new(),
@@ -117,15 +128,27 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str) -> Outcome {
         return out;
     }
 
-    let mut prepared: Vec<Prepared> = fns.iter().map(|&f| prepare(&ir, f, &list)).collect();
+    let mut prepared: Vec<Prepared> = fns.iter().map(|&f| prepare(&ir, f)).collect();
+    for p in prepared.iter_mut() {
+        p.trip = trip_counts(fam, p);
+    }
+    decide_pruning(&mut prepared, &fns, &list, &mut stats);
     let mut descs = Descs::new(&ir, Namer::new(source.clone()));
     let has_debug = unsafe { ffi::tp_module_has_debug_info(m) } != 0;
     if !has_debug {
         descs.module_flags |= abi::MODULE_NO_DEBUG_INFO;
     }
+    if cfg.control_flow {
+        descs.module_flags |= abi::MODULE_CONTROL_FLOW;
+    }
+    let mut loop_base = 0;
     for (fi, p) in prepared.iter_mut().enumerate() {
         p.func_index = fi;
-        p.loop_base = descs.loops.len();
+        p.loop_base = loop_base;
+        loop_base += p.an.forest.loops.len();
+    }
+    for p in prepared.iter_mut() {
+        let fi = p.func_index;
         let loc = descs.namer.function_loc(p.f);
         let mut loops = Vec::new();
         for (li, l) in p.an.forest.loops.iter().enumerate() {
@@ -143,23 +166,68 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str) -> Outcome {
             } else {
                 descs.namer.chain(dl, p.f)
             };
-            if p.sink_of(li).is_none_or(|s| s.exit_points.is_empty()) {
+            // Loops of pruned functions have no sink by design, not for want of one.
+            if p.pruned.is_none() && p.sink_of(li).is_none_or(|s| s.exit_points.is_empty()) {
                 flags |= abi::LOOP_NO_SINK;
                 stats.loops_without_sink += 1;
+            }
+            if p.trip[li].is_some() {
+                flags |= abi::LOOP_CONST_TRIP;
+                stats.const_trip_loops += 1;
             }
             loops.push(descs.loops.len());
             descs.loops.push(LoopInfo {
                 chain,
                 flags,
-                const_trip_count: None,
+                const_trip_count: p.trip[li].flatten(),
+                parent: l.parent.map(|pl| p.loop_base + p.rep(pl)),
+                func: fi,
             });
         }
-        let flags = if p.tracked {
-            abi::FUNC_CONTEXT_TRACKED
-        } else {
-            0
-        };
-        descs.funcs.push(FuncInfo { loc, flags, loops });
+        let mut flags = 0;
+        if p.tracked {
+            flags |= abi::FUNC_CONTEXT_TRACKED;
+        }
+        if p.pruned.is_some() {
+            flags |= abi::FUNC_STATICALLY_PRUNED;
+        }
+        if p.recursive {
+            flags |= abi::FUNC_RECURSIVE_STATIC;
+        }
+        // Branch sinks: described now, while successor blocks still hold only the
+        // program's instructions (their first debug location is the successor's).
+        let classes = branches::classify(p);
+        p.silent = classes.iter().map(|c| c.silent()).collect();
+        let mut n_branches = 0;
+        if p.pruned.is_none() {
+            let sinks: Vec<usize> = (0..classes.len())
+                .filter(|&b| classes[b] == branches::Class::Sink)
+                .collect();
+            for b in sinks {
+                let t = ir::terminator(p.an.blocks[b]);
+                let succs = branch_successors(t).expect("selected branches are conditional");
+                let flags = branch_flags(t, succs.len());
+                let site = Site {
+                    chain: descs.namer.chain(Namer::inst_loc(t), p.f),
+                    loop_: p.loop_around(b),
+                };
+                let succ = succs
+                    .iter()
+                    .take(MAX_SUCC)
+                    .map(|&s| successor_site(p, &mut descs.namer, s))
+                    .collect();
+                p.branch_sinks.push((b, descs.branches.len()));
+                descs.branches.push(BranchInfo { site, succ, flags });
+                n_branches += 1;
+            }
+        }
+        descs.funcs.push(FuncInfo {
+            loc,
+            flags,
+            loops,
+            pruned: p.pruned,
+            branches: n_branches,
+        });
         stats.functions += 1;
         stats.context_tracked += p.tracked as usize;
         stats.loops += p.an.forest.loops.len();
@@ -193,18 +261,31 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str) -> Outcome {
     if cfg.verbose {
         eprintln!(
             "taintprof: {source} (opt level {}): {} functions instrumented ({} context-tracked, {} skipped), \
-             {} loops ({} without sink, {} without debug location), {} irreducible cycles ignored, \
+             {} statically pruned ({} without loops, {} with constant trip counts), {} recursive, \
+             {} loops ({} constant trip count, {} without sink, {} without debug location), {} irreducible cycles ignored, \
+             {} branch sinks ({} cold calls), control flow {} ({} slots, {} labelled writes, {} control-passing calls), \
              {} allocas promoted, {} loads, {} stores, {} calls through the label ABI, {} listed calls, \
-             {} call sites, {} zero label PHIs removed, {} inserted instructions simplified away, {} loop exits into EH pads not reported, \
+             {} call sites, {} zero label PHIs removed, {} inserted instructions simplified away, {} hoisted out of loops, {} loop exits into EH pads not reported, \
              {} indirectbr loop exits not reported",
             if opt_level < 0 { "opt".to_string() } else { opt_level.to_string() },
             stats.functions,
             stats.context_tracked,
             stats.skipped_functions,
+            stats.pruned_no_loops + stats.pruned_const_trips,
+            stats.pruned_no_loops,
+            stats.pruned_const_trips,
+            stats.recursive,
             stats.loops,
+            stats.const_trip_loops,
             stats.loops_without_sink,
             stats.loops_without_debug_loc,
             stats.irreducible_cycles,
+            stats.branch_sinks,
+            stats.cold_calls,
+            if cfg.control_flow { "on" } else { "off" },
+            stats.control_slots,
+            stats.control_writes,
+            stats.control_calls,
             stats.promoted_allocas,
             stats.loads,
             stats.stores,
@@ -213,9 +294,19 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str) -> Outcome {
             descs.n_sites(),
             stats.zero_shadow_phis,
             stats.simplified,
+            stats.hoisted,
             stats.eh_exit_edges,
             stats.indirect_exit_edges,
         );
+        for f in &descs.funcs {
+            if let Some(r) = f.pruned {
+                eprintln!(
+                    "taintprof: {source}: `{}` statically pruned ({})",
+                    f.loc.function,
+                    r.as_str()
+                );
+            }
+        }
         if stats.inline_asm > 0 {
             eprintln!(
                 "taintprof: warning: {source}: {} inline asm calls: their results get the union of their operands' labels; memory they write keeps its old labels",
@@ -227,4 +318,95 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str) -> Outcome {
         }
     }
     out
+}
+
+/// Constant trip counts of `p`'s loops (ScalarEvolution through the shim): `None` not
+/// constant; `Some(None)` constant, but the loop is a copy the optimizer transformed
+/// (vectorized, unrolled, peeled, or one of several loops made from one source loop),
+/// whose own count is not the source loop's; `Some(Some(n))` n body executions.
+fn trip_counts(fam: *mut c_void, p: &Prepared) -> Vec<Option<Option<u64>>> {
+    let loops = &p.an.forest.loops;
+    if loops.is_empty() {
+        return Vec::new();
+    }
+    let mut headers: Vec<_> = loops.iter().map(|l| p.an.blocks[l.header]).collect();
+    let mut out = vec![u64::MAX; loops.len()];
+    // SAFETY: fam is null or the module's FunctionAnalysisManager; p.f is a definition
+    // of the module; both arrays have loops.len() elements.
+    unsafe {
+        ffi::tp_loop_trip_counts(
+            fam,
+            p.f,
+            headers.as_mut_ptr(),
+            headers.len() as u32,
+            out.as_mut_ptr(),
+        )
+    };
+    out.into_iter()
+        .enumerate()
+        .map(|(li, c)| match c {
+            u64::MAX => None,
+            c if c == u64::MAX - 1 => Some(None),
+            _ if p.sink_of(li).is_some_and(|s| s.members.len() > 1) => Some(None),
+            c => Some(Some(c)),
+        })
+        .collect()
+}
+
+/// What a call means for static pruning.
+fn callee_of(i: V, list: &AbiList, index: &HashMap<V, usize>) -> Callee {
+    match call_kind(i, list) {
+        CallKind::InlineAsm => Callee::NonTrivial,
+        // A memory intrinsic with a variable length is a loop the optimizer turned into
+        // a call (loop idiom recognition): not constant, and not at -O0 either.
+        CallKind::Intrinsic(IntrKind::Copy | IntrKind::Set, _)
+            if ir::const_int_value(ir::operand(i, 2)).is_none() =>
+        {
+            Callee::NonTrivial
+        }
+        CallKind::Intrinsic(..) => Callee::Trivial,
+        CallKind::Listed(Kind::Pure | Kind::Zero, _) => Callee::Trivial,
+        CallKind::Listed(Kind::Wrap(_), _) => Callee::NonTrivial,
+        CallKind::Normal => {
+            let f = ir::called_function(i);
+            match index.get(&f) {
+                Some(&t) if !f.is_null() => Callee::Local(t),
+                _ => Callee::NonTrivial,
+            }
+        }
+    }
+}
+
+/// Static pruning and static recursion for every prepared function.
+fn decide_pruning(prepared: &mut [Prepared], fns: &[V], list: &AbiList, stats: &mut Stats) {
+    let index: HashMap<V, usize> = fns.iter().enumerate().map(|(i, &f)| (f, i)).collect();
+    let facts: Vec<FnFacts> = prepared
+        .iter()
+        .map(|p| {
+            let mut calls = Vec::new();
+            for b in p.an.cfg.reverse_post_order() {
+                for i in ir::instructions(p.an.blocks[b]) {
+                    if matches!(ir::opcode(i), Op::LLVMCall | Op::LLVMInvoke) {
+                        calls.push(callee_of(i, list, &index));
+                    }
+                }
+            }
+            FnFacts {
+                loops: p.an.forest.loops.len(),
+                const_loops: p.trip.iter().filter(|t| t.is_some()).count(),
+                calls,
+            }
+        })
+        .collect();
+    for (p, d) in prepared.iter_mut().zip(prune::decide(&facts)) {
+        p.pruned = d.pruned;
+        p.recursive = d.recursive;
+        p.tracked = d.pruned.is_none();
+        match d.pruned {
+            Some(Reason::NoLoops) => stats.pruned_no_loops += 1,
+            Some(Reason::ConstantTripCounts) => stats.pruned_const_trips += 1,
+            None => {}
+        }
+        stats.recursive += d.recursive as usize;
+    }
 }

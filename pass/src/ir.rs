@@ -410,6 +410,22 @@ impl Ir {
         let mut v = vals.to_vec();
         unsafe { LLVMConstArray2(elem, v.as_mut_ptr(), v.len() as u64) }
     }
+    /// `getelementptr inbounds (ty, g, idx0, idx1, ...)` as a constant (i32 indices
+    /// after the first, as struct field indices require).
+    pub fn const_gep(&self, ty: T, g: V, idx: &[u64]) -> V {
+        let mut ix: Vec<V> = idx
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| {
+                if k < 2 {
+                    self.c64(i)
+                } else {
+                    self.c32(i as u32)
+                }
+            })
+            .collect();
+        unsafe { LLVMConstInBoundsGEP2(ty, g, ix.as_mut_ptr(), ix.len() as u32) }
+    }
     /// `getelementptr inbounds (ty, g, 0, idx)` as a constant.
     pub fn const_elem_ptr(&self, array_ty: T, g: V, idx: u64) -> V {
         let mut ix = [self.c64(0), self.c64(idx)];
@@ -619,6 +635,32 @@ impl Ir {
     pub fn inttoptr(&self, v: V, t: T) -> V {
         unsafe { LLVMBuildIntToPtr(self.b, v, t, NONAME) }
     }
+    /// `!a` (all bits flipped).
+    pub fn not(&self, a: V) -> V {
+        unsafe { LLVMBuildNot(self.b, a, NONAME) }
+    }
+    pub fn icmp_eq(&self, a: V, b: V) -> V {
+        unsafe {
+            LLVMBuildICmp(
+                self.b,
+                inkwell::llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+                a,
+                b,
+                NONAME,
+            )
+        }
+    }
+    pub fn icmp_ne(&self, a: V, b: V) -> V {
+        unsafe {
+            LLVMBuildICmp(
+                self.b,
+                inkwell::llvm_sys::LLVMIntPredicate::LLVMIntNE,
+                a,
+                b,
+                NONAME,
+            )
+        }
+    }
     pub fn select(&self, c: V, a: V, b: V) -> V {
         if a == b {
             return a;
@@ -651,6 +693,17 @@ impl Ir {
             LLVMSetAlignment(l, align);
             l
         }
+    }
+    /// A relaxed (`monotonic`) atomic load: for records other threads update.
+    pub fn load_atomic(&self, t: T, p: V, align: u32) -> V {
+        let l = self.load(t, p, align);
+        unsafe {
+            LLVMSetOrdering(
+                l,
+                inkwell::llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic,
+            )
+        };
+        l
     }
     pub fn store(&self, v: V, p: V, align: u32) -> V {
         unsafe {

@@ -47,6 +47,9 @@ impl Json {
     pub fn opt_num(self, k: &str, v: Option<u64>) -> Json {
         self.with(k, v.map(Json::Num).unwrap_or(Json::Null))
     }
+    pub fn opt_str(self, k: &str, v: Option<&str>) -> Json {
+        self.with(k, v.map(|s| Json::Str(s.to_string())).unwrap_or(Json::Null))
+    }
     pub fn boolean(self, k: &str, v: bool) -> Json {
         self.with(k, Json::Bool(v))
     }

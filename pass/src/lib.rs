@@ -3,9 +3,13 @@
 //! Loaded by `clang-19 -fpass-plugin=` (runs at OptimizerLast, at every optimization
 //! level including -O0) or `opt-19 -load-pass-plugin= -passes=taintprof-taint`. It
 //! rewrites each function so that labels (bitsets of registered parameters) follow the
-//! program's data flow inline, reports the labels of loop exit conditions once per
-//! loop execution, and tracks calling contexts. The contract with the runtime is
-//! `taintprof_abi` (`abi/src/lib.rs`); this crate emits exactly what it describes.
+//! program's data flow and explicit control flow inline (`docs/internal/control-flow.md`),
+//! reports the labels of loop exit conditions once per loop execution and of other
+//! conditional branches (branch sinks) in records updated only when something new is
+//! seen, and tracks calling contexts. Functions proved constant at compile time
+//! (static pruning) keep label propagation but lose every sink and context hook. The
+//! contract with the runtime is `taintprof_abi` (`abi/src/lib.rs`); this crate emits
+//! exactly what it describes.
 //!
 //! ## Crate map (one module per concern)
 //!
@@ -18,6 +22,8 @@
 //! | `taint`         | per-function instrumentation (see its sub-modules)                   |
 //! | `cfg`           | CFGs, dominator and post-dominator trees (petgraph)                  |
 //! | `loops`         | natural loops, nesting, exits                                        |
+//! | `cdeps`         | control dependence and the join rule of control-flow tainting        |
+//! | `prune`         | static pruning (constant functions) and static recursion             |
 //! | `debugloc`      | source identity: inline chains from debug locations                 |
 //! | `descriptors`   | `SrcLoc`/`SiteDesc`/`LoopDesc`/`FuncDesc`/`ModuleDesc`, ctor, sidecar |
 //! | `sysv`          | SysV x86-64 classification of variadic arguments                    |
@@ -26,11 +32,12 @@
 //! | `json`          | a minimal JSON writer for the sidecar                               |
 //!
 //! The C++ shim registers the pass with the new pass manager and provides a few
-//! helpers (PromoteMemToReg, edge splitting, global ctors, debug-info queries,
-//! demangling, diagnostics). All logic is Rust. The plugin does not link LLVM: its
+//! helpers (PromoteMemToReg, edge and block splitting, global ctors, debug-info
+//! queries, demangling, diagnostics, ScalarEvolution trip counts). All logic is Rust. The plugin does not link LLVM: its
 //! LLVM symbols resolve from the clang or opt that loads it.
 
 mod abilist;
+mod cdeps;
 mod cfg;
 mod config;
 mod debugloc;
@@ -40,6 +47,7 @@ mod instrument;
 mod ir;
 mod json;
 mod loops;
+mod prune;
 mod sysv;
 mod taint;
 
@@ -91,13 +99,15 @@ fn emit(m: inkwell::llvm_sys::prelude::LLVMModuleRef, msg: &str, error: bool) {
 /// reported, 2 after an internal panic (also reported as a compile error).
 ///
 /// # Safety
-/// `m` must be the live module the pass manager is running on and `params` null or a
-/// NUL-terminated string (the shim guarantees both).
+/// `m` must be the live module the pass manager is running on, `params` null or a
+/// NUL-terminated string, and `fam` null or the module's `FunctionAnalysisManager`
+/// (the shim guarantees all three).
 #[no_mangle]
 pub unsafe extern "C" fn taintprof_run_module(
     m: inkwell::llvm_sys::prelude::LLVMModuleRef,
     opt_level: c_int,
     params: *const c_char,
+    fam: *mut c_void,
 ) -> c_int {
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let params = if params.is_null() {
@@ -108,7 +118,7 @@ pub unsafe extern "C" fn taintprof_run_module(
                 .to_string_lossy()
                 .into_owned()
         };
-        instrument::run(m, opt_level, &params)
+        instrument::run(m, opt_level, &params, fam)
     }));
     match result {
         Ok(out) => {

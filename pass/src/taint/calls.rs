@@ -9,6 +9,10 @@
 //! * variadic calls leave the union of the variadic labels in `__tp_va_label_tls` and
 //!   the number of variadic bytes passed on the stack in `__tp_va_bytes_tls`;
 //! * in context-tracked functions, the call's `SiteDesc` goes into `__tp_site_tls`;
+//! * with control-flow tainting, `ctrl(B)` of the call's block goes into
+//!   `__tp_ctrl_tls` (Rule 3: the callee's, or the wrapper's, writes carry it);
+//! * the called operand goes into `__tp_callee_tls`, so that the callee can tell this
+//!   call from one made by uninstrumented code (see the prologue in `taint/mod.rs`);
 //! * afterwards the result's label is loaded from `__tp_ret_tls` (for `invoke`, in the
 //!   normal destination, which `prepare` made a block of its own when needed).
 
@@ -16,6 +20,7 @@ use super::intrinsics::{classify, IntrKind};
 use super::FnInstr;
 use crate::abilist::{AbiList, Kind, RetRule};
 use crate::debugloc::Namer;
+use crate::descriptors::Site;
 use crate::ffi;
 use crate::ir::{self, T, V};
 use crate::sysv::{variadic_stack_bytes, AbiArg};
@@ -32,18 +37,6 @@ pub enum CallKind {
     Listed(Kind, String),
     /// Anything else: the label ABI.
     Normal,
-}
-
-impl CallKind {
-    /// Whether the call may run instrumented code (and so needs the call site and
-    /// makes its caller context-tracked).
-    pub fn may_reach_instrumented_code(&self) -> bool {
-        match self {
-            CallKind::InlineAsm | CallKind::Intrinsic(..) => false,
-            CallKind::Listed(Kind::Pure | Kind::Zero, _) => false,
-            CallKind::Listed(Kind::Wrap(_), _) | CallKind::Normal => true,
-        }
-    }
 }
 
 pub fn call_kind(call: V, list: &AbiList) -> CallKind {
@@ -221,12 +214,16 @@ impl FnInstr<'_> {
         }
         if self.node.is_some() {
             let chain = self.descs.namer.chain(Namer::inst_loc(i), self.f);
-            let site = self.descs.site(ir, chain);
+            let b = self.p.an.index.get(&ir::block_of(i)).copied();
+            let loop_ = b.and_then(|b| self.p.loop_around(b));
+            let site = self.descs.site(ir, Site { chain, loop_ });
             ir.store(site, rt.site_tls, 8);
         }
         if let Some(c) = self.block_control_label(ir::block_of(i)) {
-            ir.store(self.adapt(c, ir.i16), rt.ctrl_tls, 2);
+            self.stats.control_calls += 1;
+            ir.store(c, rt.ctrl_tls, 2);
         }
+        ir.store(ir::called_value(i), rt.callee_tls, 8);
         Ok(())
     }
 
@@ -280,16 +277,35 @@ impl FnInstr<'_> {
             IntrKind::Copy => {
                 ir.before(i);
                 let len = op(2);
-                self.copy_shadow(op(0), op(1), len, ir::const_int_value(len));
+                let n = ir::const_int_value(len);
+                self.copy_shadow(op(0), op(1), len, n);
+                // Rule 2: the copied labels | ctrl(B).
+                if let Some(c) = self.block_control_label(ir::block_of(i)) {
+                    self.or_label_bytes(i, op(0), c, len, n);
+                }
             }
             IntrKind::Set => {
                 ir.before(i);
-                let mut l = self.label(op(1))?;
-                if let Some(c) = self.block_control_label(ir::block_of(i)) {
-                    l = ir.or(l, self.adapt(c, ir.i16));
-                }
+                let l = self.label(op(1))?;
                 let len = op(2);
-                self.set_shadow_bytes(op(0), l, len, ir::const_int_value(len));
+                let n = ir::const_int_value(len);
+                match self.block_control_label(ir::block_of(i)) {
+                    // Small power-of-two sizes: one inline store of `label | ctrl`.
+                    Some(c) if matches!(n, Some(1 | 2 | 4 | 8 | 16 | 32 | 64)) => {
+                        self.stats.control_writes += 1;
+                        self.store_label_bytes(op(0), n.unwrap(), ir.or(l, c));
+                    }
+                    // `memset(p, 0, n)` (the common case): clear inline, then OR ctrl.
+                    Some(c) if ir::is_zero_const(l) => {
+                        self.set_shadow_bytes(op(0), l, len, n);
+                        self.or_label_bytes(i, op(0), c, len, n);
+                    }
+                    Some(c) => {
+                        self.stats.control_writes += 1;
+                        self.set_shadow_bytes(op(0), ir.or(l, c), len, n)
+                    }
+                    None => self.set_shadow_bytes(op(0), l, len, n),
+                }
             }
             IntrKind::MaskedLoad => self.visit_masked_load(i)?,
             IntrKind::MaskedStore => self.visit_masked_store(i)?,
@@ -382,10 +398,8 @@ impl FnInstr<'_> {
         ir.before(i);
         let (v, p, mask) = (ir::operand(i, 0), ir::operand(i, 1), ir::operand(i, 3));
         let t = ir::type_of(v);
-        let mut s = self.shadow(v)?;
-        if let Some(c) = self.block_control_label(ir::block_of(i)) {
-            s = ir.or(s, self.adapt(c, ir::type_of(s)));
-        }
+        let s = self.shadow(v)?;
+        let s = self.with_control(i, s);
         match self.lane_layout(t) {
             Some((n, es)) => {
                 let raw = self.expand_lanes(self.adapt(s, ir.vec(ir.i16, n)), n, es);
@@ -471,10 +485,8 @@ impl FnInstr<'_> {
         let t = ir::type_of(v);
         let n = ir::vector_len(t);
         let es = ir.store_size(ir::element_type(t));
-        let mut s = self.adapt(self.shadow(v)?, ir.vec(ir.i16, n));
-        if let Some(c) = self.block_control_label(ir::block_of(i)) {
-            s = ir.or(s, self.adapt(c, ir::type_of(s)));
-        }
+        let s = self.adapt(self.shadow(v)?, ir.vec(ir.i16, n));
+        let s = self.with_control(i, s);
         let sptrs = self.shadow_ptr(ptrs);
         let (ct, cb) = self.chunking(es);
         let vt = ir.vec(ct, n);

@@ -26,6 +26,8 @@ use taintprof_abi as abi;
 
 /// Largest size cleared/copied inline; larger ones call the runtime.
 const INLINE_MAX: u64 = 256;
+/// Largest size whose labels get the control label ORed in inline.
+const OR_INLINE_MAX: u64 = 128;
 
 impl FnInstr<'_> {
     /// Shadow address of application pointer `p` (scalar or vector of pointers).
@@ -262,6 +264,59 @@ impl FnInstr<'_> {
         }
     }
 
+    /// OR `label` (`i16`, the control label) into the labels of `n` bytes at `dst`
+    /// (memory written by an intrinsic under control, Rule 2). Inline for constant
+    /// sizes up to [`OR_INLINE_MAX`] bytes (vector load, or, store per chunk); otherwise
+    /// `if (label != 0) __tp_shadow_or(dst, label, n)` as a cold call inserted before
+    /// `before` at the end (it splits the block).
+    pub(crate) fn or_label_bytes(
+        &mut self,
+        before: V,
+        dst: V,
+        label: V,
+        n: V,
+        const_n: Option<u64>,
+    ) {
+        let ir = self.ir;
+        if ir::is_zero_const(label) || const_n == Some(0) {
+            return;
+        }
+        self.stats.control_writes += 1;
+        if let Some(c) = const_n.filter(|&c| c <= OR_INLINE_MAX) {
+            let base = self.shadow_ptr(dst);
+            let mut off = 0u64;
+            while off < c {
+                let lanes = [32u64, 16, 8, 4, 2, 1]
+                    .into_iter()
+                    .find(|&k| k <= c - off)
+                    .unwrap();
+                let p = if off == 0 {
+                    base
+                } else {
+                    ir.gep_i8(base, ir.c64(2 * off))
+                };
+                let (t, l) = if lanes == 1 {
+                    (ir.i16, label)
+                } else {
+                    let vt = ir.vec(ir.i16, lanes as u32);
+                    (vt, ir.splat(label, lanes as u32))
+                };
+                let old = ir.load(t, p, 2);
+                ir.store(ir.or(old, l), p, 2);
+                off += lanes;
+            }
+            return;
+        }
+        let need = ir.icmp_ne(label, ir.c16(0));
+        let n64 = ir.zext(n, ir.i64);
+        self.deferred.push(super::Deferred {
+            cond: need,
+            before,
+            hook: self.rt.shadow_or,
+            args: vec![dst, label, n64],
+        });
+    }
+
     /// Set the labels of `n` bytes at `dst` to `label` (`i16`).
     pub(crate) fn set_shadow_bytes(&self, dst: V, label: V, n: V, const_n: Option<u64>) {
         let ir = self.ir;
@@ -306,10 +361,9 @@ impl FnInstr<'_> {
         let v = ir::operand(i, 0);
         let p = ir::operand(i, 1);
         let t = ir::type_of(v);
-        let mut s = self.shadow(v)?;
-        if let Some(c) = self.block_control_label(ir::block_of(i)) {
-            s = ir.or(s, self.adapt(c, ir::type_of(s)));
-        }
+        let s = self.shadow(v)?;
+        // Rule 2: memory outlives the region; the full control label applies.
+        let s = self.with_control(i, s);
         self.store_shadow(p, t, s);
         self.stats.stores += 1;
         Ok(())
@@ -324,6 +378,7 @@ impl FnInstr<'_> {
         let t = ir::type_of(v);
         let old = self.load_shadow(p, t);
         let new = ir.or(old, self.adapt(self.shadow(v)?, ir::type_of(old)));
+        let new = self.with_control(i, new);
         self.store_shadow(p, t, new);
         let mut s = old;
         if self.cfg.pointer_labels {
@@ -346,6 +401,7 @@ impl FnInstr<'_> {
         let t = ir::type_of(cmp);
         let old = self.load_shadow(p, t);
         let updated = ir.or(old, self.adapt(self.shadow(new)?, ir::type_of(old)));
+        let updated = self.with_control(i, updated);
         self.store_shadow(p, t, updated);
         let mut s = ir.or(ir.reduce_or(old), self.label(cmp)?);
         if self.cfg.pointer_labels {

@@ -10,15 +10,25 @@
 //! * `prepare`    — pre-check, alloca promotion, edge splitting, CFG/loop analysis;
 //! * `memory`     — shadow memory: address mapping, label loads/stores of every size;
 //! * `calls`      — the thread-local call ABI, the function list, intrinsics, varargs;
+//! * `control`    — explicit control-flow tainting (`cl` slots, `ctrl(B)`, join labels);
 //! * `sinks`      — loop accumulators and `__tp_loop_exit`, calling contexts;
+//! * `branches`   — branch sinks (`BranchRec`s), which branches get one;
 //! * `intrinsics` — which intrinsic moves labels how;
 //! * `runtime`    — declarations of the runtime's TLS slots and hooks.
 //!
-//! Control-flow tainting (next issue) plugs in through [`FnInstr::block_control_label`]
-//! (ORed into every store's label and, later, the call-site control slot) and
-//! [`FnInstr::edge_label`] (ORed into each PHI incoming shadow); both return `None` now.
+//! Order inside one function (see [`FnInstr::run`]): analysis of control dependence,
+//! prologue, visit every instruction, fill PHIs (with join labels), store the `cl`
+//! slots, loop sinks, branch sinks; then the steps that change the CFG (splitting
+//! blocks for cold calls), then promotion of our allocas, then simplification of what
+//! we inserted. Nothing before the CFG step may split blocks: the block numbering of
+//! the analysis is used throughout.
+//!
+//! Statically pruned functions (`crate::prune`) get everything but the sinks and the
+//! calling context: labels must flow through them.
 
+pub mod branches;
 pub mod calls;
+mod control;
 pub mod intrinsics;
 mod memory;
 pub mod prepare;
@@ -32,7 +42,7 @@ use crate::ir::{self, Ir, B, T, V};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMOpcode as Op;
 use prepare::{inst_error, Prepared};
-use runtime::Runtime;
+use runtime::{Hook, Runtime};
 use std::collections::{HashMap, HashSet};
 
 /// Function attributes that claim (part of) memory is not accessed.
@@ -58,6 +68,25 @@ pub struct Stats {
     pub indirect_exit_edges: usize,
     pub zero_shadow_phis: usize,
     pub simplified: usize,
+    pub pruned_no_loops: usize,
+    pub pruned_const_trips: usize,
+    pub recursive: usize,
+    pub const_trip_loops: usize,
+    pub control_slots: usize,
+    pub control_writes: usize,
+    pub control_calls: usize,
+    pub branch_sinks: usize,
+    pub cold_calls: usize,
+    pub hoisted: usize,
+}
+
+/// A runtime call to put behind `if (cond)` before `before` once block-based work is
+/// done (branch-sink updates, `__tp_shadow_or` for large or variable lengths).
+pub(crate) struct Deferred {
+    pub cond: V,
+    pub before: V,
+    pub hook: Hook,
+    pub args: Vec<V>,
 }
 
 pub struct FnInstr<'a> {
@@ -84,6 +113,10 @@ pub struct FnInstr<'a> {
     pub(crate) accs: Vec<V>,
     /// Private all-zero objects by size (shadow source for null `byval` slots).
     zero_objs: HashMap<u64, V>,
+    /// Control-flow tainting state (`None` when off).
+    pub(crate) cf: Option<control::Control>,
+    /// Conditional cold calls to insert at the end.
+    pub(crate) deferred: Vec<Deferred>,
     pub warnings: Vec<String>,
 }
 
@@ -117,6 +150,8 @@ impl<'a> FnInstr<'a> {
             parent: None,
             accs: Vec::new(),
             zero_objs: HashMap::new(),
+            cf: None,
+            deferred: Vec::new(),
             warnings: Vec::new(),
         }
     }
@@ -138,17 +173,32 @@ impl<'a> FnInstr<'a> {
             .into_iter()
             .flat_map(ir::instructions)
             .collect();
-        self.prologue();
+        let plan = if self.cfg.control_flow {
+            Some(self.control_analyze())
+        } else {
+            None
+        };
+        self.prologue(plan);
         for insts in work {
             for i in insts {
                 self.visit(i)?;
             }
         }
         self.fill_phis()?;
-        self.loop_sinks()?;
-        // Put the loop accumulators into registers (DESIGN decision 3).
-        if !self.accs.is_empty() {
-            let mut a = self.accs.clone();
+        self.control_store_slots()?;
+        if self.p.pruned.is_none() {
+            self.loop_sinks()?;
+            self.branch_sinks()?;
+        }
+        // From here on blocks are split: no more block-indexed work.
+        self.run_deferred();
+        // Put the loop accumulators and the control slots into registers (DESIGN
+        // decision 3).
+        let mut a = self.accs.clone();
+        if let Some(cf) = &self.cf {
+            a.extend(cf.slots());
+        }
+        if !a.is_empty() {
             unsafe { crate::ffi::tp_promote_allocas(self.f, a.as_mut_ptr(), a.len() as u32) };
         }
         // Nothing optimizes after OptimizerLast: fold what became trivial (ORs with
@@ -160,20 +210,54 @@ impl<'a> FnInstr<'a> {
             .collect();
         let removed = unsafe { crate::ffi::tp_simplify(ours.as_mut_ptr(), ours.len() as u32) };
         self.stats.simplified += removed as usize;
+        // Nor does LICM run: move loop-invariant label code (control labels, splats of
+        // bound labels) to preheaders, and collapse induction-variable label cycles.
+        let mut ours: Vec<V> = ir::blocks(self.f)
+            .into_iter()
+            .flat_map(ir::instructions)
+            .filter(|i| !originals.contains(i))
+            .collect();
+        if self.cfg.hoist {
+            let hoisted = unsafe {
+                crate::ffi::tp_hoist_labels(self.f, ours.as_mut_ptr(), ours.len() as u32)
+            };
+            self.stats.hoisted += hoisted as usize;
+            if hoisted > 0 {
+                let mut ours: Vec<V> = ir::blocks(self.f)
+                    .into_iter()
+                    .flat_map(ir::instructions)
+                    .filter(|i| !originals.contains(i))
+                    .collect();
+                let removed =
+                    unsafe { crate::ffi::tp_simplify(ours.as_mut_ptr(), ours.len() as u32) };
+                self.stats.simplified += removed as usize;
+            }
+        }
         Ok(self.warnings)
     }
 
-    // ----- hooks for control-flow tainting (next issue) -----
-
-    /// The control label in force in block `b` (ORed into store labels). `None` while
-    /// only data flow is tracked.
-    pub(crate) fn block_control_label(&self, _b: B) -> Option<V> {
-        None
+    /// Insert the deferred conditional calls (splits blocks).
+    fn run_deferred(&mut self) {
+        let ir = self.ir;
+        for d in std::mem::take(&mut self.deferred) {
+            let bb = unsafe { crate::ffi::tp_split_if_then(d.cond, d.before) };
+            ir.at_end(bb);
+            ir.call(d.hook.ty, d.hook.f, &d.args);
+            self.stats.cold_calls += 1;
+        }
     }
 
-    /// Extra label for the CFG edge `from -> to`, ORed into PHI incoming shadows.
-    pub(crate) fn edge_label(&self, _from: B, _to: B) -> Option<V> {
-        None
+    /// `ctrl(B)` of the block of instruction `i`, adapted to shadow type `t`, ORed into
+    /// `s` (Rule 2); `s` unchanged when control-flow tainting is off.
+    pub(crate) fn with_control(&mut self, i: V, s: V) -> V {
+        match self.block_control_label(ir::block_of(i)) {
+            Some(c) => {
+                self.stats.control_writes += 1;
+                let c = self.adapt(c, ir::type_of(s));
+                self.ir.or(s, c)
+            }
+            None => s,
+        }
     }
 
     // ----- shadows of values -----
@@ -270,7 +354,7 @@ impl<'a> FnInstr<'a> {
 
     // ----- the prologue -----
 
-    fn prologue(&mut self) {
+    fn prologue(&mut self, plan: Option<control::Plan>) {
         let ir = self.ir;
         // The instrumented function reads and writes thread-local label slots and
         // shadow memory: attributes such as `memory(argmem: read)` or `memory(none)`
@@ -280,13 +364,18 @@ impl<'a> FnInstr<'a> {
             ir.remove_fn_attr(self.f, a);
         }
         let entry = ir::entry_block(self.f);
-        // Accumulators first, at the very top (static allocas).
+        // Accumulators and control slots first, at the very top (static allocas).
         let first = unsafe { LLVMGetFirstInstruction(entry) };
         ir.before(first);
-        for _ in &self.p.sinks {
-            let a = ir.alloca(ir.i16);
-            self.accs.push(a);
+        if self.p.pruned.is_none() {
+            for _ in &self.p.sinks {
+                let a = ir.alloca(ir.i16);
+                self.accs.push(a);
+            }
         }
+        let slots = plan
+            .as_ref()
+            .map(|(_, _, need)| self.control_make_slots(need));
         // Then everything else after the entry block's leading allocas.
         let mut ip = unsafe { LLVMGetFirstInstruction(entry) };
         while !ip.is_null() && ir::opcode(ip) == Op::LLVMAlloca {
@@ -296,19 +385,48 @@ impl<'a> FnInstr<'a> {
         for &a in &self.accs {
             ir.store(ir.c16(0), a, 2);
         }
-        // Argument labels: read before anything can call out and overwrite the slots.
+        if let Some(sl) = &slots {
+            let mut v: Vec<(&usize, &V)> = sl.iter().collect();
+            v.sort_unstable_by_key(|x| *x.0);
+            for (_, &a) in v {
+                ir.store(ir.c16(0), a, 2);
+            }
+        }
         let params = ir::params(self.f);
+        let fnty = unsafe { LLVMGlobalGetValueType(self.f) };
+        let vararg = unsafe { LLVMIsFunctionVarArg(fnty) } != 0;
+        // Stale-label protection. The label slots are only meaningful if the caller is
+        // instrumented code that just filled them for this very call. A function called
+        // from uninstrumented code — a qsort comparator, a thread start routine, an
+        // OpenMP outlined region run by a worker, `main` called by libc, a constructor —
+        // would otherwise read labels left behind by some earlier, unrelated call on
+        // this thread and invent dependences. Callers store the called operand in
+        // `__tp_callee_tls` before each call through the label ABI; if it is not us, the
+        // arguments, byval sources, variadic label and entry control label are 0.
+        let needs_canary = !params.is_empty() || vararg || plan.is_some();
+        let ok = if needs_canary {
+            let callee = ir.load(ir.ptr, self.rt.callee_tls, 8);
+            Some(ir.icmp_eq(callee, self.f))
+        } else {
+            None
+        };
+        let guard = |v: V, zero: V| match ok {
+            Some(ok) => ir.select(ok, v, zero),
+            None => v,
+        };
+        // Argument labels: read before anything can call out and overwrite the slots.
         for (k, p) in params.iter().enumerate() {
             let slot = k.min(taintprof_abi::MAX_ARG_SLOTS - 1) as u64;
             let g = ir.const_elem_ptr(self.rt.arg_tls_ty, self.rt.arg_tls, slot);
-            let l = ir.load(ir.i16, g, 2);
+            let l = guard(ir.load(ir.i16, g, 2), ir.c16(0));
             let st = ir.shadow_ty(ir::type_of(*p));
             self.arg_shadows.push(self.adapt(l, st));
         }
-        let fnty = unsafe { LLVMGlobalGetValueType(self.f) };
-        if unsafe { LLVMIsFunctionVarArg(fnty) } != 0 {
-            self.va_label = Some(ir.load(ir.i16, self.rt.va_label_tls, 2));
-            self.va_bytes = Some(ir.load(ir.i64, self.rt.va_bytes_tls, 8));
+        if vararg {
+            self.va_label = Some(guard(ir.load(ir.i16, self.rt.va_label_tls, 2), ir.c16(0)));
+            // With a stale byte count va_start would clear the labels of a random
+            // stretch of the caller's frame.
+            self.va_bytes = Some(guard(ir.load(ir.i64, self.rt.va_bytes_tls, 8), ir.c64(0)));
         }
         // byval parameters: copy the shadow of the caller's object onto our copy.
         for (k, p) in params.iter().enumerate() {
@@ -318,23 +436,18 @@ impl<'a> FnInstr<'a> {
             }
             let n = ir.alloc_size(bt);
             let slot = ir.const_elem_ptr(self.rt.byval_tls_ty, self.rt.byval_tls, k as u64);
-            let src = ir.load(ir.ptr, slot, 8);
+            let src = guard(ir.load(ir.ptr, slot, 8), ir.null_ptr());
             // A null slot (uninstrumented caller) means "unknown": copy from an all-zero
             // object instead of branching.
             let zero_obj = self.zero_object(n);
-            let is_null = unsafe {
-                LLVMBuildICmp(
-                    ir.b,
-                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntEQ,
-                    src,
-                    ir.null_ptr(),
-                    c"".as_ptr(),
-                )
-            };
+            let is_null = ir.icmp_eq(src, ir.null_ptr());
             let from = ir.select(is_null, zero_obj, src);
             self.copy_shadow(*p, from, ir.c64(n), Some(n));
             ir.store(ir.null_ptr(), slot, 8);
         }
+        let entry_label = plan
+            .as_ref()
+            .map(|_| guard(ir.load(ir.i16, self.rt.ctrl_tls, 2), ir.c16(0)));
         if self.p.tracked {
             let parent = ir.load(ir.ptr, self.rt.ctx_tls, 8);
             let site = ir.load(ir.ptr, self.rt.site_tls, 8);
@@ -343,6 +456,9 @@ impl<'a> FnInstr<'a> {
             ir.store(node, self.rt.ctx_tls, 8);
             self.parent = Some(parent);
             self.node = Some(node);
+        }
+        if let (Some((deps, needy, _)), Some(slots), Some(e)) = (plan, slots, entry_label) {
+            self.control_install(deps, slots, e, &needy);
         }
     }
 
@@ -554,7 +670,11 @@ impl<'a> FnInstr<'a> {
         } else {
             ir.before(i);
             if ir::num_operands(i) == 1 {
-                let l = self.label(ir::operand(i, 0))?;
+                let mut l = self.label(ir::operand(i, 0))?;
+                // Rule 3: returning from different places is a join.
+                if let Some(c) = self.ret_control_label(ir::block_of(i)) {
+                    l = ir.or(l, c);
+                }
                 ir.store(l, self.rt.ret_tls, 2);
             }
         }
@@ -570,14 +690,22 @@ impl<'a> FnInstr<'a> {
         for &(phi, sp) in &phis {
             let n = unsafe { LLVMCountIncoming(phi) };
             let to = ir::block_of(phi);
+            // A block named twice (a switch with two cases to one target) must get the
+            // same incoming value each time.
+            let mut done: HashMap<B, V> = HashMap::new();
             for k in 0..n {
                 let v = unsafe { LLVMGetIncomingValue(phi, k) };
                 let from = unsafe { LLVMGetIncomingBlock(phi, k) };
-                let mut s = self.adapt(self.shadow(v)?, ir::type_of(sp));
-                if let Some(e) = self.edge_label(from, to) {
-                    ir.at_end(from);
-                    s = ir.or(s, self.adapt(e, ir::type_of(sp)));
+                if let Some(&s) = done.get(&from) {
+                    ir.add_incoming(sp, s, from);
+                    continue;
                 }
+                let mut s = self.adapt(self.shadow(v)?, ir::type_of(sp));
+                if let Some(e) = self.edge_label(from, to, ir::type_of(sp))? {
+                    ir.at_end(from);
+                    s = ir.or(s, e);
+                }
+                done.insert(from, s);
                 ir.add_incoming(sp, s, from);
             }
         }

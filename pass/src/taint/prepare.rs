@@ -109,12 +109,14 @@ pub fn precheck(f: V, list: &AbiList) -> Vec<String> {
     errs
 }
 
-/// CFG, dominators and loops of a function, with the block numbering they use.
+/// CFG, dominators, post-dominators and loops of a function, with the block numbering
+/// they use.
 pub struct Analysis {
     pub blocks: Vec<B>,
     pub index: HashMap<B, usize>,
     pub cfg: Cfg,
     pub dom: DomTree,
+    pub pdom: DomTree,
     pub forest: LoopForest,
     /// How many CFG edges (with multiplicity) enter each block.
     pub pred_edges: Vec<usize>,
@@ -140,6 +142,10 @@ pub fn analyze(f: V) -> Analysis {
         for s in ir::successors(b) {
             cfg.edge(n, index[&s]);
         }
+        if ir::opcode(t) == Op::LLVMInvoke {
+            let u = unsafe { LLVMGetUnwindDest(t) };
+            cfg.unwind.push((n, index[&u]));
+        }
     }
     let mut pred_edges = vec![0; blocks.len()];
     for ss in &cfg.succs {
@@ -148,12 +154,14 @@ pub fn analyze(f: V) -> Analysis {
         }
     }
     let dom = cfg.dominators();
+    let pdom = cfg.post_dominators();
     let forest = find_loops(&cfg, &dom);
     Analysis {
         blocks,
         index,
         cfg,
         dom,
+        pdom,
         forest,
         pred_edges,
     }
@@ -183,6 +191,9 @@ pub struct Sink {
     pub exit_points: Vec<B>,
     /// Depth of the representative (inner groups report first at shared exits).
     pub depth: u32,
+    /// The region: `region[b]` for every block of the member loops and the blocks
+    /// between them.
+    pub region: Vec<bool>,
 }
 
 /// A function ready to be instrumented.
@@ -195,19 +206,49 @@ pub struct Prepared {
     pub skipped_eh_exits: usize,
     /// Region exit edges out of `indirectbr` into shared blocks (cannot be split).
     pub skipped_indirect_exits: usize,
-    /// Calls `__tp_enter` (has loops or calls that may reach instrumented code).
+    /// Calls `__tp_enter`: every function that is not statically pruned (set by the
+    /// module driver once pruning is decided).
     pub tracked: bool,
     pub promoted_allocas: u32,
     /// Index of this function in the module's function array.
     pub func_index: usize,
     /// Index of this function's first loop in the module's loop array.
     pub loop_base: usize,
+    /// Statically pruned (no sinks, no context), and why (set by the module driver).
+    pub pruned: Option<crate::prune::Reason>,
+    /// In a call-graph cycle of the module.
+    pub recursive: bool,
+    /// Per loop (index into `an.forest.loops`): trip count proved constant (`Some`),
+    /// with its value when it is the source loop's (see `instrument::trip_counts`).
+    pub trip: Vec<Option<Option<u64>>>,
+    /// Per block: the innermost natural loop containing it.
+    pub innermost: Vec<Option<usize>>,
+    /// Branch sinks: (block index, index in the module's branch array).
+    pub branch_sinks: Vec<(usize, usize)>,
+    /// Per block: its terminator is a decider whose label control-flow tainting
+    /// ignores (the optimizer's loop machinery, see `branches::Class::silent`).
+    pub silent: Vec<bool>,
 }
 
 impl Prepared {
     /// The sink that reports loop `li`, and whether `li` is its representative.
     pub fn sink_of(&self, li: usize) -> Option<&Sink> {
         self.sinks.iter().find(|s| s.members.contains(&li))
+    }
+
+    /// The representative of the logical loop that loop `li` belongs to (the loop whose
+    /// descriptor `__tp_loop_exit` reports).
+    pub fn rep(&self, li: usize) -> usize {
+        self.sink_of(li).map_or(li, |s| s.members[0])
+    }
+
+    /// Module loop index of the logical loop innermost around block `b`, if any.
+    pub fn loop_around(&self, b: usize) -> Option<usize> {
+        self.innermost
+            .get(b)
+            .copied()
+            .flatten()
+            .map(|l| self.loop_base + self.rep(l))
     }
 }
 
@@ -218,14 +259,21 @@ fn has_phi(b: B) -> bool {
 
 /// Source identity of a loop as a comparable key: (line, column, subprogram) along the
 /// inline chain. `None` without debug location (such loops are never grouped).
-fn identity_key(an: &Analysis, li: usize) -> Option<Vec<(u32, u32, usize)>> {
+pub(crate) fn identity_key(an: &Analysis, li: usize) -> Option<Vec<(u32, u32, usize)>> {
     let l = &an.forest.loops[li];
     let terms: Vec<V> = l
         .latches
         .iter()
         .map(|&b| ir::terminator(an.blocks[b]))
         .collect();
-    let mut loc = crate::debugloc::loop_location(&terms, an.blocks[l.header]);
+    location_key(crate::debugloc::loop_location(&terms, an.blocks[l.header]))
+}
+
+/// A debug location as a comparable key: (line, column, subprogram) along the inline
+/// chain; `None` for no location.
+pub(crate) fn location_key(
+    mut loc: inkwell::llvm_sys::prelude::LLVMMetadataRef,
+) -> Option<Vec<(u32, u32, usize)>> {
     if loc.is_null() {
         return None;
     }
@@ -414,13 +462,14 @@ fn sinks(
             exiting,
             exit_points,
             depth,
+            region,
         });
     }
     (out, eh, indirect, changed)
 }
 
 /// Promote allocas, split edges, analyse. `ir` must belong to `f`'s module.
-pub fn prepare(ir: &Ir, f: V, list: &AbiList) -> Prepared {
+pub fn prepare(ir: &Ir, f: V) -> Prepared {
     let _ = ir;
     // Promote allocas to SSA at every optimization level. At -O2 this is a no-op
     // (SROA/mem2reg already ran). At -O0 every local lives in an alloca; without this
@@ -459,22 +508,31 @@ pub fn prepare(ir: &Ir, f: V, list: &AbiList) -> Prepared {
     let an = if changed { analyze(f) } else { an1 };
     let (sinks, eh, indirect, _) = sinks(&an, false, &mut done);
 
-    let tracked = !an.forest.loops.is_empty()
-        || an.blocks.iter().any(|&b| {
-            ir::instructions(b).into_iter().any(|i| {
-                matches!(ir::opcode(i), Op::LLVMCall | Op::LLVMInvoke)
-                    && call_kind(i, list).may_reach_instrumented_code()
-            })
-        });
+    let mut innermost: Vec<Option<usize>> = vec![None; an.blocks.len()];
+    for (li, l) in an.forest.loops.iter().enumerate() {
+        for &b in &l.blocks {
+            match innermost[b] {
+                Some(o) if an.forest.loops[o].depth >= l.depth => {}
+                _ => innermost[b] = Some(li),
+            }
+        }
+    }
+    let n_loops = an.forest.loops.len();
     Prepared {
         f,
         an,
         sinks,
         skipped_eh_exits: eh,
         skipped_indirect_exits: indirect,
-        tracked,
+        tracked: true,
         promoted_allocas: promoted,
         func_index: 0,
         loop_base: 0,
+        pruned: None,
+        recursive: false,
+        trip: vec![None; n_loops],
+        innermost,
+        branch_sinks: Vec::new(),
+        silent: Vec::new(),
     }
 }

@@ -24,12 +24,17 @@ pub struct Runtime {
     pub byval_tls_ty: T,
     pub ctx_tls: V,
     pub site_tls: V,
+    /// `ptr`: the callee of the call in flight (stale-label protection).
+    pub callee_tls: V,
     pub register_module: Hook,
     pub enter: Hook,
     pub loop_exit: Hook,
     pub shadow_copy: Hook,
     pub shadow_set: Hook,
     pub shadow_union: Hook,
+    pub shadow_or: Hook,
+    /// The cold path of branch sinks (`cold`, never inlined).
+    pub branch_update: Hook,
 }
 
 impl Runtime {
@@ -61,6 +66,7 @@ impl Runtime {
             byval_tls_ty,
             ctx_tls: ir.tls_global(abi::TLS_CONTEXT, ir.ptr),
             site_tls: ir.tls_global(abi::TLS_CALL_SITE, ir.ptr),
+            callee_tls: ir.tls_global(abi::TLS_CALLEE, ir.ptr),
             register_module: hook(abi::HOOK_REGISTER_MODULE, ir.void, &[ir.ptr], &[], false),
             enter: hook(
                 abi::HOOK_ENTER,
@@ -91,6 +97,25 @@ impl Runtime {
                 false,
             ),
             shadow_union: hook(abi::HOOK_SHADOW_UNION, ir.i16, &[ir.ptr, ir.i64], &[], true),
+            shadow_or: hook(
+                abi::HOOK_SHADOW_OR,
+                ir.void,
+                &[ir.ptr, ir.i16, ir.i64],
+                &[1],
+                false,
+            ),
+            branch_update: {
+                let h = hook(
+                    abi::HOOK_BRANCH_UPDATE,
+                    ir.void,
+                    &[ir.ptr, ir.i16, ir.i64],
+                    &[1],
+                    false,
+                );
+                ir.add_fn_attr(h.f, "cold");
+                ir.add_fn_attr(h.f, "noinline");
+                h
+            },
         }
     }
 }

@@ -16,24 +16,12 @@
 //! their own and are not reported; a loop with no reportable exit is flagged
 //! `LOOP_NO_SINK` by the module driver.
 
+use super::control::terminator_condition;
 use super::FnInstr;
-use crate::ir::{self, B, V};
-use inkwell::llvm_sys::core::*;
-use inkwell::llvm_sys::LLVMOpcode as Op;
+use crate::ir::{self, B};
 use std::collections::HashMap;
 
 impl FnInstr<'_> {
-    /// The condition deciding where terminator `t` goes, if it has one.
-    fn terminator_condition(t: V) -> Option<V> {
-        match ir::opcode(t) {
-            Op::LLVMBr if unsafe { LLVMIsConditional(t) } != 0 => {
-                Some(unsafe { LLVMGetCondition(t) })
-            }
-            Op::LLVMSwitch | Op::LLVMIndirectBr => Some(ir::operand(t, 0)),
-            _ => None,
-        }
-    }
-
     pub(crate) fn loop_sinks(&mut self) -> Result<(), String> {
         let ir = self.ir;
         let p = self.p;
@@ -53,7 +41,7 @@ impl FnInstr<'_> {
             }
             for &x in &s.exiting {
                 let t = ir::terminator(p.an.blocks[x]);
-                let Some(c) = Self::terminator_condition(t) else {
+                let Some(c) = terminator_condition(t) else {
                     continue;
                 };
                 let l = self.label(c)?;

@@ -1,0 +1,269 @@
+//! Explicit control-flow tainting, exactly the rule of `docs/internal/control-flow.md`
+//! (with the transitive control dependence and join sets of `crate::cdeps`).
+//!
+//! * For every decider `P` some rule needs, an `i16` slot `cl(P)` (an alloca zeroed at
+//!   entry, stored with the label of `P`'s condition just before `P`'s terminator,
+//!   promoted to SSA registers once the function is instrumented): "the label of `P`'s
+//!   condition the last time `P` ran in this activation".
+//! * `ctrl(B) = entry | OR cl(P), P ∈ CD*(B)`, computed once at the top of each block
+//!   that needs it — blocks with stores, memory-writing intrinsics or calls through the
+//!   label ABI — and nowhere else. `entry` is `__tp_ctrl_tls` read in the prologue.
+//! * Rule 1: a PHI's incoming shadow from `Q` is ORed with the label of `Q`'s own
+//!   condition and the `cl(P)` of [`ControlDeps::edge_deciders`], computed at the end of
+//!   `Q` (once per edge).
+//! * Rule 2: stores, atomics, masked stores/scatters and memory intrinsics OR `ctrl(B)`
+//!   into the labels they write (`memory.rs`, `calls.rs`).
+//! * Rule 3: calls through the label ABI store `ctrl(B)` into `__tp_ctrl_tls`
+//!   (`calls.rs`); `ret` ORs `cl(P), P ∈ CD*(B)` — not `entry`.
+//!
+//! Two refinements of the documented rule, both so that -O0 and -O2 agree:
+//! * control dependence is transitive and exception edges do not cut it (`crate::cdeps`);
+//! * deciders the optimizer added to run a loop differently (the vectorizer's checks,
+//!   the blocks between a vector body and its remainder: `branches::Class::silent`)
+//!   contribute no label; they stay in the dependence structure, so the decisions
+//!   around them still reach the blocks they control.
+//!
+//! Cost: after promotion every `cl(P)` is an SSA value (often just the label of the
+//! loop's bound, defined before the loop), so a store in a loop body pays one `or` (a
+//! splat too for vector stores), a call two TLS stores; blocks without stores, calls or
+//! PHIs pay nothing.
+
+use super::FnInstr;
+use crate::cdeps::ControlDeps;
+use crate::ir::{self, B, T, V};
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::LLVMOpcode as Op;
+use std::collections::{BTreeSet, HashMap};
+
+/// What [`FnInstr::control_analyze`] decides before the prologue: the dependences,
+/// the blocks that need `ctrl(B)`, the deciders that need a slot.
+pub type Plan = (ControlDeps, Vec<usize>, BTreeSet<usize>);
+
+/// Per-function state of control-flow tainting.
+pub struct Control {
+    pub deps: ControlDeps,
+    /// Decider block index -> its `cl` slot (alloca).
+    slots: HashMap<usize, V>,
+    /// Block index -> `ctrl(B)` (`i16`).
+    ctrl: HashMap<usize, V>,
+    /// (from, to, shadow type) -> edge label.
+    edges: HashMap<(usize, usize, T), V>,
+}
+
+impl Control {
+    pub fn slots(&self) -> Vec<V> {
+        self.slots.values().copied().collect()
+    }
+}
+
+/// The condition deciding where terminator `t` goes, if it has one.
+pub fn terminator_condition(t: V) -> Option<V> {
+    match ir::opcode(t) {
+        Op::LLVMBr if unsafe { LLVMIsConditional(t) } != 0 => Some(unsafe { LLVMGetCondition(t) }),
+        Op::LLVMSwitch | Op::LLVMIndirectBr => Some(ir::operand(t, 0)),
+        _ => None,
+    }
+}
+
+impl FnInstr<'_> {
+    /// Whether instruction `i` writes labels (or passes the control label) so that
+    /// its block needs `ctrl(B)`.
+    fn needs_ctrl(&self, i: V) -> bool {
+        use super::calls::{call_kind, CallKind};
+        use super::intrinsics::IntrKind;
+        use crate::abilist::Kind;
+        match ir::opcode(i) {
+            Op::LLVMStore | Op::LLVMAtomicRMW | Op::LLVMAtomicCmpXchg => true,
+            Op::LLVMCall | Op::LLVMInvoke => matches!(
+                call_kind(i, self.list),
+                CallKind::Normal
+                    | CallKind::Listed(Kind::Wrap(_), _)
+                    | CallKind::Intrinsic(
+                        IntrKind::Copy
+                            | IntrKind::Set
+                            | IntrKind::MaskedStore
+                            | IntrKind::MaskedScatter,
+                        _
+                    )
+            ),
+            _ => false,
+        }
+    }
+
+    /// Analyse control dependence and decide which blocks need `ctrl(B)` and which
+    /// deciders need a slot (silent ones never do). Runs before the prologue.
+    pub(crate) fn control_analyze(&mut self) -> Plan {
+        let an = &self.p.an;
+        let decider: Vec<bool> = an
+            .blocks
+            .iter()
+            .map(|&b| terminator_condition(ir::terminator(b)).is_some())
+            .collect();
+        let silent = |p: &usize| self.p.silent.get(*p).copied().unwrap_or(false);
+        let deps = ControlDeps::new(&an.cfg, &an.pdom, decider);
+        let rpo = an.cfg.reverse_post_order();
+        let all_preds = an.cfg.preds();
+        let mut needy = Vec::new();
+        let mut need: BTreeSet<usize> = BTreeSet::new();
+        for &b in &rpo {
+            let bb = an.blocks[b];
+            let insts = ir::instructions(bb);
+            if insts.iter().any(|&i| self.needs_ctrl(i)) {
+                needy.push(b);
+                need.extend(deps.cd[b].iter().filter(|p| !silent(p)));
+            }
+            let t = ir::terminator(bb);
+            if ir::opcode(t) == Op::LLVMRet && ir::num_operands(t) == 1 {
+                need.extend(deps.cd[b].iter().filter(|p| !silent(p)));
+            }
+            if insts.first().is_some_and(|&i| ir::is_phi(i)) {
+                let mut preds: Vec<usize> = all_preds[b]
+                    .iter()
+                    .copied()
+                    .filter(|&q| an.dom.contains(q))
+                    .collect();
+                preds.sort_unstable();
+                preds.dedup();
+                for q in preds {
+                    let ps = deps.edge_deciders(q, b, &an.dom, &an.forest);
+                    need.extend(ps.iter().filter(|p| !silent(p)));
+                }
+            }
+        }
+        (deps, needy, need)
+    }
+
+    /// Prologue part: the slots, as allocas at the builder position (the top of the
+    /// entry block); the prologue zeroes them after the leading allocas.
+    pub(crate) fn control_make_slots(&mut self, need: &BTreeSet<usize>) -> HashMap<usize, V> {
+        let ir = self.ir;
+        need.iter().map(|&p| (p, ir.alloca(ir.i16))).collect()
+    }
+
+    /// Install the analysis and the slots; then, with `entry` (the control label at the
+    /// call site that called us), compute `ctrl(B)` at the top
+    /// of every block that needs it.
+    pub(crate) fn control_install(
+        &mut self,
+        deps: ControlDeps,
+        slots: HashMap<usize, V>,
+        entry: V,
+        needy: &[usize],
+    ) {
+        self.stats.control_slots += slots.len();
+        self.cf = Some(Control {
+            deps,
+            slots,
+            ctrl: HashMap::new(),
+            edges: HashMap::new(),
+        });
+        // The entry block first, at the end of the prologue (its top holds allocas).
+        let mut order: Vec<usize> = needy.to_vec();
+        order.sort_by_key(|&b| b != 0);
+        for b in order {
+            let bb = self.p.an.blocks[b];
+            if b != 0 {
+                self.ir.at_start(bb);
+            }
+            let cds = self.cf.as_ref().unwrap().deps.cd[b].clone();
+            let mut c = entry;
+            for p in cds {
+                let l = self.cl_load(p);
+                c = self.ir.or(c, l);
+            }
+            self.cf.as_mut().unwrap().ctrl.insert(b, c);
+        }
+    }
+
+    /// Load `cl(p)` at the builder position (0 if `p` has no slot: no rule needed it,
+    /// or `p` is silent).
+    fn cl_load(&self, p: usize) -> V {
+        let cf = self.cf.as_ref().expect("control flow on");
+        match cf.slots.get(&p) {
+            Some(&s) => self.ir.load(self.ir.i16, s, 2),
+            None => self.ir.c16(0),
+        }
+    }
+
+    /// `ctrl(B)` for block `b` (ORed into every label written in `b`, stored into
+    /// `__tp_ctrl_tls` before calls). `None` when control-flow tainting is off.
+    pub(crate) fn block_control_label(&self, b: B) -> Option<V> {
+        let cf = self.cf.as_ref()?;
+        let idx = self.p.an.index.get(&b)?;
+        cf.ctrl.get(idx).copied()
+    }
+
+    /// The label `ret` in block `b` adds to the returned value: `OR cl(P), P ∈ CD*(b)`
+    /// (the function's own decisions; the caller already knows `entry`). Emitted at the
+    /// builder position.
+    pub(crate) fn ret_control_label(&self, b: B) -> Option<V> {
+        let cf = self.cf.as_ref()?;
+        let idx = *self.p.an.index.get(&b)?;
+        let mut c = self.ir.c16(0);
+        for &p in &cf.deps.cd[idx] {
+            let l = self.cl_load(p);
+            c = self.ir.or(c, l);
+        }
+        Some(c)
+    }
+
+    /// Rule 1: the extra label of the CFG edge `from -> to`, in shadow type `st`,
+    /// emitted at the end of `from` once per edge and type.
+    pub(crate) fn edge_label(&mut self, from: B, to: B, st: T) -> Result<Option<V>, String> {
+        if self.cf.is_none() {
+            return Ok(None);
+        }
+        let an = &self.p.an;
+        let (Some(&q), Some(&j)) = (an.index.get(&from), an.index.get(&to)) else {
+            return Ok(None);
+        };
+        if let Some(&v) = self.cf.as_ref().unwrap().edges.get(&(q, j, st)) {
+            return Ok(Some(v));
+        }
+        let scalar = match self.cf.as_ref().unwrap().edges.get(&(q, j, self.ir.i16)) {
+            Some(&v) => v,
+            None => {
+                let ps = {
+                    let cf = self.cf.as_ref().unwrap();
+                    cf.deps.edge_deciders(q, j, &an.dom, &an.forest)
+                };
+                let t = ir::terminator(from);
+                self.ir.at_end(from);
+                let silent = self.p.silent.get(q).copied().unwrap_or(false);
+                let mut e = match terminator_condition(t) {
+                    Some(c) if !silent => self.label(c)?,
+                    _ => self.ir.c16(0),
+                };
+                for p in ps {
+                    let l = self.cl_load(p);
+                    e = self.ir.or(e, l);
+                }
+                let i16t = self.ir.i16;
+                self.cf.as_mut().unwrap().edges.insert((q, j, i16t), e);
+                e
+            }
+        };
+        self.ir.at_end(from);
+        let v = self.adapt(scalar, st);
+        self.cf.as_mut().unwrap().edges.insert((q, j, st), v);
+        Ok(Some(v))
+    }
+
+    /// Store `cl(P)` for every slot: the label of `P`'s condition, just before `P`'s
+    /// terminator (after everything else the block computes).
+    pub(crate) fn control_store_slots(&mut self) -> Result<(), String> {
+        let Some(cf) = self.cf.as_ref() else {
+            return Ok(());
+        };
+        let mut slots: Vec<(usize, V)> = cf.slots.iter().map(|(&p, &s)| (p, s)).collect();
+        slots.sort_unstable_by_key(|x| x.0);
+        for (p, s) in slots {
+            let t = ir::terminator(self.p.an.blocks[p]);
+            let c = terminator_condition(t).expect("slots belong to deciders");
+            let l = self.label(c)?;
+            self.ir.before(t);
+            self.ir.store(l, s, 2);
+        }
+        Ok(())
+    }
+}
