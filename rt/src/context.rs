@@ -751,6 +751,7 @@ mod tests {
             chain: ptr::null(),
             n_chain: 0,
             flags: 0,
+            loop_: ptr::null(),
         }))
     }
     fn lp() -> &'static LoopDesc {
@@ -759,6 +760,8 @@ mod tests {
             n_chain: 0,
             flags: 0,
             const_trip_count: 0,
+            parent: ptr::null(),
+            func: ptr::null(),
         }))
     }
     /// A descriptor reference that may cross threads in tests.

@@ -12,7 +12,7 @@
 //! |---|---|---|
 //! | [`init`] | start-up from `.preinit_array`: options, program identity, shadow reservation, exit and signal hooks | once |
 //! | [`options`] | every environment knob, its default, parsed once at start-up | no |
-//! | [`shadow`] | the direct-mapped shadow (one 16-bit label per byte); `__tp_shadow_copy/set/union` | yes |
+//! | [`shadow`] | the direct-mapped shadow (one 16-bit label per byte); `__tp_shadow_copy/set/union/or` | yes |
 //! | [`params`] | the parameter registry (label bit per name, max 16); `tp_register_variable` | no |
 //! | [`arena`] | per-thread bump allocator over `mmap`'d chunks (no malloc, no locks) | yes |
 //! | [`context`] | per-thread calling-context trees and loop records; `__tp_enter`, `__tp_loop_exit` | **yes** |
@@ -33,8 +33,9 @@
 //!   `perf_taint::register_variable`, `VARIABLE_NAME`, `EXTRAP`).
 //! * **Hooks for instrumented code** (names and signatures in `taintprof-abi`):
 //!   `__tp_register_module`, `__tp_enter`, `__tp_loop_exit`, `__tp_shadow_copy`,
-//!   `__tp_shadow_set`, `__tp_shadow_union`, the TLS slots of `tls.c`, and the
-//!   `__tpw_<name>` wrappers listed as `wrap` in `rt/abilist.txt`.
+//!   `__tp_shadow_set`, `__tp_shadow_union`, `__tp_shadow_or`, `__tp_branch_update`, the
+//!   TLS slots of `tls.c` (including `__tp_callee_tls`, read only by instrumented code),
+//!   and the `__tpw_<name>` wrappers listed as `wrap` in `rt/abilist.txt`.
 //! * **Output**: one JSON report per process, `docs/report-schema.md`.
 //!
 //! ## Rules every module follows
@@ -75,6 +76,7 @@ pub mod arena;
 pub mod context;
 pub mod init;
 pub mod json;
+pub mod model;
 pub mod modules;
 pub mod options;
 pub mod params;
@@ -82,6 +84,7 @@ pub mod report;
 pub mod shadow;
 pub mod signals;
 pub mod sys;
+pub mod volume;
 pub mod wrappers;
 
 /// Version of this runtime, written into every report.
@@ -97,6 +100,18 @@ extern "C" {
     pub fn __tp_tls_ctx() -> *mut *mut core::ffi::c_void;
     /// `__tp_site_tls`: the call site of the call in flight.
     pub fn __tp_tls_site() -> *mut *const core::ffi::c_void;
+    /// `__tp_ctrl_tls`: the control label in force at the call in flight.
+    pub fn __tp_tls_ctrl() -> *mut u16;
+    /// `__tp_callee_tls`: the function the call in flight calls.
+    pub fn __tp_tls_callee() -> *mut *const core::ffi::c_void;
+}
+
+/// The caller's control label (control-flow tainting): wrappers OR it into every byte
+/// the library call writes.
+#[inline]
+pub(crate) fn ctrl_label() -> u16 {
+    // SAFETY: thread-local u16 slot.
+    unsafe { *__tp_tls_ctrl() }
 }
 
 /// Label of argument `i` of the call in flight (wrappers use this).

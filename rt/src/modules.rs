@@ -10,14 +10,17 @@
 //! makes double registration harmless). Readers take no lock: a descriptor's `next` is
 //! written before the list head is published with a release store.
 //!
+//! Branch records (`ModuleDesc::branches`) are updated in place by instrumented code; its
+//! cold path is [`__tp_branch_update`].
+//!
 //! Limitation: descriptors must stay mapped until the report is written, so a module in
 //! a shared object that is `dlclose`d before exit must not be instrumented.
 
 use core::ptr::null_mut;
-use core::sync::atomic::{AtomicPtr, AtomicU32, Ordering::*};
+use core::sync::atomic::{AtomicPtr, AtomicU16, AtomicU32, AtomicU64, Ordering::*};
 use std::sync::Mutex;
 
-use taintprof_abi::{ModuleDesc, ABI_VERSION, MODULE_MAGIC};
+use taintprof_abi::{BranchRec, Label, ModuleDesc, ABI_VERSION, MODULE_MAGIC};
 
 use crate::sys::{cstr, Lossy};
 
@@ -103,6 +106,27 @@ pub unsafe extern "C" fn __tp_register_module(m: *mut ModuleDesc) {
     COUNT.fetch_add(1, Relaxed);
 }
 
+/// `void __tp_branch_update(BranchRec *b, uint16_t label, uint64_t taken_bit)`: the cold
+/// path of a branch sink. Instrumented code calls it only when `label` has bits that
+/// `b->label` lacks or `taken_bit` is not yet in `b->taken`; both are ORed in atomically
+/// (several threads may run the same branch).
+#[no_mangle]
+pub unsafe extern "C" fn __tp_branch_update(b: *mut BranchRec, label: Label, taken_bit: u64) {
+    if b.is_null() {
+        return;
+    }
+    // SAFETY: b is a record of a registered module (writable, aligned); the fields are
+    // only ever accessed atomically by the runtime and with plain loads by the fast path.
+    unsafe {
+        if label != 0 {
+            AtomicU16::from_ptr(core::ptr::addr_of_mut!((*b).label)).fetch_or(label, Relaxed);
+        }
+        if taken_bit != 0 {
+            AtomicU64::from_ptr(core::ptr::addr_of_mut!((*b).taken)).fetch_or(taken_bit, Relaxed);
+        }
+    }
+}
+
 /// Calls `f` for every registered module, most recent first (lock-free).
 pub fn for_each(mut f: impl FnMut(&ModuleDesc)) {
     let mut cur = MODULES.load(Acquire);
@@ -174,5 +198,33 @@ mod tests {
         for_each_rejected(|r| rejected.push((r.source.to_vec(), r.abi_version, r.bad_magic)));
         assert!(rejected.contains(&(b"old_module.c".to_vec(), ABI_VERSION + 7, false)));
         assert!(rejected.contains(&(Vec::new(), 0, true)));
+    }
+
+    #[test]
+    fn branch_updates_or_labels_and_taken_bits_from_many_threads() {
+        let b = Box::leak(Box::new(BranchRec {
+            site: core::ptr::null(),
+            succ: core::ptr::null(),
+            n_succ: 2,
+            label: 0,
+            flags: 0,
+            taken: 0,
+            executions: 0,
+        })) as *mut BranchRec as usize;
+        let hs: Vec<_> = (0..8)
+            .map(|t| {
+                std::thread::spawn(move || {
+                    for _ in 0..1000 {
+                        unsafe { __tp_branch_update(b as *mut BranchRec, 1 << t, 1 << (t % 2)) };
+                    }
+                })
+            })
+            .collect();
+        for h in hs {
+            h.join().unwrap();
+        }
+        unsafe { __tp_branch_update(core::ptr::null_mut(), 1, 1) };
+        let r = unsafe { &*(b as *const BranchRec) };
+        assert_eq!((r.label, r.taken), (0xff, 0b11));
     }
 }

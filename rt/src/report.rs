@@ -1,4 +1,4 @@
-//! The JSON report (`docs/report-schema.md`, schema `taintprof.taint` version 1).
+//! The JSON report (`docs/report-schema.md`, schema `taintprof.taint` version 2).
 //!
 //! ## When
 //!
@@ -23,38 +23,41 @@
 //!
 //! The report is built from the registered module descriptors and every thread's
 //! calling-context tree, read lock-free. Nothing on this path calls malloc or takes a
-//! lock (scratch arrays are [`MmapVec`]s, sorting is in place), so it can run inside a
-//! signal handler, even one that interrupted malloc.
+//! lock (scratch arrays are [`MmapVec`]s, sorting is in place, nothing recurses), so it
+//! can run inside a signal handler, even one that interrupted malloc.
 //!
-//! 1. **Loops** are merged by source identity: the last `SrcLoc` of their inline chain
+//! [`crate::model`] computes what the report says:
+//!
+//! 1. **Loops** merged by source identity: the last `SrcLoc` of their inline chain
 //!    (linkage name, file, line, column). The same loop can have several descriptors
 //!    (inlined copies, versioned loops, linkonce functions in several TUs). Loops without
-//!    a line (no debug info) are never merged.
-//! 2. **Functions** are every function written in the source: each module's physical
-//!    `FuncDesc`s plus the written-in function of every loop chain, identified by
-//!    (linkage name, file). `recursive` comes from the context trees.
-//! 3. **Contexts**: each loop record of each tree node becomes a context whose path is
-//!    the node's site chains from the root (each frame `{function, file, line}`)
-//!    followed by the loop's own inline chain minus its last entry. Paths are
-//!    hash-consed, so merging across threads and descriptors is a sort by
-//!    `(loop, path id)`.
-//! 4. Output order: functions by `file`, `line`, `name`; loops by `line`, `column`;
-//!    contexts by path (frame by frame; a prefix first).
+//!    a line (no debug info) are never merged. `parent_line` from `LoopDesc::parent`.
+//! 2. **Functions** as written: each module's `FuncDesc`s plus every function named in a
+//!    loop chain, a branch chain or a context path, identified by (linkage name, file).
+//! 3. The **logical calling-context tree** (physical nodes mapped back to source
+//!    functions through inline chains), with each logical node's loop-nest tree
+//!    including the calls made inside loops; from it every context's and function's
+//!    parameters and symbolic **volume** ([`crate::volume`]).
+//! 4. **Branches** merged by source position.
+//!
+//! This module then writes it, with `summary` (Table 2 of the Perf-Taint paper),
+//! `coverage` (Table 3) and the `recommendation` of a parameter pair and triple.
+//! Output order: functions by `file`, `line`, `name`; loops and branches by `line`,
+//! `column`; contexts by path (frame by frame; a prefix first).
 
-use core::cmp::Ordering::{self, Equal};
+use core::cmp::Ordering::Equal;
 use core::ffi::c_char;
 use core::fmt::Write as _;
 use core::sync::atomic::{AtomicI32, AtomicU32, Ordering::*};
 
-use taintprof_abi::{
-    Label, LoopDesc, ModuleDesc, SrcLoc, LOOP_NO_SINK, MODULE_CONTROL_FLOW, MODULE_NO_DEBUG_INFO,
-};
+use taintprof_abi::{Label, ModuleDesc, MODULE_CONTROL_FLOW, MODULE_NO_DEBUG_INFO};
 
 use crate::context::{self, ThreadState};
 use crate::json::{Json, Sink};
+use crate::model::{loc, s, Model, NONE};
 use crate::params::Registry;
-use crate::sys::{self, cstr, Lossy, MmapVec, StackBuf};
-use crate::{init, modules, options, signals};
+use crate::sys::{self, Lossy, MmapVec, StackBuf};
+use crate::{init, modules, options, signals, volume};
 
 /// Why the report is being written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,541 +89,133 @@ pub struct Inputs<'a> {
 }
 
 // ----------------------------------------------------------------------------------
-// Source-identity helpers
-// ----------------------------------------------------------------------------------
-
-#[inline]
-fn s<'a>(p: *const c_char) -> &'a [u8] {
-    // SAFETY: descriptor strings are NUL-terminated or null (then empty).
-    unsafe { cstr(p) }
-}
-
-#[inline]
-fn loc<'a>(p: *const SrcLoc) -> &'a SrcLoc {
-    // SAFETY: only called on pointers into descriptor chains.
-    unsafe { &*p }
-}
-
-/// `n` entries of an inline chain (empty for null).
-fn chain<'a>(p: *const SrcLoc, n: u32) -> &'a [SrcLoc] {
-    if p.is_null() || n == 0 {
-        return &[];
-    }
-    // SAFETY: the pass emits `n` consecutive SrcLocs.
-    unsafe { core::slice::from_raw_parts(p, n as usize) }
-}
-
-/// Function identity: (linkage name, file).
-fn cmp_fn(a: &SrcLoc, b: &SrcLoc) -> Ordering {
-    s(a.linkage)
-        .cmp(s(b.linkage))
-        .then_with(|| s(a.file).cmp(s(b.file)))
-}
-
-/// One path frame: (function, file, line).
-fn cmp_frame(a: &SrcLoc, b: &SrcLoc) -> Ordering {
-    s(a.function)
-        .cmp(s(b.function))
-        .then_with(|| s(a.file).cmp(s(b.file)))
-        .then(a.line.cmp(&b.line))
-}
-
-#[derive(Clone, Copy)]
-struct LoopRef {
-    desc: *const LoopDesc,
-    /// Last entry of the chain: where the loop is written.
-    key: *const SrcLoc,
-}
-
-/// Loop identity: function, line, column; loops without a line only equal themselves.
-fn cmp_loop(a: &LoopRef, b: &LoopRef) -> Ordering {
-    let (x, y) = (loc(a.key), loc(b.key));
-    cmp_fn(x, y)
-        .then(x.line.cmp(&y.line))
-        .then(x.column.cmp(&y.column))
-        .then_with(|| {
-            if x.line == 0 {
-                (a.desc as usize).cmp(&(b.desc as usize))
-            } else {
-                Equal
-            }
-        })
-}
-
-#[derive(Clone, Copy)]
-struct LoopGroup {
-    key: *const SrcLoc,
-    const_trip: u64,
-    no_sink: bool,
-    label: Label,
-    executions: u64,
-    ctx_start: u32,
-    ctx_end: u32,
-}
-
-#[derive(Clone, Copy)]
-struct FnGroup {
-    loc: *const SrcLoc,
-    recursive: bool,
-    loops_start: u32,
-    loops_end: u32,
-}
-
-#[derive(Clone, Copy)]
-struct Ctx {
-    group: u32,
-    path: u32,
-    label: Label,
-    executions: u64,
-}
-
-// ----------------------------------------------------------------------------------
-// Hash-consed context paths
-// ----------------------------------------------------------------------------------
-
-#[derive(Clone, Copy)]
-struct PathEnt {
-    parent: u32,
-    frames: *const SrcLoc,
-    n: u32,
-    hash: u64,
-}
-
-/// Interned paths: id 0 is the empty path; each other id is its parent's path followed
-/// by a run of frames. Equal frame sequences built the same way get the same id.
-struct Paths {
-    ents: MmapVec<PathEnt>,
-    index: MmapVec<u32>,
-    failed: bool,
-}
-
-fn fnv(mut h: u64, b: &[u8]) -> u64 {
-    for &x in b {
-        h = (h ^ x as u64).wrapping_mul(0x100_0000_01b3);
-    }
-    h
-}
-
-impl Paths {
-    fn new() -> Self {
-        let mut p = Paths {
-            ents: MmapVec::new(),
-            index: MmapVec::new(),
-            failed: false,
-        };
-        p.failed |= !p.ents.push(PathEnt {
-            parent: 0,
-            frames: core::ptr::null(),
-            n: 0,
-            hash: 0,
-        });
-        p
-    }
-
-    fn ent(&self, id: u32) -> Option<&PathEnt> {
-        self.ents.as_slice().get(id as usize)
-    }
-
-    fn hash(parent: u32, frames: &[SrcLoc]) -> u64 {
-        let mut h = 0xcbf2_9ce4_8422_2325u64 ^ (parent as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        for f in frames {
-            h = fnv(h, s(f.function));
-            h = fnv(h, &[0xff]);
-            h = fnv(h, s(f.file));
-            h = fnv(h, &f.line.to_le_bytes());
-        }
-        h
-    }
-
-    fn rehash(&mut self, size: usize) -> bool {
-        let mut idx = MmapVec::new();
-        if !idx.resize(size, 0u32) {
-            return false;
-        }
-        let mask = size - 1;
-        for (id, e) in self.ents.as_slice().iter().enumerate().skip(1) {
-            let mut i = e.hash as usize & mask;
-            while idx.as_slice().get(i).copied().unwrap_or(0) != 0 {
-                i = (i + 1) & mask;
-            }
-            if let Some(slot) = idx.as_mut_slice().get_mut(i) {
-                *slot = id as u32;
-            }
-        }
-        self.index = idx;
-        true
-    }
-
-    /// Id of `parent` followed by `frames`.
-    fn intern(&mut self, parent: u32, frames_ptr: *const SrcLoc, n: u32) -> u32 {
-        let frames = chain(frames_ptr, n);
-        if frames.is_empty() {
-            return parent;
-        }
-        if self.index.len() < (self.ents.len() + 1) * 2 {
-            let size = (self.ents.len() * 4).next_power_of_two().max(1024);
-            if !self.rehash(size) {
-                self.failed = true;
-                return parent;
-            }
-        }
-        let h = Self::hash(parent, frames);
-        let mask = self.index.len() - 1;
-        let mut i = h as usize & mask;
-        loop {
-            let id = self.index.as_slice().get(i).copied().unwrap_or(0);
-            if id == 0 {
-                break;
-            }
-            if let Some(e) = self.ent(id) {
-                if e.hash == h && e.parent == parent && e.n == n {
-                    let ef = chain(e.frames, e.n);
-                    if ef.iter().zip(frames).all(|(a, b)| cmp_frame(a, b) == Equal) {
-                        return id;
-                    }
-                }
-            }
-            i = (i + 1) & mask;
-        }
-        let id = self.ents.len() as u32;
-        if !self.ents.push(PathEnt {
-            parent,
-            frames: frames_ptr,
-            n,
-            hash: h,
-        }) {
-            self.failed = true;
-            return parent;
-        }
-        if let Some(slot) = self.index.as_mut_slice().get_mut(i) {
-            *slot = id;
-        }
-        id
-    }
-
-    /// Segments of path `id`, root first, into `out`.
-    fn segments(&self, mut id: u32, out: &mut MmapVec<u32>) {
-        out.truncate(0);
-        while id != 0 {
-            if !out.push(id) {
-                break;
-            }
-            id = self.ent(id).map(|e| e.parent).unwrap_or(0);
-        }
-        out.as_mut_slice().reverse();
-    }
-
-    /// Calls `f` on every frame of path `id`, root first.
-    fn for_each_frame(&self, id: u32, buf: &mut MmapVec<u32>, mut f: impl FnMut(&SrcLoc)) {
-        self.segments(id, buf);
-        for &seg in buf.as_slice() {
-            if let Some(e) = self.ent(seg) {
-                chain(e.frames, e.n).iter().for_each(&mut f);
-            }
-        }
-    }
-
-    /// Content order of two paths: frame by frame, a prefix first.
-    fn cmp(&self, a: u32, b: u32, ba: &mut MmapVec<u32>, bb: &mut MmapVec<u32>) -> Ordering {
-        if a == b {
-            return Equal;
-        }
-        self.segments(a, ba);
-        self.segments(b, bb);
-        let mut fa = FrameIter {
-            paths: self,
-            segs: ba.as_slice(),
-            cur: &[],
-        };
-        let mut fb = FrameIter {
-            paths: self,
-            segs: bb.as_slice(),
-            cur: &[],
-        };
-        loop {
-            match (fa.next(), fb.next()) {
-                (None, None) => return Equal,
-                (None, Some(_)) => return Ordering::Less,
-                (Some(_), None) => return Ordering::Greater,
-                (Some(x), Some(y)) => {
-                    let c = cmp_frame(x, y);
-                    if c != Equal {
-                        return c;
-                    }
-                }
-            }
-        }
-    }
-}
-
-struct FrameIter<'a> {
-    paths: &'a Paths,
-    segs: &'a [u32],
-    cur: &'a [SrcLoc],
-}
-
-impl<'a> Iterator for FrameIter<'a> {
-    type Item = &'a SrcLoc;
-    fn next(&mut self) -> Option<&'a SrcLoc> {
-        loop {
-            if let Some((first, rest)) = self.cur.split_first() {
-                self.cur = rest;
-                return Some(first);
-            }
-            let (&id, rest) = self.segs.split_first()?;
-            self.segs = rest;
-            self.cur = self
-                .paths
-                .ent(id)
-                .map(|e| chain(e.frames, e.n))
-                .unwrap_or(&[]);
-        }
-    }
-}
-
-// ----------------------------------------------------------------------------------
 // Building and writing
 // ----------------------------------------------------------------------------------
 
-fn write_params<S: Sink>(j: &mut Json<'_, S>, reg: &Registry, label: Label) {
-    j.key("params");
+/// Writes the name of parameter `bit` (`#bit` if it has none).
+fn param_name(reg: &Registry, bit: u32, put: &mut dyn FnMut(&[u8])) {
+    let name = reg.get(bit as usize).map(|p| p.name).unwrap_or(b"");
+    if name.is_empty() {
+        let mut b = StackBuf::<16>::new();
+        let _ = write!(b, "#{bit}");
+        put(b.as_bytes());
+    } else {
+        put(name);
+    }
+}
+
+/// The array of the names of the parameters in `label`, registration order.
+fn write_label<S: Sink>(j: &mut Json<'_, S>, reg: &Registry, label: Label) {
     j.begin_array();
-    reg.for_each_name_in(label, |name, bit| {
-        if name.is_empty() {
-            let mut b = StackBuf::<16>::new();
-            let _ = write!(b, "#{bit}");
-            j.bytes(b.as_bytes());
-        } else {
-            j.bytes(name);
+    for bit in 0..16u32 {
+        if label & (1 << bit) != 0 {
+            param_name(reg, bit, &mut |b| j.bytes(b));
         }
+    }
+    j.end_array();
+}
+
+fn write_params<S: Sink>(j: &mut Json<'_, S>, reg: &Registry, key: &str, label: Label) {
+    j.key(key);
+    write_label(j, reg, label);
+}
+
+/// A volume as a JSON string value.
+fn write_volume<S: Sink>(
+    j: &mut Json<'_, S>,
+    reg: &Registry,
+    terms: &[volume::Term],
+    buf: &mut MmapVec<u8>,
+) -> bool {
+    buf.truncate(0);
+    let mut ok = true;
+    volume::format(terms, |bit, put| param_name(reg, bit, put), &mut |b| {
+        for &c in b {
+            ok &= buf.push(c);
+        }
+    });
+    j.bytes(buf.as_slice());
+    ok
+}
+
+fn write_path<S: Sink>(j: &mut Json<'_, S>, model: &Model, path: u32, fbuf: &mut MmapVec<u32>) {
+    j.key("path");
+    j.begin_array();
+    model.paths.for_each_frame(path, fbuf, |f| {
+        j.begin_object();
+        j.kv_bytes("function", s(f.function));
+        j.kv_bytes("file", s(f.file));
+        j.kv_u64("line", f.line as u64);
+        j.end_object();
     });
     j.end_array();
 }
 
-/// Builds the report from `inp` and writes it to `out`. Never allocates from malloc.
-pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
-    let mut incomplete = false;
+/// Functions (counted by their own loops) and loops that depend on a parameter of `set`.
+fn coverage(model: &Model, set: Label) -> (u64, u64) {
+    let f = model
+        .funcs
+        .as_slice()
+        .iter()
+        .filter(|g| g.excl_label & set != 0)
+        .count();
+    let l = model
+        .loops
+        .as_slice()
+        .iter()
+        .filter(|g| g.label & set != 0)
+        .count();
+    (f as u64, l as u64)
+}
 
-    // 1. Loops, merged by source identity.
-    let mut loops: MmapVec<LoopRef> = MmapVec::new();
-    let mut malformed = 0u64;
-    let mut control_flow = false;
-    for &m in inp.modules {
-        // SAFETY: registered descriptors are valid.
-        let m = unsafe { &*m };
-        control_flow |= m.flags & MODULE_CONTROL_FLOW != 0;
-        if m.loops.is_null() {
-            continue;
+/// The `k`-subset (k = 2 or 3) of the first `n` parameters covering the most functions
+/// (ties: loops, then registration order).
+fn recommend(model: &Model, n: u32, k: u32) -> Option<(Label, u64, u64)> {
+    let mut best: Option<(Label, u64, u64)> = None;
+    let mut consider = |set: Label| {
+        let (f, l) = coverage(model, set);
+        if best.map(|(_, bf, bl)| (f, l) > (bf, bl)).unwrap_or(true) {
+            best = Some((set, f, l));
         }
-        for i in 0..m.n_loops as usize {
-            // SAFETY: the module has n_loops descriptors.
-            let d = unsafe { m.loops.add(i) };
-            // SAFETY: as above.
-            let dd = unsafe { &*d };
-            if dd.chain.is_null() || dd.n_chain == 0 {
-                malformed += 1;
+    };
+    for a in 0..n {
+        for b in a + 1..n {
+            if k == 2 {
+                consider(1 << a | 1 << b);
                 continue;
             }
-            // SAFETY: n_chain entries.
-            let key = unsafe { dd.chain.add(dd.n_chain as usize - 1) };
-            incomplete |= !loops.push(LoopRef { desc: d, key });
-        }
-    }
-    loops.as_mut_slice().sort_unstable_by(cmp_loop);
-    let mut groups: MmapVec<LoopGroup> = MmapVec::new();
-    let mut by_desc: MmapVec<(usize, u32)> = MmapVec::new();
-    let mut prev: Option<LoopRef> = None;
-    for lr in loops.as_slice() {
-        if prev.map(|p| cmp_loop(&p, lr) != Equal).unwrap_or(true) {
-            incomplete |= !groups.push(LoopGroup {
-                key: lr.key,
-                const_trip: 0,
-                no_sink: false,
-                label: 0,
-                executions: 0,
-                ctx_start: 0,
-                ctx_end: 0,
-            });
-        }
-        prev = Some(*lr);
-        let gi = groups.len().saturating_sub(1);
-        // SAFETY: valid descriptor (checked above).
-        let d = unsafe { &*lr.desc };
-        if let Some(g) = groups.as_mut_slice().get_mut(gi) {
-            if d.const_trip_count != 0 {
-                g.const_trip = d.const_trip_count;
+            for c in b + 1..n {
+                consider(1 << a | 1 << b | 1 << c);
             }
-            g.no_sink |= d.flags & LOOP_NO_SINK != 0;
         }
-        incomplete |= !by_desc.push((lr.desc as usize, gi as u32));
     }
-    by_desc.as_mut_slice().sort_unstable();
-    let group_of = |d: *const LoopDesc| -> Option<u32> {
-        let v = by_desc.as_slice();
-        v.binary_search_by(|e| e.0.cmp(&(d as usize)))
-            .ok()
-            .and_then(|i| v.get(i))
-            .map(|e| e.1)
-    };
+    best
+}
 
-    // 2. Functions as written.
-    let mut fn_locs: MmapVec<*const SrcLoc> = MmapVec::new();
-    for &m in inp.modules {
+fn write_coverage<S: Sink>(j: &mut Json<'_, S>, reg: &Registry, set: Label, f: u64, l: u64) {
+    j.begin_object();
+    write_params(j, reg, "params", set);
+    j.kv_u64("functions", f);
+    j.kv_u64("loops", l);
+    j.end_object();
+}
+
+/// Builds the report from `inp` and writes it to `out`. Never allocates from malloc.
+pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
+    let model = Model::build(inp.modules, inp.threads);
+    let mut incomplete = false;
+    let control_flow = inp.modules.iter().any(|&m| {
         // SAFETY: registered descriptors are valid.
-        let m = unsafe { &*m };
-        if m.funcs.is_null() {
-            continue;
-        }
-        for i in 0..m.n_funcs as usize {
-            // SAFETY: n_funcs descriptors.
-            incomplete |= !fn_locs.push(unsafe { &(*m.funcs.add(i)).loc });
-        }
-    }
-    for g in groups.as_slice() {
-        incomplete |= !fn_locs.push(g.key);
-    }
-    fn_locs
-        .as_mut_slice()
-        .sort_unstable_by(|a, b| cmp_fn(loc(*a), loc(*b)));
-    let mut fgroups: MmapVec<FnGroup> = MmapVec::new();
-    for &l in fn_locs.as_slice() {
-        let same = fgroups
-            .as_slice()
-            .last()
-            .map(|g| cmp_fn(loc(g.loc), loc(l)) == Equal)
-            .unwrap_or(false);
-        if !same {
-            incomplete |= !fgroups.push(FnGroup {
-                loc: l,
-                recursive: false,
-                loops_start: 0,
-                loops_end: 0,
-            });
-        }
-    }
-    let mut j = 0usize;
-    for fg in fgroups.as_mut_slice() {
-        fg.loops_start = j as u32;
-        while groups
-            .as_slice()
-            .get(j)
-            .map(|g| cmp_fn(loc(g.key), loc(fg.loc)) == Equal)
-            .unwrap_or(false)
-        {
-            j += 1;
-        }
-        fg.loops_end = j as u32;
-    }
-    for &t in inp.threads {
-        // SAFETY: thread states are never freed.
-        let ts = unsafe { &*t };
-        ts.for_each_recursive(|f| {
-            // SAFETY: FuncDescs passed to __tp_enter are valid descriptors.
-            let l = unsafe { &(*f).loc };
-            if let Ok(i) = fgroups
-                .as_slice()
-                .binary_search_by(|g| cmp_fn(loc(g.loc), l))
-            {
-                if let Some(g) = fgroups.as_mut_slice().get_mut(i) {
-                    g.recursive = true;
-                }
-            }
-        });
-    }
+        unsafe { &*m }.flags & MODULE_CONTROL_FLOW != 0
+    });
 
-    // 3. Contexts from every thread's tree.
-    let mut paths = Paths::new();
-    let mut ctxs: MmapVec<Ctx> = MmapVec::new();
-    let mut stack: MmapVec<(*const context::Node, u32)> = MmapVec::new();
-    let mut unknown_loops = 0u64;
-    for &t in inp.threads {
-        // SAFETY: thread states are never freed.
-        let ts = unsafe { &*t };
-        stack.truncate(0);
-        incomplete |= !stack.push((&ts.root as *const context::Node, 0));
-        while let Some((n, pid)) = stack.pop() {
-            // SAFETY: nodes are never freed.
-            let node = unsafe { &*n };
-            node.for_each_loop(|lp, label, executions| {
-                let Some(group) = group_of(lp) else {
-                    unknown_loops += 1;
-                    return;
-                };
-                // SAFETY: a registered, valid loop descriptor (n_chain >= 1).
-                let d = unsafe { &*lp };
-                let path = paths.intern(pid, d.chain, d.n_chain - 1);
-                incomplete |= !ctxs.push(Ctx {
-                    group,
-                    path,
-                    label,
-                    executions,
-                });
-            });
-            node.for_each_child(|site, _f, child| {
-                let cpid = if site.is_null() {
-                    pid
-                } else {
-                    // SAFETY: SiteDescs passed to __tp_enter are valid descriptors.
-                    let sd = unsafe { &*site };
-                    paths.intern(pid, sd.chain, sd.n_chain)
-                };
-                incomplete |= !stack.push((child as *const context::Node, cpid));
-            });
-        }
-    }
-    incomplete |= paths.failed;
-    ctxs.as_mut_slice()
-        .sort_unstable_by(|a, b| a.group.cmp(&b.group).then(a.path.cmp(&b.path)));
-    let mut merged: MmapVec<Ctx> = MmapVec::new();
-    for c in ctxs.as_slice() {
-        let n = merged.len();
-        match merged.as_mut_slice().last_mut() {
-            Some(m) if m.group == c.group && m.path == c.path => {
-                m.label |= c.label;
-                m.executions = m.executions.wrapping_add(c.executions);
-            }
-            _ => {
-                incomplete |= !merged.push(*c);
-                let _ = n;
-            }
-        }
-    }
-    drop(ctxs);
-    let mut i = 0usize;
-    let (mut ba, mut bb) = (MmapVec::<u32>::new(), MmapVec::<u32>::new());
-    while i < merged.len() {
-        let g = merged.as_slice().get(i).map(|c| c.group).unwrap_or(0);
-        let mut e = i;
-        while merged
-            .as_slice()
-            .get(e)
-            .map(|c| c.group == g)
-            .unwrap_or(false)
-        {
-            e += 1;
-        }
-        if let Some(run) = merged.as_mut_slice().get_mut(i..e) {
-            run.sort_unstable_by(|x, y| paths.cmp(x.path, y.path, &mut ba, &mut bb));
-            let (label, execs) = run.iter().fold((0, 0u64), |(l, x), c| {
-                (l | c.label, x.wrapping_add(c.executions))
-            });
-            if let Some(grp) = groups.as_mut_slice().get_mut(g as usize) {
-                grp.label = label;
-                grp.executions = execs;
-                grp.ctx_start = i as u32;
-                grp.ctx_end = e as u32;
-            }
-        }
-        i = e;
-    }
-
-    // 4. Output.
+    // Output order of functions.
     let mut order: MmapVec<u32> = MmapVec::new();
-    for k in 0..fgroups.len() {
+    for k in 0..model.funcs.len() {
         incomplete |= !order.push(k as u32);
     }
     {
-        let fg = fgroups.as_slice();
+        let fg = model.funcs.as_slice();
         order.as_mut_slice().sort_unstable_by(|&a, &b| {
             let (Some(x), Some(y)) = (fg.get(a as usize), fg.get(b as usize)) else {
                 return Equal;
@@ -635,10 +230,11 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
     }
 
     let reg = inp.params;
+    let nparams = (reg.len() as u32).min(16);
     let mut j = Json::new(out, 4);
     j.begin_object();
     j.kv_str("schema", "taintprof.taint");
-    j.kv_u64("version", 1);
+    j.kv_u64("version", 2);
     j.kv_str("taintprof_version", crate::VERSION);
 
     j.key("program");
@@ -730,11 +326,14 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
     j.end_array();
 
     let mut fbuf = MmapVec::<u32>::new();
+    let mut vbuf = MmapVec::<u8>::new();
+    let mut succ = MmapVec::<(u32, bool, bool)>::new();
     let mut no_sink = 0u64;
+    let mut truncated_branches = 0u64;
     j.key("functions");
     j.begin_array();
     for &fi in order.as_slice() {
-        let Some(fg) = fgroups.as_slice().get(fi as usize) else {
+        let Some(fg) = model.func(fi).copied() else {
             continue;
         };
         let fl = loc(fg.loc);
@@ -743,20 +342,108 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
         j.kv_bytes("linkage", s(fl.linkage));
         j.kv_bytes("file", s(fl.file));
         j.kv_u64("line", fl.fn_line as u64);
-        j.kv_bool("recursive", fg.recursive);
+        j.kv_bool("recursive", fg.recursive());
+        j.kv_bool("statically_pruned", fg.statically_pruned);
+        j.kv_bool("executed", fg.executed);
+        write_params(&mut j, reg, "exclusive_params", fg.excl_label);
+        write_params(&mut j, reg, "inclusive_params", fg.incl_label);
+        j.kv_bool("constant", fg.incl_label == 0);
+        j.key("volume");
+        incomplete |= !write_volume(&mut j, reg, model.pool.terms(fg.incl), &mut vbuf);
+        j.key("exclusive_volume");
+        incomplete |= !write_volume(&mut j, reg, model.pool.terms(fg.excl), &mut vbuf);
+
+        j.key("pairs");
+        j.begin_array();
+        let mult = volume::multiplicative_pairs(model.pool.terms(fg.incl));
+        for a in 0..16u32 {
+            if fg.incl_label & (1 << a) == 0 {
+                continue;
+            }
+            for b in a + 1..16u32 {
+                if fg.incl_label & (1 << b) == 0 {
+                    continue;
+                }
+                let m = mult
+                    .get(a as usize)
+                    .map(|m| m & (1 << b) != 0)
+                    .unwrap_or(false);
+                j.begin_object();
+                j.key("a");
+                param_name(reg, a, &mut |x| j.bytes(x));
+                j.key("b");
+                param_name(reg, b, &mut |x| j.bytes(x));
+                j.kv_str("kind", if m { "multiplicative" } else { "additive" });
+                j.end_object();
+            }
+        }
+        j.end_array();
+
+        j.key("contexts");
+        j.begin_array();
+        for k in fg.contexts.0..fg.contexts.1 {
+            let Some(ln) = model
+                .fn_contexts
+                .as_slice()
+                .get(k as usize)
+                .and_then(|&x| model.lnode(x))
+                .copied()
+            else {
+                continue;
+            };
+            j.begin_object();
+            write_path(&mut j, &model, ln.path, &mut fbuf);
+            write_params(&mut j, reg, "inclusive_params", ln.incl_label);
+            j.key("volume");
+            incomplete |= !write_volume(&mut j, reg, model.pool.terms(ln.incl), &mut vbuf);
+            j.end_object();
+        }
+        j.end_array();
+
+        j.key("branches");
+        j.begin_array();
+        for bi in fg.branches.0..fg.branches.1 {
+            let Some(bg) = model.branches.as_slice().get(bi as usize).copied() else {
+                continue;
+            };
+            let k = loc(bg.key);
+            truncated_branches += bg.truncated as u64;
+            j.begin_object();
+            j.kv_u64("line", k.line as u64);
+            j.kv_u64("column", k.column as u64);
+            j.kv_str("kind", if bg.switch { "switch" } else { "if" });
+            write_params(&mut j, reg, "params", bg.label);
+            j.key("successors");
+            j.begin_array();
+            incomplete |= !model.branch_successors(&bg, &mut succ);
+            for &(line, taken, _) in succ.as_slice() {
+                j.begin_object();
+                j.kv_u64("line", line as u64);
+                j.kv_bool("taken", taken);
+                j.end_object();
+            }
+            j.end_array();
+            j.end_object();
+        }
+        j.end_array();
+
         j.key("loops");
         j.begin_array();
-        for g in groups
-            .as_slice()
-            .get(fg.loops_start as usize..fg.loops_end as usize)
-            .unwrap_or(&[])
-        {
+        for gi in fg.loops.0..fg.loops.1 {
+            let Some(g) = model.group(gi).copied() else {
+                continue;
+            };
             let k = loc(g.key);
             no_sink += g.no_sink as u64;
             j.begin_object();
             j.kv_u64("line", k.line as u64);
             j.kv_u64("column", k.column as u64);
-            write_params(&mut j, reg, g.label);
+            j.key("parent_line");
+            match model.group(g.parent) {
+                Some(p) if g.parent != NONE => j.u64(loc(p.key).line as u64),
+                _ => j.null(),
+            }
+            write_params(&mut j, reg, "params", g.label);
             j.kv_u64("executions", g.executions);
             j.key("const_trip_count");
             if g.const_trip != 0 {
@@ -766,27 +453,22 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
             }
             j.key("contexts");
             j.begin_array();
-            if g.ctx_end > g.ctx_start {
-                for c in merged
+            for c in g.contexts.0..g.contexts.1 {
+                let Some(it) = model
+                    .loop_contexts
                     .as_slice()
-                    .get(g.ctx_start as usize..g.ctx_end as usize)
-                    .unwrap_or(&[])
-                {
-                    j.begin_object();
-                    j.key("path");
-                    j.begin_array();
-                    paths.for_each_frame(c.path, &mut fbuf, |f| {
-                        j.begin_object();
-                        j.kv_bytes("function", s(f.function));
-                        j.kv_bytes("file", s(f.file));
-                        j.kv_u64("line", f.line as u64);
-                        j.end_object();
-                    });
-                    j.end_array();
-                    write_params(&mut j, reg, c.label);
-                    j.kv_u64("executions", c.executions);
-                    j.end_object();
-                }
+                    .get(c as usize)
+                    .and_then(|&x| model.item(x))
+                    .copied()
+                else {
+                    continue;
+                };
+                let path = model.lnode(it.owner).map(|n| n.path).unwrap_or(0);
+                j.begin_object();
+                write_path(&mut j, &model, path, &mut fbuf);
+                write_params(&mut j, reg, "params", it.label);
+                j.kv_u64("executions", it.executions);
+                j.end_object();
             }
             j.end_array();
             j.end_object();
@@ -795,6 +477,75 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
         j.end_object();
     }
     j.end_array();
+
+    // Summary (Table 2).
+    let (mut f_static, mut f_dyn, mut f_rel, mut f_never) = (0u64, 0u64, 0u64, 0u64);
+    for f in model.funcs.as_slice() {
+        if f.statically_pruned {
+            f_static += 1;
+        } else if !f.executed {
+            f_never += 1;
+        } else if f.incl_label != 0 {
+            f_rel += 1;
+        } else {
+            f_dyn += 1;
+        }
+    }
+    let (mut l_static, mut l_const, mut l_rel, mut l_never) = (0u64, 0u64, 0u64, 0u64);
+    for l in model.loops.as_slice() {
+        if l.static_const {
+            l_static += 1;
+        } else if l.executions == 0 {
+            l_never += 1;
+        } else if l.label != 0 {
+            l_rel += 1;
+        } else {
+            l_const += 1;
+        }
+    }
+    j.key("summary");
+    j.begin_object();
+    j.key("functions");
+    j.begin_object();
+    j.kv_u64("total", model.funcs.len() as u64);
+    j.kv_u64("statically_pruned", f_static);
+    j.kv_u64("dynamically_pruned", f_dyn);
+    j.kv_u64("relevant", f_rel);
+    j.kv_u64("never_ran", f_never);
+    j.end_object();
+    j.key("loops");
+    j.begin_object();
+    j.kv_u64("total", model.loops.len() as u64);
+    j.kv_u64("statically_pruned", l_static);
+    j.kv_u64("constant", l_const);
+    j.kv_u64("relevant", l_rel);
+    j.kv_u64("never_ran", l_never);
+    j.end_object();
+    j.end_object();
+
+    // Coverage (Table 3) and the recommendation.
+    let pair = recommend(&model, nparams, 2);
+    let triple = recommend(&model, nparams, 3);
+    j.key("coverage");
+    j.begin_array();
+    for bit in 0..nparams {
+        let (f, l) = coverage(&model, 1 << bit);
+        write_coverage(&mut j, reg, 1 << bit, f, l);
+    }
+    for (set, f, l) in [pair, triple].into_iter().flatten() {
+        write_coverage(&mut j, reg, set, f, l);
+    }
+    j.end_array();
+    j.key("recommendation");
+    j.begin_object();
+    for (key, r) in [("pair", pair), ("triple", triple)] {
+        j.key(key);
+        match r {
+            Some((set, f, l)) => write_coverage(&mut j, reg, set, f, l),
+            None => j.null(),
+        }
+    }
+    j.end_object();
 
     // Warnings.
     j.key("warnings");
@@ -841,17 +592,17 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
     }
     let mut nrec = 0usize;
     for &fi in order.as_slice() {
-        let Some(fg) = fgroups.as_slice().get(fi as usize) else {
+        let Some(fg) = model.func(fi) else {
             continue;
         };
-        if !fg.recursive {
+        if !fg.recursive() {
             continue;
         }
         nrec += 1;
         if nrec <= 50 {
             let l = loc(fg.loc);
             warn(format_args!(
-                "function '{}' ({}:{}) is recursive: its calls are folded onto its first activation, so its loops' parameters over-approximate",
+                "function '{}' ({}:{}) is recursive: its recursive calls are folded onto its first activation, so its parameters and volume over-approximate",
                 Lossy(s(l.function)),
                 Lossy(s(l.file)),
                 l.fn_line
@@ -869,18 +620,40 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
             "{no_sink} loop(s) have no exit condition the compiler could instrument (left only by exit(), an exception or a goto out): their params are unknown, not empty"
         ));
     }
+    if truncated_branches > 0 {
+        warn(format_args!(
+            "{truncated_branches} switch(es) have more than 64 distinct successors: only the first 64 are listed"
+        ));
+    }
+    if model.pool.approximate {
+        warn(format_args!(
+            "some volumes hit a size limit ({} terms, {} distinct factors per term): they are approximations",
+            volume::MAX_TERMS,
+            volume::MAX_FACTORS
+        ));
+    }
     if inp.context_oom {
         warn(format_args!("the runtime ran out of memory for calling contexts: some loop executions were not recorded"));
     }
-    if unknown_loops > 0 {
-        warn(format_args!("{unknown_loops} loop record(s) refer to loops of modules that were not registered; they are not listed"));
-    }
-    if malformed > 0 {
+    if model.unknown_loops > 0 {
         warn(format_args!(
-            "{malformed} loop descriptor(s) without a source chain were skipped"
+            "{} loop record(s) refer to loops of modules that were not registered; they are not listed",
+            model.unknown_loops
         ));
     }
-    if incomplete {
+    if model.unknown_contexts > 0 {
+        warn(format_args!(
+            "{} calling context(s) of functions of modules that were not registered were skipped, with everything they called",
+            model.unknown_contexts
+        ));
+    }
+    if model.malformed_loops > 0 {
+        warn(format_args!(
+            "{} loop descriptor(s) without a source chain were skipped",
+            model.malformed_loops
+        ));
+    }
+    if incomplete || model.incomplete {
         warn(format_args!(
             "the runtime ran out of memory while writing this report: it is incomplete"
         ));
@@ -1251,13 +1024,18 @@ pub extern "C" fn tp_write_report() {
 }
 
 #[cfg(test)]
+mod v2_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::context::__tp_enter;
     use crate::context::__tp_loop_exit;
     use core::ffi::CStr;
     use serde_json::Value;
-    use taintprof_abi::{FuncDesc, SiteDesc, ABI_VERSION, LOOP_CONST_TRIP, MODULE_MAGIC};
+    use taintprof_abi::{
+        FuncDesc, LoopDesc, SiteDesc, SrcLoc, ABI_VERSION, LOOP_CONST_TRIP, MODULE_MAGIC,
+    };
 
     fn l(
         function: &'static CStr,
@@ -1289,6 +1067,7 @@ mod tests {
             chain: c,
             n_chain: n,
             flags: 0,
+            loop_: core::ptr::null(),
         })
     }
     fn lp(v: Vec<SrcLoc>, flags: u32, trip: u64) -> LoopDesc {
@@ -1298,6 +1077,8 @@ mod tests {
             n_chain: n,
             flags,
             const_trip_count: trip,
+            parent: core::ptr::null(),
+            func: core::ptr::null(),
         }
     }
     fn fd(loc: SrcLoc) -> FuncDesc {
@@ -1482,7 +1263,7 @@ mod tests {
         let v = run(&inputs(&w, &mods, &ths, reg, Exit::Code(3)));
 
         assert_eq!(v["schema"], "taintprof.taint");
-        assert_eq!(v["version"], 1);
+        assert_eq!(v["version"], 2);
         assert_eq!(v["taintprof_version"], crate::VERSION);
         assert_eq!(v["program"]["name"], "prog");
         assert_eq!(v["program"]["pid"], 42);

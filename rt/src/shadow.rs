@@ -220,6 +220,33 @@ pub unsafe fn union(addr: usize, n: usize) -> Label {
     labels.iter().fold(0, |a, &b| a | b)
 }
 
+/// ORs `label` into the labels of `[addr, addr+n)` (control-flow tainting of memory
+/// written under a labelled condition). A zero label touches nothing.
+///
+/// # Safety
+/// See [`set`].
+#[inline]
+pub unsafe fn or(addr: usize, label: Label, n: usize) {
+    if label == 0 {
+        return;
+    }
+    let (s, n) = range(addr, n);
+    if n == 0 {
+        return;
+    }
+    // SAFETY: range() keeps s..s+n inside the region.
+    for l in unsafe { core::slice::from_raw_parts_mut(s, n) } {
+        *l |= label;
+    }
+}
+
+/// `void __tp_shadow_or(void *dst, uint16_t label, size_t n)`.
+#[no_mangle]
+pub unsafe extern "C" fn __tp_shadow_or(dst: *mut libc::c_void, label: Label, n: usize) {
+    // SAFETY: any address is valid for the shadow.
+    unsafe { or(dst as usize, label, n) }
+}
+
 /// `void __tp_shadow_copy(void *dst, const void *src, size_t n)`: memmove semantics.
 #[no_mangle]
 pub unsafe extern "C" fn __tp_shadow_copy(
@@ -342,6 +369,21 @@ mod tests {
             assert_eq!(union(p, n), 0x40);
             set(p, 0, n);
             set(q, 0, n);
+        }
+    }
+
+    #[test]
+    fn or_adds_bits_and_zero_touches_nothing() {
+        let buf = vec![0u8; 16];
+        let p = buf.as_ptr() as usize;
+        unsafe {
+            set(p, 0b1, 16);
+            __tp_shadow_or(p as *mut _, 0b100, 8);
+            assert_eq!(union(p, 8), 0b101);
+            assert_eq!(union(p + 8, 8), 0b1);
+            or(p, 0, 16);
+            assert_eq!(labels_of(&buf)[15], 0b1);
+            set(p, 0, 16);
         }
     }
 

@@ -25,9 +25,14 @@ TP_TLS void *__tp_byval_tls[64] __attribute__((aligned(64)));
 TP_TLS void *__tp_ctx_tls;
 /* SiteDesc of the call in flight. */
 TP_TLS const void *__tp_site_tls;
+/* The function the call in flight calls (its callee operand): an instrumented callee
+ * that finds another address here was called from uninstrumented code. */
+TP_TLS void *__tp_callee_tls;
 
 /* Accessors for the Rust side of the runtime (Rust cannot name foreign TLS). */
 uint16_t *__tp_tls_args(void) { return __tp_arg_tls; }
 uint16_t *__tp_tls_ret(void) { return &__tp_ret_tls; }
 void **__tp_tls_ctx(void) { return &__tp_ctx_tls; }
 const void **__tp_tls_site(void) { return &__tp_site_tls; }
+uint16_t *__tp_tls_ctrl(void) { return &__tp_ctrl_tls; }
+void **__tp_tls_callee(void) { return &__tp_callee_tls; }

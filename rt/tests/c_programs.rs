@@ -54,9 +54,26 @@ fn staticlib() -> PathBuf {
     }
     let (t, path) =
         best.expect("libtaintprof_rt.a not found: run `cargo build -p taintprof-rt` first");
-    // It must be at least as new as the runtime's sources.
+    // It must be at least as new as the runtime's sources: those cargo's dep-info says
+    // it was built from (test-only modules are not), or every source without dep-info.
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let dep_info = name
+        .strip_suffix(".a")
+        .map(|stem| {
+            let hashed = stem
+                .strip_prefix("lib")
+                .filter(|s| s.contains('-'))
+                .unwrap_or(stem);
+            path.with_file_name(format!("{hashed}.d"))
+        })
+        .and_then(|d| std::fs::read_to_string(d).ok());
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     for e in walk(&src) {
+        if let Some(d) = &dep_info {
+            if !d.contains(&*e.to_string_lossy()) {
+                continue;
+            }
+        }
         let m = std::fs::metadata(&e).unwrap().modified().unwrap();
         assert!(
             m <= t,
@@ -191,7 +208,7 @@ fn loops_of<'a>(v: &'a Value, func: &str) -> &'a Vec<Value> {
 
 fn check_common(v: &Value, n: &str) {
     assert_eq!(v["schema"], "taintprof.taint");
-    assert_eq!(v["version"], 1);
+    assert_eq!(v["version"], 2);
     assert_eq!(v["program"]["name"], "fake_instrumented");
     assert_eq!(v["program"]["argv"][2], n);
     assert!(v["program"]["path"]
@@ -209,6 +226,49 @@ fn check_common(v: &Value, n: &str) {
     assert_eq!(loops[1]["line"], 50);
     assert_eq!(loops[1]["executions"], 0, "a loop that never ran is listed");
     assert_eq!(loops[1]["const_trip_count"], 16);
+    assert_eq!(loops[0]["parent_line"], serde_json::Value::Null);
+    // Schema v2: the model structure.
+    let f = function(v, "compute");
+    assert_eq!(f["executed"], true);
+    assert_eq!(f["statically_pruned"], false);
+    let b = &f["branches"][0];
+    assert_eq!(
+        (b["line"].as_u64(), b["kind"].as_str()),
+        (Some(44), Some("if"))
+    );
+    assert_eq!(
+        b["successors"],
+        serde_json::json!([{"line": 45, "taken": true}, {"line": 47, "taken": false}]),
+        "the branch's cold path ORed in the taken successor only"
+    );
+    for table in ["functions", "loops"] {
+        let o = v["summary"][table].as_object().unwrap();
+        let parts: u64 = o
+            .iter()
+            .filter(|(k, _)| *k != "total")
+            .map(|(_, x)| x.as_u64().unwrap())
+            .sum();
+        assert_eq!(
+            parts,
+            o["total"].as_u64().unwrap(),
+            "summary.{table}: {o:?}"
+        );
+    }
+    assert_eq!(v["summary"]["functions"]["total"], 3);
+    let params = v["parameters"].as_array().unwrap().len();
+    assert_eq!(
+        v["coverage"].as_array().unwrap().len(),
+        params + (params >= 2) as usize + (params >= 3) as usize
+    );
+}
+
+fn function<'a>(v: &'a Value, name: &str) -> &'a Value {
+    v["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == name)
+        .unwrap_or_else(|| panic!("no function {name} in {v}"))
 }
 
 #[test]
@@ -246,6 +306,33 @@ fn exit_with_status_writes_one_report() {
         r.stderr()
     );
     assert!(r.stderr().contains("ABI version 999"), "{}", r.stderr());
+    // The model: main calls compute(n) once.
+    let compute = function(&v, "compute");
+    assert_eq!(compute["volume"], "n");
+    assert_eq!(compute["exclusive_params"], serde_json::json!(["n"]));
+    assert_eq!(compute["branches"][0]["params"], serde_json::json!(["n"]));
+    assert_eq!(
+        compute["contexts"],
+        serde_json::json!([{"path": [{"function": "main", "file": "fake_instrumented.c", "line": 210}],
+                            "inclusive_params": ["n"], "volume": "n"}])
+    );
+    let main = function(&v, "main");
+    assert_eq!(main["volume"], "n");
+    assert_eq!(main["exclusive_volume"], "1");
+    assert_eq!(main["inclusive_params"], serde_json::json!(["n"]));
+    assert_eq!(function(&v, "worker")["executed"], false);
+    assert_eq!(
+        v["summary"]["functions"],
+        serde_json::json!({"total": 3, "statically_pruned": 0, "dynamically_pruned": 0, "relevant": 2, "never_ran": 1})
+    );
+    assert_eq!(
+        v["coverage"],
+        serde_json::json!([{"params": ["n"], "functions": 1, "loops": 1}])
+    );
+    assert_eq!(
+        v["recommendation"],
+        serde_json::json!({"pair": null, "triple": null})
+    );
 }
 
 #[test]
@@ -320,6 +407,17 @@ fn pthreads_contexts_are_per_thread_and_merged() {
     );
     assert_eq!(ctx[1]["params"], serde_json::json!(["threads_n"]));
     assert_eq!(ctx[1]["executions"], 4, "four threads' contexts merge");
+    let compute = function(&v, "compute");
+    assert_eq!(compute["volume"], "n + threads_n", "two contexts add");
+    assert_eq!(
+        compute["branches"][0]["params"],
+        serde_json::json!(["n", "threads_n"])
+    );
+    assert_eq!(function(&v, "worker")["volume"], "threads_n");
+    assert_eq!(
+        v["recommendation"]["pair"],
+        serde_json::json!({"params": ["n", "threads_n"], "functions": 1, "loops": 1})
+    );
 }
 
 #[test]
@@ -388,6 +486,8 @@ fn wrappers_link_and_move_labels() {
         "{}",
         r.stdout()
     );
+    assert!(r.stdout().contains("label(ctrl_copy)=1"), "{}", r.stdout());
+    assert!(r.stdout().contains("label(or)=8"), "{}", r.stdout());
     assert_eq!(r.report()["parameters"], serde_json::json!(["n", "text"]));
 }
 

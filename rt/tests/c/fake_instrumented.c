@@ -30,6 +30,8 @@ static const SrcLoc loop_compute_1[] = { LOC("compute", 40, 42, 3) };
 static const SrcLoc loop_compute_2[] = { LOC("compute", 40, 50, 3) };     /* never runs */
 static const SrcLoc site_main_compute[] = { LOC("main", 200, 210, 5) };
 static const SrcLoc site_worker_compute[] = { LOC("worker", 80, 85, 7) };
+static const SrcLoc branch_compute[] = { LOC("compute", 40, 44, 5) };
+static const SrcLoc succ_compute[][1] = { { LOC("compute", 40, 45, 7) }, { LOC("compute", 40, 47, 7) } };
 
 static const FuncDesc funcs[] = {
   { LOC("main", 200, 200, 1), 1, 0 },
@@ -37,12 +39,15 @@ static const FuncDesc funcs[] = {
   { LOC("worker", 80, 80, 1), 1, 0 },
 };
 static const LoopDesc loops[] = {
-  { loop_compute_1, 1, 0, 0 },
-  { loop_compute_2, 1, 2, 16 },
+  { loop_compute_1, 1, 0, 0, 0, &funcs[1] },
+  { loop_compute_2, 1, 2, 16, 0, &funcs[1] },
 };
-static const SiteDesc sites[] = { { site_main_compute, 1, 0 }, { site_worker_compute, 1, 0 } };
+static const SiteDesc sites[] = { { site_main_compute, 1, 0, 0 }, { site_worker_compute, 1, 0, 0 } };
+static const SiteDesc branch_sites[] = { { branch_compute, 1, 0, &loops[0] } };
+static const SiteDesc succ_sites[] = { { succ_compute[0], 1, 0, 0 }, { succ_compute[1], 1, 0, 0 } };
+static BranchRec branches[] = { { &branch_sites[0], succ_sites, 2, 0, 0, 0, 0 } };
 static ModuleDesc module = {
-  0x544d5044u, 1, "fake_instrumented.c", funcs, 3, 2, loops, 0, 0, 0, 0,
+  0x544d5044u, 2, "fake_instrumented.c", funcs, 3, 2, loops, branches, 1, 0, 0,
 };
 static ModuleDesc bad_module = {
   0x544d5044u, 999, "from_the_future.c", funcs, 0, 0, loops, 0, 0, 0, 0,
@@ -70,6 +75,8 @@ static volatile long sink;
 
 static void compute(long n, uint16_t label) {
   ENTER(&funcs[1]);
+  /* A branch on the parameter: only its first successor is ever taken. */
+  tp_branch(&branches[0], label, n >= 0 ? 0 : 1);
   for (long i = 0; i < n; i++) sink += i;
   __tp_loop_exit(tp_node, &loops[0], label);
   LEAVE();
@@ -211,6 +218,16 @@ int main(int argc, char **argv) {
     long v = __tpw_strtol(copy, 0, 10);
     printf("strtol=%ld ret_label=%u\n", v, __tp_ret_tls);
     snprintf(buf, sizeof buf, "%ld", v);
+    /* Control-flow tainting: bytes written under a labelled condition. */
+    char out[8];
+    __tp_shadow_set(out, 0, sizeof out);
+    __tp_ctrl_tls = label;
+    __tp_callee_tls = (void *)__tpw_memcpy;
+    __tpw_memcpy(out, buf, 4);
+    __tp_ctrl_tls = 0;
+    printf("label(ctrl_copy)=%u\n", __tp_shadow_union(out, 4));
+    __tp_shadow_or(out + 4, 8, 4);
+    printf("label(or)=%u\n", __tp_shadow_union(out + 4, 4));
   }
   LEAVE();
   if (!strcmp(mode, "exit")) exit(3);
