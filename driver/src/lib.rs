@@ -13,9 +13,14 @@
 //! | [`cmdline`] | classifying a `cc` command line (compile, link, shared, preprocess, query) |
 //! | [`rsp`] | response files (`@file`) with GNU quoting |
 //! | [`locate`] | finding clang 19, the plugin, the runtime and its headers |
-//! | [`report`] | reading reports, the summary model, text rendering |
+//! | [`report`] | reading reports (schema v1 and v2), the summary model, text rendering |
+//! | [`report::summary`] | the presentation model: Table 2, Table 3 (+ `--subset`), functions, constant functions, code never executed; the `--json` output |
+//! | [`report::render`] | the model as text: `taintprof report` (full) and `taintprof run` (short) |
+//! | [`report::scorep`] | `--scorep-filter`: a Score-P filter with the parameter-dependent functions |
+//! | [`report::design`] | `--design`: the runs an empirical model needs, from the report's pairs |
+//! | [`report::volume`] | splitting the runtime's volume expressions into terms (for display) |
 //! | [`run`] | `taintprof run` |
-//! | [`bench`] | `taintprof bench`: slowdowns of taint tracking against native and DFSan |
+//! | [`bench`] | `taintprof bench`: slowdowns of taint tracking (with and without control-flow tainting) against native and DFSan |
 //! | [`table`] | aligned text columns |
 
 pub mod bench;

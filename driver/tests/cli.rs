@@ -58,22 +58,56 @@ fn report_prints_the_golden_text() {
 }
 
 #[test]
+fn report_prints_the_v2_golden_text() {
+    let dir = tempdir("golden2");
+    std::fs::copy(
+        fixture("solver.4711.taintprof.json"),
+        dir.join("solver.4711.taintprof.json"),
+    )
+    .unwrap();
+    let out = Command::new(TAINTPROF)
+        .args(["report", "solver.4711.taintprof.json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let want = std::fs::read_to_string(fixture("solver.report.txt")).unwrap();
+    assert_eq!(text(&out.stdout), want);
+
+    let out = Command::new(TAINTPROF)
+        .args(["report", "-v", "solver.4711.taintprof.json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let want = std::fs::read_to_string(fixture("solver.report.verbose.txt")).unwrap();
+    assert_eq!(text(&out.stdout), want);
+}
+
+/// The top-level keys of a pretty-printed JSON object, in order.
+fn top_keys(raw: &str) -> Vec<String> {
+    raw.lines()
+        .filter_map(|l| l.strip_prefix("  \""))
+        .filter_map(|l| l.split_once("\":").map(|(k, _)| k.to_string()))
+        .collect()
+}
+
+#[test]
 fn report_json_is_normalized_and_stable() {
-    let file = fixture("matmul.4242.taintprof.json");
-    let out = taintprof(&["report", "--json", file.to_str().unwrap()]);
+    let file = fixture("solver.4711.taintprof.json");
+    let out = taintprof(&[
+        "report",
+        "--json",
+        "--subset",
+        "iters,algo",
+        file.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    // Top-level keys, in the order printed.
-    let raw = text(&out.stdout);
-    let keys: Vec<&str> = raw
-        .lines()
-        .filter_map(|l| l.strip_prefix("  \""))
-        .filter_map(|l| l.split_once("\":").map(|(k, _)| k))
-        .collect();
     assert_eq!(
-        keys,
+        top_keys(&text(&out.stdout)),
         vec![
             "report",
+            "schema_version",
             "program",
             "exit",
             "complete",
@@ -82,31 +116,222 @@ fn report_json_is_normalized_and_stable() {
             "control_flow",
             "threads",
             "modules",
-            "table",
+            "pruning",
+            "coverage",
+            "recommendation",
             "functions",
-            "functions_without_loops",
             "constant_functions",
             "never_executed",
             "warnings"
         ]
     );
-    assert_eq!(v["table"]["total_loops"], 8);
-    assert_eq!(v["table"]["parameters"][2]["name"], "k");
-    assert_eq!(v["table"]["parameters"][2]["functions"], 2);
-    assert_eq!(v["exit"]["code"], 0);
+    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["pruning"]["functions"]["ran_constant"], 1);
+    assert_eq!(v["pruning"]["loops"]["never_ran"], 3);
+    assert_eq!(v["coverage"]["total"]["functions"], 6);
+    let cols = v["coverage"]["columns"].as_array().unwrap();
+    assert_eq!(cols.len(), 6);
+    assert_eq!(cols[3]["kind"], "pair");
+    assert_eq!(cols[5]["kind"], "subset");
+    assert_eq!(cols[5]["params"], serde_json::json!(["iters", "algo"]));
+    assert_eq!(cols[5]["functions"], 3);
+    assert_eq!(
+        v["recommendation"]["pair"]["params"],
+        serde_json::json!(["n", "iters"])
+    );
+    let main = &v["functions"][0];
+    assert_eq!(main["name"], "main");
+    assert_eq!(main["class"], "relevant");
+    assert_eq!(main["volume"], "n^2*iters + n^2 + n + iters + algo");
+    assert_eq!(main["pairs"][0]["kind"], "multiplicative");
+    let fill = &v["functions"][1];
+    assert_eq!(fill["contexts_differ"], true);
+    assert_eq!(fill["contexts"][1]["path"], "main:113");
+    assert_eq!(fill["loops"][1]["depth"], 1);
+    assert_eq!(
+        v["constant_functions"]["dynamically_pruned"][0]["name"],
+        "checksum"
+    );
+    assert_eq!(
+        v["never_executed"]["branches"][0]["function"],
+        "make_stencil"
+    );
+    assert_eq!(
+        v["never_executed"]["branches"][0]["untaken_lines"],
+        serde_json::json!([27, 26])
+    );
+    assert_eq!(v["never_executed"]["functions"][1]["name"], "usage");
+}
+
+#[test]
+fn report_json_reads_version_1() {
+    let file = fixture("matmul.4242.taintprof.json");
+    let out = taintprof(&["report", "--json", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["pruning"]["loops"]["total"], 8);
+    assert_eq!(
+        v["pruning"]["functions"]["relevant"],
+        serde_json::Value::Null
+    );
+    assert_eq!(v["recommendation"], serde_json::Value::Null);
     let create = &v["functions"][0];
     assert_eq!(create["name"], "create");
+    assert_eq!(create["volume"], serde_json::Value::Null);
     assert_eq!(create["loops"][0]["contexts"][1]["path"], "main:48");
-    // Contexts that agree are not repeated.
     assert_eq!(
-        v["functions"][2]["loops"][0]["contexts"]
-            .as_array()
-            .unwrap()
-            .len(),
-        0
+        v["constant_functions"]["dynamically_pruned"][0]["name"],
+        "init_table"
     );
-    assert_eq!(v["constant_functions"][0]["name"], "init_table");
-    assert_eq!(v["never_executed"][0]["function"], "cleanup");
+    assert_eq!(v["never_executed"]["loops"][0]["function"], "cleanup");
+}
+
+#[test]
+fn report_subset_errors() {
+    let file = fixture("solver.4711.taintprof.json");
+    let out = taintprof(&["report", file.to_str().unwrap(), "--subset", "n,bogus"]);
+    assert_clean_error(
+        &out,
+        "--subset n,bogus: unknown parameter `bogus`; the report registers: n, iters, algo",
+    );
+    assert_eq!(text(&out.stderr).lines().count(), 1);
+}
+
+#[test]
+fn scorep_filter_is_written() {
+    let dir = tempdir("scorep");
+    let file = fixture("solver.4711.taintprof.json");
+    let out_file = dir.join("filter.txt");
+    let out = taintprof(&[
+        "report",
+        file.to_str().unwrap(),
+        "--scorep-filter",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+    assert!(
+        text(&out.stderr).contains("7 parameter-dependent functions included, 5 excluded"),
+        "{}",
+        text(&out.stderr)
+    );
+    let written = std::fs::read_to_string(&out_file).unwrap();
+    assert!(written.ends_with(
+        "SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE *\n  INCLUDE MANGLED fill\n  INCLUDE MANGLED jacobi\n  INCLUDE MANGLED main\n  INCLUDE MANGLED make_stencil\n  INCLUDE MANGLED norm\n  INCLUDE MANGLED refine\n  INCLUDE MANGLED solve\nSCOREP_REGION_NAMES_END\n"
+    ));
+    // `-` is standard output, byte for byte the same.
+    let out = taintprof(&["report", file.to_str().unwrap(), "--scorep-filter", "-"]);
+    assert_eq!(text(&out.stdout), written);
+
+    assert_clean_error(
+        &taintprof(&[
+            "report",
+            file.to_str().unwrap(),
+            "--scorep-filter",
+            "/no/such/dir/f.txt",
+        ]),
+        "cannot write /no/such/dir/f.txt",
+    );
+    let v1 = fixture("matmul.4242.taintprof.json");
+    assert_clean_error(
+        &taintprof(&["report", v1.to_str().unwrap(), "--scorep-filter", "-"]),
+        "version 1 report has no inclusive parameters",
+    );
+}
+
+#[test]
+fn design_text_and_json() {
+    let file = fixture("solver.4711.taintprof.json");
+    let args = [
+        "report",
+        file.to_str().unwrap(),
+        "--design",
+        "n=32,64,128,256,512",
+        "iters=10,20,40,80,160",
+        "algo=0,1",
+    ];
+    let out = taintprof(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let got = text(&out.stdout).replace(file.to_str().unwrap(), "solver.4711.taintprof.json");
+    assert_eq!(
+        got,
+        std::fs::read_to_string(fixture("solver.design.txt")).unwrap()
+    );
+
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    json_args.extend(["--design-base", "n=64"]);
+    let out = taintprof(&json_args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["run_count"], 26);
+    assert_eq!(v["full_factorial"], 50);
+    assert_eq!(
+        v["runs"][0]["values"],
+        serde_json::json!({"n": "64", "iters": "10", "algo": "0"})
+    );
+    assert_eq!(v["runs"][0]["varies"], "base");
+    assert_eq!(v["groups"][0]["params"], serde_json::json!(["n", "iters"]));
+    assert_eq!(v["groups"][0]["couplings"][0]["function"], "solve");
+    assert_eq!(v["groups"][0]["couplings"][0]["term"], "n^2*iters");
+    assert_eq!(v["parameters"][2]["role"], "additive");
+
+    // Repeating --design works as well as listing several assignments after one.
+    let out = taintprof(&[
+        "report",
+        file.to_str().unwrap(),
+        "--design",
+        "n=1,2",
+        "--design",
+        "iters=3,4",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("4 runs instead of 4 for the full factorial (2 × 2)"));
+}
+
+#[test]
+fn design_errors_are_one_clear_line() {
+    let file = fixture("solver.4711.taintprof.json");
+    let f = file.to_str().unwrap();
+    for (args, needle) in [
+        (
+            vec!["report", f, "--design", "size=1,2"],
+            "taintprof: error: --design: unknown parameter `size`; the report registers: n, iters, algo",
+        ),
+        (vec!["report", f, "--design", "n"], "--design takes PARAM=V1,V2,..."),
+        (
+            vec!["report", f, "--design", "n=1,2", "--design-base", "n=5"],
+            "5 is not one of the values of n (1, 2)",
+        ),
+        (
+            vec!["report", f, f, "--design", "n=1,2"],
+            "--scorep-filter and --design read one report, but 2 were given",
+        ),
+        (
+            vec![
+                "report",
+                fixture("matmul.4242.taintprof.json").to_str().unwrap(),
+                "--design",
+                "m=1,2",
+            ],
+            "version 1 report has no parameter pairs",
+        ),
+        (vec!["report", "/no/such.json", "--design", "n=1,2"], "cannot read /no/such.json"),
+    ] {
+        let out = taintprof(&args);
+        assert_clean_error(&out, needle);
+        assert_eq!(text(&out.stderr).lines().count(), 1, "{}", text(&out.stderr));
+    }
+    // Flags that make no sense together are refused by the parser.
+    assert_clean_error(
+        &taintprof(&["report", f, "--design-base", "n=1"]),
+        "--design",
+    );
+    assert_clean_error(
+        &taintprof(&["report", f, "--subset", "n", "--design", "n=1"]),
+        "cannot be used with",
+    );
 }
 
 #[test]
@@ -139,6 +364,38 @@ fn report_errors_are_one_clear_line() {
     assert_clean_error(
         &taintprof(&["report", newer.to_str().unwrap()]),
         "version 9",
+    );
+}
+
+#[test]
+fn run_summarizes_a_v2_report() {
+    let dir = tempdir("run-v2");
+    let script = format!(
+        "cp '{}' \"$TAINTPROF_OUT/solver.$$.taintprof.json\"",
+        fixture("solver.4711.taintprof.json").display()
+    );
+    let out = Command::new(TAINTPROF)
+        .args([
+            "run",
+            "--out",
+            dir.to_str().unwrap(),
+            "--",
+            "/bin/sh",
+            "-c",
+            &script,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    // Everything after the file name is the golden short summary.
+    let want = std::fs::read_to_string(fixture("solver.short.txt")).unwrap();
+    let (body, _) = want.rsplit_once("full report:").unwrap();
+    assert!(err.contains(body), "{err}");
+    assert!(err.contains("  functions: 12 total, 2 statically pruned, 1 dynamically pruned, 7 relevant, 2 never ran\n"));
+    assert!(
+        err.contains("  solve         solver.c:59  n, iters        n^2*iters + n\n"),
+        "{err}"
     );
 }
 
@@ -209,7 +466,13 @@ fn run_finds_the_reports_written_during_the_run() {
     let first = err.find("/matmul.").expect("own report");
     let second = err.find("child.2.taintprof.json").expect("child report");
     assert!(first < second, "{err}");
-    assert!(err.contains("functions      5  3  3  2    3"), "{err}");
+    assert!(err.contains("  functions      3  3  3  2\n"), "{err}");
+    assert!(
+        err.contains(
+            "  loops:     8 total, 1 statically pruned, 0 constant, 6 relevant, 1 never ran\n"
+        ),
+        "{err}"
+    );
     assert!(err.contains("multiply     matmul.c:27     m"), "{err}");
 }
 

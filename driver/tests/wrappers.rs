@@ -550,7 +550,11 @@ int main(int argc, char **argv) {
     assert_eq!(text(&out.stdout), "s=21\n");
     let err = text(&out.stderr);
     assert!(err.contains("killed by SIGSEGV (signal 11)"), "{err}");
-    assert!(err.contains("crash.c:10  n"), "{err}");
+    assert!(
+        err.contains("functions: 1 total, 0 statically pruned, 0 dynamically pruned, 1 relevant"),
+        "{err}"
+    );
+    assert!(err.contains("  main  crash.c:6  n  n\n"), "{err}");
 }
 
 #[test]

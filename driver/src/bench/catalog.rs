@@ -128,11 +128,24 @@ pub const CONFIGS: &[Config] = &[
     },
     Config {
         name: "taint",
-        about: "taintprof-cc -O2",
+        about: "taintprof-cc -O2 --tp-control-flow=on (data- and control-flow tainting)",
         build: Build {
             id: "taint",
             compiler: Compiler::TaintprofCc,
-            flags: &["-O2"],
+            flags: &["-O2", "--tp-control-flow=on"],
+            define: Some("TP_BENCH_TAINT"),
+            hint: "build taintprof first: cargo build --release",
+        },
+        runner: Runner::Direct,
+        taint_reports: true,
+    },
+    Config {
+        name: "taint-nocf",
+        about: "taintprof-cc -O2 --tp-control-flow=off (data flow only)",
+        build: Build {
+            id: "taint-nocf",
+            compiler: Compiler::TaintprofCc,
+            flags: &["-O2", "--tp-control-flow=off"],
             define: Some("TP_BENCH_TAINT"),
             hint: "build taintprof first: cargo build --release",
         },
@@ -168,6 +181,25 @@ mod tests {
         let mut w: Vec<&str> = WORKLOADS.iter().map(|w| w.name).collect();
         w.dedup();
         assert_eq!(w.len(), WORKLOADS.len());
+    }
+
+    #[test]
+    fn control_flow_is_measured_on_and_off_with_the_same_program() {
+        let find = |n: &str| CONFIGS.iter().find(|c| c.name == n).unwrap();
+        let (on, off) = (find("taint"), find("taint-nocf"));
+        assert!(on.build.flags.contains(&"--tp-control-flow=on"));
+        assert!(off.build.flags.contains(&"--tp-control-flow=off"));
+        assert_eq!(on.build.define, off.build.define);
+        assert_eq!(on.build.compiler, off.build.compiler);
+        assert_ne!(on.build.id, off.build.id);
+        assert!(on.taint_reports && off.taint_reports);
+        // The flags are the wrapper's own (it consumes them; clang never sees them).
+        for c in [on, off] {
+            let args: Vec<String> = c.build.flags.iter().map(|s| s.to_string()).collect();
+            let (opts, rest) = crate::cc::split_own_flags(args).unwrap();
+            assert!(opts.control_flow.is_some());
+            assert_eq!(rest, ["-O2"]);
+        }
     }
 
     #[test]

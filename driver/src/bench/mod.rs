@@ -694,16 +694,19 @@ fn check_checksums(samples: &[Sample], workloads: &[Workload]) -> bool {
     ok
 }
 
-/// Shows the parameters of the loops in the last report of each workload; false if a
-/// report is missing or no loop depends on a parameter.
+/// Shows what the last report of each workload tracked: the parameter-dependent
+/// functions with their volumes (version 2 reports) or the loops with their parameters
+/// (version 1); false if a report is missing or nothing depends on a parameter. Says so
+/// when the report's control-flow setting is not the configuration's.
 fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<bool> {
     println!();
     println!(
-        "What the {} runs tracked (loops whose exit conditions depend on parameters)",
+        "What the {} runs tracked (parameter-dependent functions and loops)",
         c.name
     );
     let mut ok = true;
-    let mut t = Table::new(&[Align::Left, Align::Left, Align::Left, Align::Left]);
+    let mut t = Table::new(&[Align::Left; 5]);
+    let mut notes = Vec::new();
     for w in workloads {
         let rdir = report_dir(dir, c, w);
         let newest = std::fs::read_dir(&rdir)
@@ -726,39 +729,77 @@ fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<
                 continue;
             }
         };
-        let s = report::summary::summarize(&r, &entry.path().display().to_string());
-        let mut any = false;
-        for f in &s.functions {
-            for l in f.loops.iter().filter(|l| !l.params.is_empty()) {
-                t.row([
-                    if any {
-                        String::new()
-                    } else {
-                        w.name.to_string()
-                    },
-                    f.name.clone(),
-                    format!(
-                        "{}:{}",
-                        f.file.rsplit('/').next().unwrap_or(&f.file),
-                        l.line
-                    ),
-                    report::render::param_set(&l.params),
-                ]);
-                any = true;
+        if let Some(want) = expected_control_flow(c) {
+            if r.options.control_flow != want {
+                notes.push(format!(
+                    "{} / {}: the report says control-flow tainting was {}, but the configuration asks for {} (does the pass read TAINTPROF_CONTROL_FLOW?)",
+                    w.name,
+                    c.name,
+                    on_off(r.options.control_flow),
+                    on_off(want)
+                ));
             }
         }
-        if !any {
+        let s = report::summary::summarize(&r, &entry.path().display().to_string());
+        let mut rows = Vec::new();
+        for f in s.functions.iter().filter(|f| f.is_relevant()) {
+            let file = f.file.rsplit('/').next().unwrap_or(&f.file);
+            if let Some(v) = &f.volume {
+                rows.push([
+                    f.name.clone(),
+                    format!("{file}:{}", f.line),
+                    report::render::param_set(&f.inclusive_params),
+                    v.clone(),
+                ]);
+                continue;
+            }
+            for l in f.loops.iter().filter(|l| !l.params.is_empty()) {
+                rows.push([
+                    f.name.clone(),
+                    format!("{file}:{}", l.line),
+                    report::render::param_set(&l.params),
+                    String::new(),
+                ]);
+            }
+        }
+        if rows.is_empty() {
             ok = false;
             t.row([
                 w.name.to_string(),
                 "no loop depends on a parameter: taint tracking recorded nothing".to_string(),
-                String::new(),
-                String::new(),
             ]);
+        }
+        for (i, [name, at, params, volume]) in rows.into_iter().enumerate() {
+            let first = if i == 0 {
+                w.name.to_string()
+            } else {
+                String::new()
+            };
+            t.row([first, name, at, params, volume]);
         }
     }
     print!("{}", t.render("  "));
+    for n in notes {
+        println!("  note: {n}");
+    }
     Ok(ok)
+}
+
+/// The control-flow setting a configuration builds with, if it says.
+fn expected_control_flow(c: &Config) -> Option<bool> {
+    c.build.flags.iter().find_map(|f| match *f {
+        "--tp-control-flow=on" => Some(true),
+        "--tp-control-flow=off" => Some(false),
+        _ => None,
+    })
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
+    }
 }
 
 fn machine() -> Machine {

@@ -39,17 +39,47 @@ enum Cmd {
         )]
         command: Vec<OsString>,
     },
-    /// Print a report: per-parameter table, loops by function, constant functions.
+    /// Print a report: what was pruned (Table 2), what depends on each parameter
+    /// (Table 3) and the recommended parameters, the parameter-dependent functions with
+    /// volumes, pairs, loops, contexts and branches, constant functions, code never
+    /// executed. Or derive a Score-P filter or an experiment design from it.
+    #[command(after_help = "Examples:\n  \
+taintprof report app.4242.taintprof.json\n  \
+taintprof report app.4242.taintprof.json --subset m,n --subset n,k\n  \
+taintprof report app.4242.taintprof.json --scorep-filter filter.txt\n  \
+taintprof report app.4242.taintprof.json --design m=32,64,128,256,512 n=8,16,32,64,128 k=1,2")]
     Report {
         /// Report files (<program>.<pid>.taintprof.json).
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
-        /// Print the same summary as normalized JSON (stable keys, for scripts): one
-        /// object for one file, an array of objects for several.
+        /// Print the same summary (or, with --design, the design) as normalized JSON
+        /// (stable keys, for scripts): one object for one file, an array for several.
         #[arg(long)]
         json: bool,
+        /// Show everything: statically pruned functions by name, every function with
+        /// its loops and branches, loop contexts, uncapped lists.
+        #[arg(long, short = 'v')]
+        verbose: bool,
+        /// Add a coverage column for this subset of parameters (repeatable), counted
+        /// from the report's per-function and per-loop parameters.
+        #[arg(long = "subset", value_name = "A,B[,C]")]
+        subsets: Vec<String>,
+        /// Write a Score-P filter file that instruments only the parameter-dependent
+        /// functions (`-` for standard output).
+        #[arg(long, value_name = "OUT")]
+        scorep_filter: Option<PathBuf>,
+        /// The runs an empirical model needs: give each parameter's values; coupled
+        /// (multiplicative) parameters get the full grid, the others one-parameter
+        /// sweeps at the others' base values.
+        #[arg(long, value_name = "PARAM=V1,V2,...", num_args = 1.., conflicts_with = "subsets")]
+        design: Vec<String>,
+        /// The value a parameter is held at while others vary (default: its first
+        /// value in --design); repeatable.
+        #[arg(long = "design-base", value_name = "PARAM=V", requires = "design")]
+        design_base: Vec<String>,
     },
-    /// Measure slowdowns: native vs taintprof vs DataFlowSanitizer, side by side.
+    /// Measure slowdowns: native vs taintprof (with and without control-flow tainting)
+    /// vs DataFlowSanitizer, side by side.
     Bench {
         /// Runs per workload and configuration (medians are reported) [default: 5, or
         /// 1 with --callgrind].
@@ -68,7 +98,7 @@ enum Cmd {
         /// Only this workload (repeatable): jacobi, matmul.
         #[arg(long = "workload", value_name = "NAME")]
         workloads: Vec<String>,
-        /// Only this configuration (repeatable): native, taint, dfsan. The native
+        /// Only this configuration (repeatable): native, taint, taint-nocf, dfsan. The native
         /// baseline always runs.
         #[arg(long = "config", value_name = "NAME")]
         configs: Vec<String>,
@@ -86,7 +116,23 @@ fn main() {
             let (prog, args) = command.split_first().expect("clap requires a program");
             run::run(out.as_deref(), prog, args)
         }
-        Cmd::Report { files, json } => print_reports(&files, json),
+        Cmd::Report {
+            files,
+            json,
+            verbose,
+            subsets,
+            scorep_filter,
+            design,
+            design_base,
+        } => report_command(&ReportArgs {
+            files,
+            json,
+            verbose,
+            subsets,
+            scorep_filter,
+            design,
+            design_base,
+        }),
         Cmd::Bench {
             runs,
             quick,
@@ -114,17 +160,112 @@ fn main() {
     }
 }
 
+struct ReportArgs {
+    files: Vec<PathBuf>,
+    json: bool,
+    verbose: bool,
+    subsets: Vec<String>,
+    scorep_filter: Option<PathBuf>,
+    design: Vec<String>,
+    design_base: Vec<String>,
+}
+
+/// Writes `text` to standard output; a closed pipe (`| head`) is not an error.
+fn print(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn report_command(a: &ReportArgs) -> anyhow::Result<i32> {
+    if a.scorep_filter.is_none() && a.design.is_empty() {
+        return print_reports(a);
+    }
+    // Filter and design read one report.
+    if a.files.len() != 1 {
+        anyhow::bail!(
+            "--scorep-filter and --design read one report, but {} were given",
+            a.files.len()
+        );
+    }
+    // Parse the command line before reading anything.
+    let request = if a.design.is_empty() {
+        None
+    } else {
+        Some(
+            report::design::DesignRequest::parse(&a.design, &a.design_base)
+                .map_err(anyhow::Error::msg)?,
+        )
+    };
+    let file = &a.files[0];
+    let r = report::load(file)?;
+    let s = report::summary::summarize(&r, &file.display().to_string());
+    if let Some(out) = &a.scorep_filter {
+        let f = report::scorep::filter(&s).map_err(anyhow::Error::msg)?;
+        if out.as_os_str() == "-" {
+            print(&f.text)?;
+        } else {
+            std::fs::write(out, &f.text)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
+            eprintln!(
+                "taintprof: wrote {}: {} parameter-dependent {} included, {} excluded{}",
+                out.display(),
+                f.included,
+                if f.included == 1 {
+                    "function"
+                } else {
+                    "functions"
+                },
+                f.excluded,
+                if f.skipped.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; {} could not be written as a pattern (see the file's header)",
+                        f.skipped.len()
+                    )
+                }
+            );
+        }
+    }
+    if let Some(req) = request {
+        let d = report::design::design(&s, &req).map_err(anyhow::Error::msg)?;
+        if a.json {
+            print(&(serde_json::to_string_pretty(&d)? + "\n"))?;
+        } else {
+            print(&report::design::render(&d, &s))?;
+        }
+    }
+    Ok(0)
+}
+
 /// Prints each report (text or JSON); a file that cannot be read is reported and the
 /// others are still printed. Fails if any file failed.
-fn print_reports(files: &[PathBuf], json: bool) -> anyhow::Result<i32> {
+fn print_reports(a: &ReportArgs) -> anyhow::Result<i32> {
+    let opts = report::summary::SummaryOptions {
+        subsets: a.subsets.clone(),
+    };
+    let render = report::render::RenderOptions {
+        verbose: a.verbose,
+        ..Default::default()
+    };
+    let files = &a.files;
     let mut summaries = Vec::new();
     let mut failed = 0;
     for file in files {
-        match report::load(file) {
-            Ok(r) => summaries.push(report::summary::summarize(&r, &file.display().to_string())),
-            Err(e) if files.len() == 1 => return Err(e.into()),
+        let loaded = report::load(file).map_err(|e| e.to_string()).and_then(|r| {
+            report::summary::summarize_with(&r, &file.display().to_string(), &opts)
+                .map_err(|e| format!("{}: {e}", file.display()))
+        });
+        match loaded {
+            Ok(s) => summaries.push(s),
+            Err(e) if files.len() == 1 => anyhow::bail!("{e}"),
             // `taintprof report app.*.taintprof.json` also matches the sidecar app.o....
-            Err(report::LoadError::Sidecar(_)) => eprintln!(
+            Err(e) if e.contains("compile-time sidecar") => eprintln!(
                 "taintprof: skipped {}: a compile-time sidecar, not a run report",
                 file.display()
             ),
@@ -134,7 +275,7 @@ fn print_reports(files: &[PathBuf], json: bool) -> anyhow::Result<i32> {
             }
         }
     }
-    let text = if json {
+    let text = if a.json {
         if files.len() == 1 {
             serde_json::to_string_pretty(&summaries[0])? + "\n"
         } else {
@@ -143,17 +284,10 @@ fn print_reports(files: &[PathBuf], json: bool) -> anyhow::Result<i32> {
     } else {
         summaries
             .iter()
-            .map(report::render::full)
+            .map(|s| report::render::full_with(s, &render))
             .collect::<Vec<_>>()
             .join("\n")
     };
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    // A closed pipe (`| head`) is not an error worth a message.
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Err(e) => return Err(e.into()),
-    }
+    print(&text)?;
     Ok(if failed > 0 { 1 } else { 0 })
 }

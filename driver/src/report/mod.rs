@@ -1,26 +1,39 @@
 //! Reading taint reports (`<prog>.<pid>.taintprof.json`, see `docs/report-schema.md`)
 //! and presenting them.
 //!
-//! - this module: the schema as Rust types, loading and validation ([`load`]);
-//! - [`summary`]: the presentation model — per-parameter table, loops by function,
-//!   constant functions, loops never run — computed from a report by counting only;
-//!   every analysis result comes from the runtime;
+//! - this module: the schema (versions 1 and 2) as Rust types, loading and validation
+//!   ([`load`]);
+//! - [`summary`]: the presentation model — Table 2 (pruning), Table 3 (coverage, with
+//!   user subsets), functions with volumes, pairs, loop nests, contexts and branches,
+//!   constant functions, code paths never executed — selected and counted from a
+//!   report; every analysis result comes from the runtime;
 //! - [`render`]: that model as aligned text (full for `taintprof report`, short for
-//!   `taintprof run`); the model itself serializes as the `--json` output.
+//!   `taintprof run`); the model itself serializes as the `--json` output;
+//! - [`volume`]: reading the runtime's volume expressions (`n^2*k + (a,b)`) into terms,
+//!   to name the term that couples two parameters;
+//! - [`scorep`]: `--scorep-filter`, a Score-P filter file with the parameter-dependent
+//!   functions;
+//! - [`design`]: `--design`, the runs an empirical model needs, from the report's pairs.
 //!
 //! Readers ignore unknown keys (the schema's rule), and missing optional keys take
 //! their empty value, so a report from a newer runtime of the same schema version reads.
+//! Version 1 reports (no model structure) are read too and shown with what they have.
 
+pub mod design;
 pub mod render;
+pub mod scorep;
 pub mod summary;
+pub mod volume;
 
 use serde::Deserialize;
 use std::path::Path;
 
 /// The `schema` value of taint reports.
 pub const TAINT_SCHEMA: &str = "taintprof.taint";
-/// The taint report schema version this driver reads.
-pub const TAINT_VERSION: u64 = 1;
+/// The newest taint report schema version this driver reads.
+pub const TAINT_VERSION: u64 = 2;
+/// The oldest taint report schema version this driver reads.
+pub const MIN_TAINT_VERSION: u64 = 1;
 
 /// A taint report as written by the runtime.
 #[derive(Debug, Clone, Deserialize)]
@@ -47,8 +60,83 @@ pub struct Report {
     pub modules: Vec<Module>,
     #[serde(default)]
     pub functions: Vec<Function>,
+    /// Table 2 of the paper (version 2).
+    #[serde(default)]
+    pub summary: Option<RunSummary>,
+    /// Table 3 of the paper (version 2).
+    #[serde(default)]
+    pub coverage: Vec<CoverageEntry>,
+    /// The best pair and triple of parameters (version 2).
+    #[serde(default)]
+    pub recommendation: Option<Recommendation>,
     #[serde(default)]
     pub warnings: Vec<String>,
+}
+
+impl Report {
+    /// Whether the report has the version 2 model structure (classification, volumes,
+    /// pairs, branches, summary).
+    pub fn has_model(&self) -> bool {
+        self.version >= 2
+    }
+}
+
+/// `summary` (version 2): the rows of the paper's Table 2.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct RunSummary {
+    #[serde(default)]
+    pub functions: FunctionCounts,
+    #[serde(default)]
+    pub loops: LoopCounts,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, serde::Serialize, PartialEq, Eq)]
+pub struct FunctionCounts {
+    #[serde(default)]
+    pub total: u64,
+    #[serde(default)]
+    pub statically_pruned: u64,
+    #[serde(default)]
+    pub dynamically_pruned: u64,
+    #[serde(default)]
+    pub relevant: u64,
+    #[serde(default)]
+    pub never_ran: u64,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, serde::Serialize, PartialEq, Eq)]
+pub struct LoopCounts {
+    #[serde(default)]
+    pub total: u64,
+    #[serde(default)]
+    pub statically_pruned: u64,
+    #[serde(default)]
+    pub constant: u64,
+    #[serde(default)]
+    pub relevant: u64,
+    #[serde(default)]
+    pub never_ran: u64,
+}
+
+/// `coverage[]` (version 2): functions (by their own loops) and loops that depend on at
+/// least one of `params`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct CoverageEntry {
+    #[serde(default)]
+    pub params: Vec<String>,
+    #[serde(default)]
+    pub functions: u64,
+    #[serde(default)]
+    pub loops: u64,
+}
+
+/// `recommendation` (version 2).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Recommendation {
+    #[serde(default)]
+    pub pair: Option<CoverageEntry>,
+    #[serde(default)]
+    pub triple: Option<CoverageEntry>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -118,8 +206,89 @@ pub struct Function {
     pub line: u32,
     #[serde(default)]
     pub recursive: bool,
+    /// Version 2: proved constant at compile time.
+    #[serde(default)]
+    pub statically_pruned: bool,
+    /// Version 2: the function ran. `None` in version 1 reports.
+    #[serde(default)]
+    pub executed: Option<bool>,
+    /// Version 2: union of the parameters of the function's own loops.
+    #[serde(default)]
+    pub exclusive_params: Vec<String>,
+    /// Version 2: `exclusive_params` plus everything its callees depend on.
+    #[serde(default)]
+    pub inclusive_params: Vec<String>,
+    /// Version 2: `inclusive_params` is empty.
+    #[serde(default)]
+    pub constant: Option<bool>,
+    /// Version 2: symbolic iteration volume per call, callees included.
+    #[serde(default)]
+    pub volume: Option<String>,
+    /// Version 2: the same over the function's own loops.
+    #[serde(default)]
+    pub exclusive_volume: Option<String>,
+    /// Version 2: how each pair of `inclusive_params` combines.
+    #[serde(default)]
+    pub pairs: Vec<Pair>,
+    /// Version 2: per calling context.
+    #[serde(default)]
+    pub contexts: Vec<FunctionContext>,
+    /// Version 2: conditional branches and switches that are not loop exits.
+    #[serde(default)]
+    pub branches: Vec<Branch>,
     #[serde(default)]
     pub loops: Vec<Loop>,
+}
+
+/// `functions[].pairs[]`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Pair {
+    pub a: String,
+    pub b: String,
+    /// `multiplicative` or `additive`.
+    #[serde(default)]
+    pub kind: String,
+}
+
+impl Pair {
+    pub fn is_multiplicative(&self) -> bool {
+        self.kind == "multiplicative"
+    }
+}
+
+/// `functions[].contexts[]`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct FunctionContext {
+    #[serde(default)]
+    pub path: Vec<CallSite>,
+    #[serde(default)]
+    pub inclusive_params: Vec<String>,
+    #[serde(default)]
+    pub volume: Option<String>,
+}
+
+/// `functions[].branches[]`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Branch {
+    #[serde(default)]
+    pub line: u32,
+    #[serde(default)]
+    pub column: u32,
+    /// `if` or `switch`.
+    #[serde(default)]
+    pub kind: String,
+    #[serde(default)]
+    pub params: Vec<String>,
+    #[serde(default)]
+    pub successors: Vec<Successor>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Successor {
+    #[serde(default)]
+    pub line: u32,
+    #[serde(default)]
+    pub taken: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -128,6 +297,9 @@ pub struct Loop {
     pub line: u32,
     #[serde(default)]
     pub column: u32,
+    /// Version 2: the line of the enclosing loop in the same function.
+    #[serde(default)]
+    pub parent_line: Option<u32>,
     #[serde(default)]
     pub params: Vec<String>,
     #[serde(default)]
@@ -230,9 +402,9 @@ pub fn parse(text: &str) -> Result<Report, LoadError> {
                 "taint report without a \"version\"".to_string(),
             ))
         }
-        (Some(_), Some(v)) if v != TAINT_VERSION => {
+        (Some(_), Some(v)) if !(MIN_TAINT_VERSION..=TAINT_VERSION).contains(&v) => {
             return Err(LoadError::WrongKind(format!(
-                "taint report version {v}, but this taintprof reads version {TAINT_VERSION}; {}",
+                "taint report version {v}, but this taintprof reads versions {MIN_TAINT_VERSION} to {TAINT_VERSION}; {}",
                 if v > TAINT_VERSION {
                     "use the taintprof that wrote it, or update this one"
                 } else {
@@ -256,13 +428,17 @@ mod tests {
         assert!(e.contains("not a taintprof report"), "{e}");
         let e = parse("[1,2]").unwrap_err().to_string();
         assert!(e.contains("not a taintprof report"), "{e}");
-        let e = parse("{\"schema\":\"taintprof.taint\",\"version\":2}")
+        let e = parse("{\"schema\":\"taintprof.taint\",\"version\":3}")
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("version 2") && e.contains("reads version 1"),
+            e.contains("version 3") && e.contains("reads versions 1 to 2"),
             "{e}"
         );
+        let e = parse("{\"schema\":\"taintprof.taint\",\"version\":0}")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("older taintprof"), "{e}");
         let e = parse("{\"schema\":\"taintprof.denormal\",\"version\":1}")
             .unwrap_err()
             .to_string();
