@@ -1,0 +1,586 @@
+//! The raw report, `<prog>.<pid>.dip-raw.json` (schema `taintprof.dip-raw`, version 1).
+//!
+//! Written once per process — at exit (`on_exit`) or when a signal kills it — into
+//! `$TAINTPROF_OUT`, atomically: a temporary file in the same directory, then `rename`.
+//! The writer streams JSON straight from the count table, `/proc/self/cmdline` and
+//! `/proc/self/maps` through a fixed buffer: no allocation, no locks, so the same code
+//! runs in a fatal-signal handler (even one that interrupted `malloc`).
+//!
+//! ```json
+//! { "schema": "taintprof.dip-raw", "version": 1, "taintprof_version": "0.1.0",
+//!   "program": { "name": "jacobi", "path": "/abs/jacobi", "argv": ["./jacobi"], "pid": 77 },
+//!   "exit": { "reason": "exit", "code": 0 },
+//!   "threads": 1, "threads_inherited_arming": 0,
+//!   "options": { "underflow": false, "x87": true },
+//!   "interval_ms": 100, "duration_ms": 2310,
+//!   "fp_environment": { "mxcsr": "0x1f80", "x87_cw": "0x037f",
+//!                       "armed_mxcsr": "0x1e80", "armed_x87_cw": "0x037d",
+//!                       "ftz": false, "daz": false, "masked_again": false,
+//!                       "changed_by_program": false, "changes": 0,
+//!                       "observations": [ { "at": "exit", "mxcsr": "0x9f80", "x87_cw": "0x037d" } ] },
+//!   "timeline": [ { "t_ms": 0, "operands": 1200, "results": 0 } ],
+//!   "mappings": [ { "path": "/abs/jacobi", "start": "0x55d0c4a3c000", "end": "0x55d0c4a3d000",
+//!                   "offset": "0x1000" } ],
+//!   "events": [ { "address": "0x55d0c4a3c1a4", "operands": 1200, "results": 0 } ],
+//!   "dropped_events": 0, "timeline_truncated": false,
+//!   "x87": { "armed": true, "fld_completes": true,
+//!            "replays": { "exact": 0, "adjusted": 0, "unverified": 0 }, "completed_loads": 0 },
+//!   "step_slots_exhausted": 0 }
+//! ```
+//!
+//! `fp_environment.mxcsr`/`x87_cw` are the program's own values at start (before we
+//! unmasked anything); `ftz`/`daz` say whether flush-to-zero / denormals-are-zero were
+//! seen set at start or at any later observation; `masked_again` whether our exceptions
+//! were seen masked; `changed_by_program` is either; `observations` the first distinct
+//! changed states and where they were seen. `timeline` lists the non-empty buckets only
+//! (`t_ms` = bucket × `interval_ms`). `mappings` are the executable mappings at the time
+//! of writing; `events` are absolute instruction addresses.
+
+use core::fmt::Write as _;
+use core::sync::atomic::{AtomicI32, AtomicU32, Ordering::*};
+
+use crate::handlers::{GAVE_UP, X87_ADJUSTED, X87_COMPLETED, X87_EXACT, X87_UNVERIFIED};
+use crate::sys::{self, Lossy, StackBuf};
+use crate::{disp, fpenv, init, options, steps, table};
+
+/// Why the report is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    Code(i32),
+    Signal(i32),
+}
+
+/// JSON output to a file descriptor through a fixed buffer.
+struct Out {
+    fd: i32,
+    buf: [u8; 16384],
+    len: usize,
+    err: i32,
+}
+
+impl Out {
+    fn flush(&mut self) {
+        if self.err == 0 && self.len > 0 {
+            if let Err(e) = sys::write_all(self.fd, self.buf.get(..self.len).unwrap_or(&[])) {
+                self.err = e;
+            }
+        }
+        self.len = 0;
+    }
+
+    fn raw(&mut self, b: &[u8]) {
+        for chunk in b.chunks(self.buf.len()) {
+            if self.len + chunk.len() > self.buf.len() {
+                self.flush();
+            }
+            if let Some(dst) = self.buf.get_mut(self.len..self.len + chunk.len()) {
+                dst.copy_from_slice(chunk);
+                self.len += chunk.len();
+            }
+        }
+    }
+
+    /// A JSON string from raw bytes (invalid UTF-8 becomes U+FFFD).
+    fn string(&mut self, b: &[u8]) {
+        self.raw(b"\"");
+        for chunk in b.utf8_chunks() {
+            for c in chunk.valid().chars() {
+                match c {
+                    '"' => self.raw(b"\\\""),
+                    '\\' => self.raw(b"\\\\"),
+                    '\n' => self.raw(b"\\n"),
+                    '\r' => self.raw(b"\\r"),
+                    '\t' => self.raw(b"\\t"),
+                    c if (c as u32) < 0x20 => {
+                        let mut t = StackBuf::<8>::new();
+                        let _ = write!(t, "\\u{:04x}", c as u32);
+                        self.raw(t.as_bytes());
+                    }
+                    c => {
+                        let mut t = [0u8; 4];
+                        self.raw(c.encode_utf8(&mut t).as_bytes());
+                    }
+                }
+            }
+            if !chunk.invalid().is_empty() {
+                self.raw("\u{fffd}".as_bytes());
+            }
+        }
+        self.raw(b"\"");
+    }
+
+    fn fmt(&mut self, args: core::fmt::Arguments<'_>) {
+        let _ = self.write_fmt(args);
+    }
+}
+
+impl core::fmt::Write for Out {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        self.raw(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// Program identity captured at start-up (before `main` could `chdir` or change
+/// `argv[0]`): basename and path of `/proc/self/exe`.
+static mut EXE: StackBuf<4096> = StackBuf::new();
+
+pub fn capture_identity() {
+    let mut buf = [0u8; 4095];
+    // SAFETY: readlink into our buffer.
+    let n = unsafe {
+        libc::readlink(
+            c"/proc/self/exe".as_ptr(),
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+        )
+    };
+    if n > 0 {
+        // SAFETY: single-threaded start-up; nothing reads EXE yet.
+        let exe = unsafe { &mut *core::ptr::addr_of_mut!(EXE) };
+        exe.clear();
+        exe.push_bytes(buf.get(..n as usize).unwrap_or(&[]));
+    }
+}
+
+fn exe_path() -> &'static [u8] {
+    // SAFETY: written once at start-up.
+    unsafe { (*core::ptr::addr_of!(EXE)).as_bytes() }
+}
+
+fn exe_name() -> &'static [u8] {
+    let p = exe_path();
+    match p.iter().rposition(|&c| c == b'/') {
+        Some(i) => p.get(i + 1..).unwrap_or(p),
+        None if p.is_empty() => b"program",
+        None => p,
+    }
+}
+
+fn hex(out: &mut Out, v: u64) {
+    out.fmt(format_args!("\"{:#x}\"", v));
+}
+
+fn write_json(out: &mut Out, exit: Exit, pid: i32) {
+    out.raw(
+        b"{\n  \"schema\": \"taintprof.dip-raw\",\n  \"version\": 1,\n  \"taintprof_version\": ",
+    );
+    out.string(crate::VERSION.as_bytes());
+    out.raw(b",\n  \"program\": { \"name\": ");
+    out.string(exe_name());
+    out.raw(b", \"path\": ");
+    out.string(exe_path());
+    out.raw(b", \"argv\": [");
+    let mut cmd = [0u8; 32768];
+    let n = sys::read_file(b"/proc/self/cmdline", &mut cmd).unwrap_or(0);
+    let args = cmd.get(..n).unwrap_or(&[]);
+    let args = args.strip_suffix(b"\0").unwrap_or(args);
+    if !args.is_empty() {
+        for (i, a) in args.split(|&c| c == 0).enumerate() {
+            if i > 0 {
+                out.raw(b", ");
+            }
+            out.string(a);
+        }
+    }
+    out.fmt(format_args!("], \"pid\": {} }},\n  \"exit\": ", pid));
+    match exit {
+        Exit::Code(c) => out.fmt(format_args!(
+            "{{ \"reason\": \"exit\", \"code\": {} }}",
+            c & 0xff
+        )),
+        Exit::Signal(s) => {
+            out.raw(b"{ \"reason\": \"signal\", \"signal\": ");
+            out.string(disp::name(s).as_bytes());
+            out.fmt(format_args!(", \"number\": {} }}", s));
+        }
+    }
+    out.fmt(format_args!(
+        ",\n  \"threads\": {},\n  \"threads_inherited_arming\": {},\n  \"options\": {{ \"underflow\": {}, \"x87\": {} }},\n  \"interval_ms\": {},\n  \"duration_ms\": {},\n",
+        init::threads(),
+        init::threads_inherited_arming(),
+        options::underflow(),
+        options::x87(),
+        options::interval_ms(),
+        table::elapsed_ms()
+    ));
+    let f = fpenv::summary();
+    out.fmt(format_args!(
+        "  \"fp_environment\": {{ \"mxcsr\": \"{:#06x}\", \"x87_cw\": \"{:#06x}\", ",
+        f.start_mx, f.start_cw
+    ));
+    out.fmt(format_args!(
+        "\"armed_mxcsr\": \"{:#06x}\", \"armed_x87_cw\": \"{:#06x}\", ",
+        f.armed_mx, f.armed_cw
+    ));
+    out.fmt(format_args!(
+        "\"ftz\": {}, \"daz\": {}, \"masked_again\": {}, \"changed_by_program\": {}, \"changes\": {},\n    \"observations\": [",
+        f.ftz,
+        f.daz,
+        f.masked,
+        f.ftz || f.daz || f.masked,
+        f.changed
+    ));
+    let mut first = true;
+    fpenv::for_each_observation(|at, mx, cw| {
+        out.raw(if first { b"\n      " } else { b",\n      " });
+        first = false;
+        out.raw(b"{ \"at\": ");
+        out.string(at.name().as_bytes());
+        out.fmt(format_args!(
+            ", \"mxcsr\": \"{:#06x}\", \"x87_cw\": \"{:#06x}\" }}",
+            mx, cw
+        ));
+    });
+    out.raw(b"] },\n  \"timeline\": [");
+    let iv = options::interval_ms();
+    let mut first = true;
+    table::for_each_bucket(table::current_bucket(), |b, o, r| {
+        out.raw(if first { b"\n    " } else { b",\n    " });
+        first = false;
+        out.fmt(format_args!(
+            "{{ \"t_ms\": {}, \"operands\": {}, \"results\": {} }}",
+            (b as u64).saturating_mul(iv),
+            o,
+            r
+        ));
+    });
+    out.raw(b"],\n  \"mappings\": [");
+    write_mappings(out);
+    out.raw(b"],\n  \"events\": [");
+    let mut first = true;
+    table::for_each_event(|a, o, r| {
+        out.raw(if first { b"\n    " } else { b",\n    " });
+        first = false;
+        out.raw(b"{ \"address\": ");
+        hex(out, a);
+        out.fmt(format_args!(", \"operands\": {}, \"results\": {} }}", o, r));
+    });
+    out.fmt(format_args!(
+        "],\n  \"dropped_events\": {},\n  \"timeline_truncated\": {},\n",
+        table::dropped(),
+        table::timeline_truncated()
+    ));
+    out.fmt(format_args!(
+        "  \"x87\": {{ \"armed\": {}, \"fld_completes\": {}, \"replays\": {{ \"exact\": {}, \"adjusted\": {}, \"unverified\": {} }}, \"completed_loads\": {} }},\n",
+        crate::fpu::armed_cw_masks() != 0,
+        crate::x87::fld_completes(),
+        X87_EXACT.load(Relaxed),
+        X87_ADJUSTED.load(Relaxed),
+        X87_UNVERIFIED.load(Relaxed),
+        X87_COMPLETED.load(Relaxed)
+    ));
+    out.fmt(format_args!(
+        "  \"step_slots_exhausted\": {}\n}}\n",
+        steps::exhausted() + GAVE_UP.load(Relaxed)
+    ));
+}
+
+/// Streams the executable mappings of `/proc/self/maps`.
+fn write_mappings(out: &mut Out) {
+    // SAFETY: NUL-terminated path; our descriptor.
+    let fd = unsafe {
+        libc::open(
+            c"/proc/self/maps".as_ptr(),
+            libc::O_RDONLY | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        return;
+    }
+    let mut buf = [0u8; 8192];
+    let mut len = 0usize;
+    let mut first = true;
+    let mut eof = false;
+    while !eof || len > 0 {
+        if !eof && len < buf.len() {
+            let Some(rest) = buf.get_mut(len..) else {
+                break;
+            };
+            // SAFETY: rest is writable for rest.len() bytes.
+            let n = unsafe { libc::read(fd, rest.as_mut_ptr().cast(), rest.len()) };
+            if n < 0 && sys::errno() == libc::EINTR {
+                continue;
+            }
+            if n <= 0 {
+                eof = true;
+            } else {
+                len += n as usize;
+            }
+        }
+        let data = buf.get(..len).unwrap_or(&[]);
+        let (line, consumed) = match data.iter().position(|&c| c == b'\n') {
+            Some(i) => (data.get(..i).unwrap_or(&[]), i + 1),
+            None if eof || len == buf.len() => (data, len),
+            None => continue,
+        };
+        if let Some(m) = parse_maps_line(line) {
+            if m.exec {
+                out.raw(if first { b"\n    " } else { b",\n    " });
+                first = false;
+                out.raw(b"{ \"path\": ");
+                out.string(m.path);
+                out.raw(b", \"start\": ");
+                hex(out, m.start);
+                out.raw(b", \"end\": ");
+                hex(out, m.end);
+                out.raw(b", \"offset\": ");
+                hex(out, m.offset);
+                out.raw(b" }");
+            }
+        }
+        buf.copy_within(consumed..len, 0);
+        len -= consumed;
+    }
+    // SAFETY: our descriptor.
+    unsafe { libc::close(fd) };
+}
+
+/// One line of `/proc/self/maps`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct MapsLine<'a> {
+    pub start: u64,
+    pub end: u64,
+    pub exec: bool,
+    pub offset: u64,
+    pub path: &'a [u8],
+}
+
+fn parse_hex(s: &[u8]) -> Option<u64> {
+    if s.is_empty() || s.len() > 16 {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &c in s {
+        let d = (c as char).to_digit(16)? as u64;
+        v = (v << 4) | d;
+    }
+    Some(v)
+}
+
+/// `start-end perms offset dev inode    path` (the path may contain spaces and is
+/// absent for anonymous mappings).
+pub fn parse_maps_line(line: &[u8]) -> Option<MapsLine<'_>> {
+    let mut rest = line;
+    let mut field = || -> Option<&[u8]> {
+        while rest.first() == Some(&b' ') {
+            rest = rest.get(1..)?;
+        }
+        let end = rest.iter().position(|&c| c == b' ').unwrap_or(rest.len());
+        let f = rest.get(..end)?;
+        rest = rest.get(end..)?;
+        Some(f)
+    };
+    let range = field()?;
+    let perms = field()?;
+    let offset = field()?;
+    let _dev = field()?;
+    let _inode = field()?;
+    let dash = range.iter().position(|&c| c == b'-')?;
+    let start = parse_hex(range.get(..dash)?)?;
+    let end = parse_hex(range.get(dash + 1..)?)?;
+    let path = {
+        let mut p = rest;
+        while p.first() == Some(&b' ') {
+            p = p.get(1..)?;
+        }
+        p
+    };
+    Some(MapsLine {
+        start,
+        end,
+        exec: perms.get(2) == Some(&b'x'),
+        offset: parse_hex(offset)?,
+        path,
+    })
+}
+
+fn mkdir_p(dir: &[u8]) {
+    let mut b = StackBuf::<4096>::new();
+    for (i, &c) in dir.iter().enumerate() {
+        if c == b'/' && i > 0 {
+            if let Some(p) = b.as_cstr() {
+                // SAFETY: NUL-terminated path.
+                unsafe { libc::mkdir(p, 0o777) };
+            }
+        }
+        b.push_bytes(&[c]);
+    }
+    if let Some(p) = b.as_cstr() {
+        // SAFETY: NUL-terminated path.
+        unsafe { libc::mkdir(p, 0o777) };
+    }
+}
+
+static TMP_COUNTER: AtomicU32 = AtomicU32::new(0);
+
+/// Writes the report file. Err(errno).
+fn write_file(exit: Exit, path: &mut StackBuf<4096>) -> Result<(), i32> {
+    let pid = sys::getpid();
+    let dir = options::out_dir();
+    mkdir_p(dir);
+    path.clear();
+    let _ = write!(
+        path,
+        "{}/{}.{}.dip-raw.json",
+        Lossy(dir),
+        Lossy(exe_name()),
+        pid
+    );
+    let mut tmp = StackBuf::<4096>::new();
+    let _ = write!(
+        tmp,
+        "{}/.{}.{}.{}.{}.dip-raw.tmp",
+        Lossy(dir),
+        Lossy(exe_name()),
+        pid,
+        sys::gettid(),
+        TMP_COUNTER.fetch_add(1, Relaxed)
+    );
+    let (Some(tmp_c), false) = (tmp.as_cstr(), path.truncated) else {
+        return Err(libc::ENAMETOOLONG);
+    };
+    // SAFETY: NUL-terminated path.
+    let fd = unsafe {
+        libc::open(
+            tmp_c,
+            libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC,
+            0o644,
+        )
+    };
+    if fd < 0 {
+        return Err(sys::errno());
+    }
+    let mut out = Out {
+        fd,
+        buf: [0; 16384],
+        len: 0,
+        err: 0,
+    };
+    write_json(&mut out, exit, pid);
+    out.flush();
+    // SAFETY: our descriptor.
+    let closed = unsafe { libc::close(fd) };
+    let mut err = out.err;
+    if err == 0 && closed != 0 {
+        err = sys::errno().max(1);
+    }
+    if err == 0 {
+        match path.as_cstr() {
+            // SAFETY: NUL-terminated paths.
+            Some(dst) if unsafe { libc::rename(tmp_c, dst) } == 0 => return Ok(()),
+            Some(_) => err = sys::errno().max(1),
+            None => err = libc::ENAMETOOLONG,
+        }
+    }
+    // SAFETY: NUL-terminated path of our temporary file.
+    unsafe { libc::unlink(tmp_c) };
+    Err(err)
+}
+
+/// 0 = not written, 1 = being written (by `WRITER_TID`), 2 = done.
+static STATE: AtomicU32 = AtomicU32::new(0);
+static WRITER_TID: AtomicI32 = AtomicI32::new(0);
+
+/// After `fork`: the child writes its own report.
+pub fn reset() {
+    STATE.store(0, SeqCst);
+    WRITER_TID.store(0, SeqCst);
+}
+
+/// Writes the report once per process. A second caller (exit racing a signal on
+/// another thread) waits for the first to finish (bounded) and returns.
+pub fn final_report(exit: Exit) {
+    if !init::active() {
+        return;
+    }
+    let me = sys::gettid();
+    match STATE.compare_exchange(0, 1, SeqCst, SeqCst) {
+        Ok(_) => WRITER_TID.store(me, SeqCst),
+        Err(1) => {
+            if WRITER_TID.load(SeqCst) == me {
+                crate::diag!(
+                    "error: {} while writing the raw report; the report is lost (this is a taintprof bug)",
+                    match exit {
+                        Exit::Signal(s) => disp::name(s),
+                        Exit::Code(_) => "exit",
+                    }
+                );
+                return;
+            }
+            for _ in 0..10_000 {
+                if STATE.load(SeqCst) == 2 {
+                    break;
+                }
+                sys::sleep_ms(1);
+            }
+            return;
+        }
+        Err(_) => return,
+    }
+    if let Exit::Code(_) = exit {
+        fpenv::observe_now(fpenv::Where::Exit);
+    }
+    let mut path = StackBuf::<4096>::new();
+    let r = write_file(exit, &mut path);
+    STATE.store(2, SeqCst);
+    match r {
+        Ok(()) => {
+            if !options::quiet() {
+                match exit {
+                    Exit::Signal(s) => crate::diag!(
+                        "{} received {}; raw report written to {}",
+                        Lossy(exe_name()),
+                        disp::name(s),
+                        Lossy(path.as_bytes())
+                    ),
+                    Exit::Code(_) => {
+                        crate::diag!("raw report written to {}", Lossy(path.as_bytes()))
+                    }
+                }
+            }
+        }
+        Err(e) => crate::diag!(
+            "error: could not write the raw report to {} (errno {}); set TAINTPROF_OUT to a writable directory",
+            Lossy(path.as_bytes()),
+            e
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_maps_lines() {
+        let l = b"7f1c2a400000-7f1c2a425000 r-xp 00002000 08:01 1234    /usr/lib/x86_64-linux-gnu/libm.so.6";
+        let m = parse_maps_line(l).unwrap();
+        assert_eq!(m.start, 0x7f1c2a400000);
+        assert_eq!(m.end, 0x7f1c2a425000);
+        assert!(m.exec);
+        assert_eq!(m.offset, 0x2000);
+        assert_eq!(m.path, b"/usr/lib/x86_64-linux-gnu/libm.so.6");
+        let a = parse_maps_line(b"7ffd1000-7ffd2000 rw-p 00000000 00:00 0").unwrap();
+        assert!(!a.exec);
+        assert_eq!(a.path, b"");
+        let s = parse_maps_line(b"1000-2000 r-xp 00000000 08:01 5 /tmp/a b (deleted)").unwrap();
+        assert_eq!(s.path, b"/tmp/a b (deleted)");
+        assert!(parse_maps_line(b"garbage").is_none());
+    }
+
+    #[test]
+    fn json_strings_are_escaped() {
+        let mut o = Out {
+            fd: -1,
+            buf: [0; 16384],
+            len: 0,
+            err: 0,
+        };
+        o.string(b"a\"b\\c\n\x01\xff");
+        assert_eq!(
+            core::str::from_utf8(&o.buf[..o.len]).unwrap(),
+            "\"a\\\"b\\\\c\\n\\u0001\u{fffd}\""
+        );
+    }
+}

@@ -1,0 +1,605 @@
+//! End-to-end tests of the exception-based denormal profiler.
+//!
+//! Real C programs from `tests/programs/` are compiled with plain `clang-19` and `gcc`
+//! (no taintprof) at `-O0` and `-O2` with `-g`, run natively and with
+//! `LD_PRELOAD=libtaintprof_dip.so` (the one cargo built next to this test binary), and
+//! the raw report is symbolized with `taintprof-symbolize`. Source lines are found by
+//! `/* @marker */` comments, so the programs can be edited freely. Every profiled run's
+//! output is compared with the native run: the profiler must not change results.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+use taintprof_symbolize::report::{DenormalReport, Site};
+
+const COMPILERS: [&str; 2] = ["clang-19", "gcc"];
+const OPTS: [&str; 2] = ["-O0", "-O2"];
+
+fn programs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs")
+}
+
+/// `target/<profile>`: this binary is `target/<profile>/deps/e2e-<hash>`.
+fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+/// The profiler cargo built for this test run: `cargo test` builds it (as a dependency
+/// of the tests) into `deps/`, `cargo build` into the profile directory; the newer one.
+fn so() -> PathBuf {
+    let dir = profile_dir();
+    let newest = [
+        dir.join("deps/libtaintprof_dip.so"),
+        dir.join("libtaintprof_dip.so"),
+    ]
+    .into_iter()
+    .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
+    .max();
+    match newest {
+        Some((_, p)) => p,
+        None => panic!(
+            "no libtaintprof_dip.so in {}: cargo builds it with `cargo test -p taintprof-dip`",
+            dir.display()
+        ),
+    }
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let d = profile_dir()
+        .join("dip-tests")
+        .join(format!("{tag}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+struct Build {
+    exe: PathBuf,
+    dir: PathBuf,
+    src: PathBuf,
+    what: String,
+}
+
+fn compile(src: &str, cc: &str, opt: &str, extra: &[&str]) -> Build {
+    let stem = src.trim_end_matches(".c");
+    let dir = scratch(&format!("{stem}-{cc}{opt}"));
+    let exe = dir.join(stem);
+    let srcp = programs().join(src);
+    let out = Command::new(cc)
+        .args(["-g", opt])
+        .arg(&srcp)
+        .arg("-o")
+        .arg(&exe)
+        .args(extra)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cc}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cc} {opt} {src} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Build {
+        exe,
+        dir,
+        src: srcp,
+        what: format!("{src} ({cc} {opt})"),
+    }
+}
+
+fn builds(src: &str, extra: &[&str]) -> Vec<Build> {
+    let mut v = Vec::new();
+    for cc in COMPILERS {
+        for opt in OPTS {
+            v.push(compile(src, cc, opt, extra));
+        }
+    }
+    v
+}
+
+fn native(b: &Build, args: &[&str]) -> Output {
+    Command::new(&b.exe)
+        .args(args)
+        .current_dir(&b.dir)
+        .output()
+        .unwrap()
+}
+
+struct Run {
+    out: Output,
+    raws: Vec<PathBuf>,
+}
+
+impl Run {
+    fn raw(&self) -> &Path {
+        assert_eq!(
+            self.raws.len(),
+            1,
+            "expected one raw report, found {:?}\nstderr: {}",
+            self.raws,
+            String::from_utf8_lossy(&self.out.stderr)
+        );
+        &self.raws[0]
+    }
+
+    fn report(&self) -> DenormalReport {
+        let raw = taintprof_symbolize::read_raw(self.raw()).unwrap();
+        taintprof_symbolize::symbolize(&raw).unwrap()
+    }
+
+    fn raw_json(&self) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(self.raw()).unwrap()).unwrap()
+    }
+}
+
+fn profiled(b: &Build, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let outdir = b.dir.join("out");
+    let _ = std::fs::remove_dir_all(&outdir);
+    let mut c = Command::new(&b.exe);
+    c.args(args)
+        .current_dir(&b.dir)
+        .env("LD_PRELOAD", so())
+        .env("TAINTPROF_OUT", &outdir)
+        .env_remove("TAINTPROF_DIP_UNDERFLOW")
+        .env_remove("TAINTPROF_QUIET");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    let mut raws: Vec<PathBuf> = std::fs::read_dir(&outdir)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.to_string_lossy().ends_with(".dip-raw.json"))
+                .collect()
+        })
+        .unwrap_or_default();
+    raws.sort();
+    Run { out, raws }
+}
+
+/// Runs natively and profiled; asserts the same exit status and stdout.
+fn compare(b: &Build, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let n = native(b, args);
+    let p = profiled(b, args, env);
+    assert_eq!(
+        n.status.code(),
+        p.out.status.code(),
+        "{}: exit status differs\nstderr: {}",
+        b.what,
+        String::from_utf8_lossy(&p.out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&n.stdout),
+        String::from_utf8_lossy(&p.out.stdout),
+        "{}: output differs with the profiler",
+        b.what
+    );
+    p
+}
+
+/// Line of `/* @marker */` in `src`.
+fn line_of(src: &Path, marker: &str) -> u32 {
+    let text = std::fs::read_to_string(src).unwrap();
+    let pat = format!("/* {marker} */");
+    let i = text
+        .lines()
+        .position(|l| l.contains(&pat))
+        .unwrap_or_else(|| panic!("no {pat} in {}", src.display()));
+    i as u32 + 1
+}
+
+fn sites_at<'a>(r: &'a DenormalReport, function: &str, src: &Path, line: u32) -> Vec<&'a Site> {
+    let name = src.file_name().unwrap().to_str().unwrap();
+    r.sites
+        .iter()
+        .filter(|s| s.function == function && s.line == line && s.file.ends_with(name))
+        .collect()
+}
+
+fn operands(sites: &[&Site]) -> u64 {
+    sites.iter().map(|s| s.denormal_operands).sum()
+}
+
+fn results(sites: &[&Site]) -> u64 {
+    sites.iter().map(|s| s.denormal_results).sum()
+}
+
+fn dump(r: &DenormalReport) -> String {
+    taintprof_symbolize::to_json(r)
+}
+
+fn check_common(b: &Build, r: &DenormalReport) {
+    assert_eq!(r.schema, "taintprof.denormal");
+    assert_eq!(r.version, 1);
+    assert_eq!(r.mode, "exceptions");
+    assert!(r.arrays.is_empty() && r.origins.is_empty() && r.creators.is_empty());
+    assert!(r.snapshots.is_empty() && r.origin_maps.is_empty());
+    assert_eq!(
+        r.totals.denormal_operands,
+        r.sites.iter().map(|s| s.denormal_operands).sum::<u64>()
+    );
+    assert_eq!(
+        r.totals.denormal_results,
+        r.sites.iter().map(|s| s.denormal_results).sum::<u64>()
+    );
+    let tl: u64 = r
+        .timeline
+        .iter()
+        .map(|t| t.denormal_operands + t.denormal_results)
+        .sum();
+    assert_eq!(tl, r.totals.denormal_operands + r.totals.denormal_results);
+    let exe = std::fs::canonicalize(&b.exe).unwrap();
+    for s in &r.sites {
+        assert!(s.executions.is_none() && s.denormal_loads.is_none());
+        assert!(
+            s.address.as_deref().unwrap_or("").starts_with("0x"),
+            "{s:?}"
+        );
+        if s.module.as_deref() == Some(exe.to_str().unwrap()) {
+            assert!(!s.instruction.as_deref().unwrap_or("").is_empty(), "{s:?}");
+            assert_ne!(s.function, "??", "{s:?}");
+        }
+    }
+    // Grouped by function: each function's sites are consecutive.
+    let mut seen = Vec::new();
+    for g in r.function_groups() {
+        let key = (g.function.to_string(), g.module.map(str::to_string));
+        assert!(!seen.contains(&key), "{key:?} appears twice:\n{}", dump(r));
+        seen.push(key);
+    }
+}
+
+#[test]
+fn stencil_names_functions_lines_and_instructions() {
+    for b in builds("stencil.c", &[]) {
+        let run = compare(&b, &["150", "80", "0.0"], &[]);
+        let r = run.report();
+        check_common(&b, &r);
+        let sweep = sites_at(&r, "sweep", &b.src, line_of(&b.src, "@stencil"));
+        let halve = sites_at(&r, "halve", &b.src, line_of(&b.src, "@halve"));
+        assert!(operands(&sweep) > 1000, "{}: sweep\n{}", b.what, dump(&r));
+        assert!(operands(&halve) > 0, "{}: halve\n{}", b.what, dump(&r));
+        assert!(
+            sweep
+                .iter()
+                .all(|s| ["fadd", "fmul", "load"].contains(&s.op.as_str()) || s.ty == "float"),
+            "{}: {sweep:?}",
+            b.what
+        );
+        assert!(
+            halve.iter().any(|s| s.ty == "double"),
+            "{}: {halve:?}",
+            b.what
+        );
+        assert_eq!(results(&sweep), 0);
+        assert!(!r.fp_environment.ftz && !r.fp_environment.daz);
+        assert!(
+            !r.fp_environment.changed_by_program,
+            "{}\n{}",
+            b.what,
+            dump(&r)
+        );
+        assert_eq!(r.exit.reason, "exit");
+        assert_eq!(r.exit.code, Some(0));
+        assert_eq!(r.threads, 1);
+        assert!(r.warnings.iter().any(|w| w.contains("--underflow")));
+        // The stencil dominates the profile.
+        let g = &r.function_groups()[0];
+        assert_eq!(g.function, "sweep", "{}", dump(&r));
+        assert!(g.percent > 50.0);
+        let raw = run.raw_json();
+        assert_eq!(raw["schema"], "taintprof.dip-raw");
+        assert!(raw["mappings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["path"].as_str().unwrap().ends_with("/stencil")));
+    }
+}
+
+#[test]
+fn underflow_option_counts_results_on_the_producing_line() {
+    for b in builds("stencil.c", &[]) {
+        let run = compare(
+            &b,
+            &["150", "80", "0.0"],
+            &[("TAINTPROF_DIP_UNDERFLOW", "1")],
+        );
+        let r = run.report();
+        check_common(&b, &r);
+        let halve = sites_at(&r, "halve", &b.src, line_of(&b.src, "@halve"));
+        assert!(results(&halve) > 0, "{}: halve\n{}", b.what, dump(&r));
+        let sweep = sites_at(&r, "sweep", &b.src, line_of(&b.src, "@stencil"));
+        assert!(results(&sweep) > 0, "{}: sweep\n{}", b.what, dump(&r));
+        assert!(operands(&sweep) > 0);
+        assert!(!r.warnings.iter().any(|w| w.contains("--underflow")));
+        assert!(!r.fp_environment.changed_by_program, "{}", dump(&r));
+    }
+}
+
+#[test]
+fn no_denormals_no_events() {
+    for b in builds("stencil.c", &[]) {
+        let run = compare(
+            &b,
+            &["150", "80", "0.1", "10"],
+            &[("TAINTPROF_DIP_UNDERFLOW", "1")],
+        );
+        let raw = run.raw_json();
+        assert_eq!(raw["events"], serde_json::json!([]), "{}", b.what);
+        let r = run.report();
+        check_common(&b, &r);
+        assert!(r.sites.is_empty());
+        assert_eq!(r.totals.denormal_operands + r.totals.denormal_results, 0);
+        assert!(!r.timeline.is_empty());
+    }
+}
+
+#[test]
+fn every_thread_is_profiled() {
+    for b in builds("threads.c", &["-pthread"]) {
+        let reps = 500u64;
+        let run = compare(&b, &["500"], &[]);
+        let r = run.report();
+        check_common(&b, &r);
+        assert_eq!(r.threads, 5, "{}", b.what);
+        for (k, f) in ["work0", "work1", "work2", "work3"].iter().enumerate() {
+            let sites = sites_at(&r, f, &b.src, line_of(&b.src, &format!("@w{k}")));
+            assert!(
+                operands(&sites) >= reps,
+                "{}: {f} has {} events\n{}",
+                b.what,
+                operands(&sites),
+                dump(&r)
+            );
+        }
+        let raw = run.raw_json();
+        assert_eq!(raw["threads_inherited_arming"], 4, "{}", b.what);
+    }
+}
+
+#[test]
+fn the_programs_own_signal_handlers_still_run() {
+    for b in builds("ownfpe.c", &["-lm"]) {
+        let run = compare(&b, &[], &[]);
+        let stdout = String::from_utf8_lossy(&run.out.stdout).to_string();
+        assert!(
+            stdout.starts_with("handler=1 code=FPE_FLTDIV q=inf trap=1 query=1"),
+            "{}: {stdout}",
+            b.what
+        );
+        let r = run.report();
+        check_common(&b, &r);
+        let work = sites_at(&r, "denormal_work", &b.src, line_of(&b.src, "@work"));
+        assert!(operands(&work) >= 200, "{}\n{}", b.what, dump(&r));
+        assert!(!r.fp_environment.changed_by_program, "{}", dump(&r));
+    }
+}
+
+#[test]
+fn ftz_daz_set_by_the_program_is_reported() {
+    for b in builds("ftz.c", &[]) {
+        let run = compare(&b, &[], &[]);
+        let r = run.report();
+        check_common(&b, &r);
+        assert!(r.fp_environment.ftz && r.fp_environment.daz, "{}", dump(&r));
+        assert!(r.fp_environment.changed_by_program);
+        assert_eq!(r.fp_environment.mxcsr, "0x1f80");
+        assert!(
+            r.warnings.iter().any(|w| w.contains("flush-to-zero")),
+            "{}",
+            dump(&r)
+        );
+        // Only the calls before _mm_setcsr trap.
+        let work = sites_at(&r, "work", &b.src, line_of(&b.src, "@work"));
+        assert!(
+            operands(&work) >= 10 && operands(&work) < 100,
+            "{}",
+            dump(&r)
+        );
+
+        let clean = compare(&b, &["0"], &[]).report();
+        assert!(!clean.fp_environment.changed_by_program, "{}", dump(&clean));
+        assert!(!clean.warnings.iter().any(|w| w.contains("flush-to-zero")));
+    }
+}
+
+#[test]
+fn fast_math_start_up_code_is_reported() {
+    for cc in COMPILERS {
+        let b = compile("fastmath.c", cc, "-O2", &["-ffast-math"]);
+        let r = compare(&b, &[], &[]).report();
+        check_common(&b, &r);
+        assert!(
+            r.fp_environment.ftz && r.fp_environment.changed_by_program,
+            "{cc}\n{}",
+            dump(&r)
+        );
+        assert!(
+            r.warnings
+                .iter()
+                .any(|w| w.contains("flush-to-zero") && w.contains("-ffast-math")),
+            "{cc}\n{}",
+            dump(&r)
+        );
+    }
+}
+
+#[test]
+fn libm_sites_are_named_after_the_libm_function() {
+    for b in builds("libm.c", &["-lm"]) {
+        let run = compare(&b, &["200"], &[("TAINTPROF_DIP_UNDERFLOW", "1")]);
+        let r = run.report();
+        check_common(&b, &r);
+        let libm: Vec<&Site> = r
+            .sites
+            .iter()
+            .filter(|s| s.module.as_deref().unwrap_or("").contains("libm.so"))
+            .collect();
+        assert!(!libm.is_empty(), "{}\n{}", b.what, dump(&r));
+        // expf's and exp's own instructions produce the denormal results: the
+        // underflowing conversion in expf's implementation (__expf_fma, or whichever
+        // variant the IFUNC chose) and the scaling in exp's `specialcase` (e_exp.c).
+        assert!(results(&libm) >= 2 * 200, "{}: {libm:#?}", b.what);
+        if libm_debug_info_installed() {
+            let expf: Vec<&Site> = libm
+                .iter()
+                .copied()
+                .filter(|s| s.function.contains("expf"))
+                .collect();
+            assert!(results(&expf) >= 200, "{}: {libm:#?}", b.what);
+            let exp: Vec<&Site> = libm
+                .iter()
+                .copied()
+                .filter(|s| s.file.ends_with("/e_exp.c") || s.function.contains("__exp"))
+                .collect();
+            assert!(results(&exp) >= 200, "{}: {libm:#?}", b.what);
+            assert!(libm.iter().all(|s| s.line > 0), "{}: {libm:#?}", b.what);
+        } else {
+            eprintln!("note: no debug info for libm (libc6-dbg): names from .dynsym only");
+        }
+        assert!(libm
+            .iter()
+            .all(|s| !s.instruction.as_deref().unwrap_or("").is_empty()));
+    }
+}
+
+/// Debian's libc6-dbg (a dependency of valgrind) has libm's debug info, with the
+/// local names of IFUNC implementations such as `__expf_fma`.
+fn libm_debug_info_installed() -> bool {
+    let Ok(out) = Command::new("readelf")
+        .args(["-n", "/lib/x86_64-linux-gnu/libm.so.6"])
+        .output()
+    else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let Some(id) = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Build ID: "))
+    else {
+        return false;
+    };
+    id.len() > 2
+        && Path::new(&format!(
+            "/usr/lib/debug/.build-id/{}/{}.debug",
+            &id[..2],
+            &id[2..]
+        ))
+        .exists()
+}
+
+#[test]
+fn a_crash_still_leaves_a_raw_report() {
+    for b in builds("crash.c", &[]) {
+        let run = compare(&b, &[], &[]);
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(run.out.status.signal(), Some(libc_sigsegv()), "{}", b.what);
+        let stderr = String::from_utf8_lossy(&run.out.stderr);
+        assert!(stderr.contains("received SIGSEGV"), "{}: {stderr}", b.what);
+        let r = run.report();
+        check_common(&b, &r);
+        assert_eq!(r.exit.reason, "signal");
+        assert_eq!(r.exit.signal.as_deref(), Some("SIGSEGV"));
+        assert_eq!(r.exit.number, Some(11));
+        assert!(r.warnings.iter().any(|w| w.contains("killed by SIGSEGV")));
+        let work = sites_at(&r, "main", &b.src, line_of(&b.src, "@work"));
+        assert!(operands(&work) >= 100, "{}\n{}", b.what, dump(&r));
+    }
+}
+
+fn libc_sigsegv() -> i32 {
+    11
+}
+
+#[test]
+fn long_double_x87_operands_are_caught() {
+    for b in builds("longdouble.c", &[]) {
+        let run = compare(&b, &["10"], &[]);
+        let r = run.report();
+        check_common(&b, &r);
+        let dot = sites_at(&r, "dot", &b.src, line_of(&b.src, "@dot"));
+        assert!(operands(&dot) > 0, "{}\n{}", b.what, dump(&r));
+        assert!(
+            dot.iter().all(|s| s.ty == "x86_fp80" || s.ty == "float"),
+            "{dot:?}"
+        );
+        let fsum = sites_at(&r, "fsum", &b.src, line_of(&b.src, "@fsum"));
+        assert!(operands(&fsum) >= 10 * 32, "{}\n{}", b.what, dump(&r));
+        let raw = run.raw_json();
+        assert_eq!(raw["x87"]["armed"], true);
+        assert_eq!(raw["x87"]["replays"]["unverified"], 0, "{}", b.what);
+    }
+}
+
+/// The thesis's setting: the stencil on the x87 (gcc's -mfpmath=387). Denormal loads
+/// and arithmetic with memory operands whose address registers have moved on by the
+/// time the fault is reported: the replay must give bit-identical results.
+#[test]
+fn x87_replay_keeps_results_exact() {
+    for opt in OPTS {
+        let b = compile("stencil.c", "gcc", opt, &["-mfpmath=387"]);
+        let run = compare(&b, &["150", "80", "0.0", "1060"], &[]);
+        let r = run.report();
+        check_common(&b, &r);
+        let sweep = sites_at(&r, "sweep", &b.src, line_of(&b.src, "@stencil"));
+        assert!(operands(&sweep) > 1000, "{}\n{}", b.what, dump(&r));
+        assert!(sweep
+            .iter()
+            .all(|s| s.instruction.as_deref().unwrap_or("").starts_with('f')));
+    }
+}
+
+#[test]
+fn forked_and_execed_children_write_their_own_reports() {
+    for b in builds("forker.c", &[]) {
+        let run = compare(&b, &[], &[]);
+        assert_eq!(run.raws.len(), 3, "{}: {:?}", b.what, run.raws);
+        let mut pids = Vec::new();
+        let mut counts = Vec::new();
+        for raw in &run.raws {
+            let r = taintprof_symbolize::symbolize(&taintprof_symbolize::read_raw(raw).unwrap())
+                .unwrap();
+            pids.push(r.program.pid);
+            let work = sites_at(&r, "work", &b.src, line_of(&b.src, "@work"));
+            counts.push(operands(&work));
+        }
+        pids.sort();
+        pids.dedup();
+        assert_eq!(pids.len(), 3);
+        // work(10), work(20), work(30): the same events per iteration in each process.
+        counts.sort();
+        assert!(counts[0] >= 10, "{}: {counts:?}", b.what);
+        assert_eq!(
+            [counts[1], counts[2]],
+            [2 * counts[0], 3 * counts[0]],
+            "{}",
+            b.what
+        );
+    }
+}
+
+/// Without debug information sites are named from the symbol table (no source lines),
+/// and a warning says so.
+#[test]
+fn without_debug_info_the_symbol_table_names_functions() {
+    for cc in COMPILERS {
+        let b = compile("stencil.c", cc, "-O2", &["-g0"]);
+        let r = compare(&b, &["150", "80", "0.0"], &[]).report();
+        check_common(&b, &r);
+        let sweep: Vec<&Site> = r.sites.iter().filter(|s| s.function == "sweep").collect();
+        assert!(operands(&sweep) > 1000, "{cc}\n{}", dump(&r));
+        assert!(sweep.iter().all(|s| s.line == 0 && s.file.is_empty()));
+        assert!(
+            r.warnings
+                .iter()
+                .any(|w| w.starts_with("no debug information for") && w.contains("/stencil")),
+            "{cc}\n{}",
+            dump(&r)
+        );
+    }
+}

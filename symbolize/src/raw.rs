@@ -1,0 +1,166 @@
+//! The raw report written by `libtaintprof_dip.so`: schema `taintprof.dip-raw`,
+//! version 1, file `<prog>.<pid>.dip-raw.json`. The writer documents every key (see
+//! `dip/src/report.rs`); these types read it. Unknown keys are ignored and optional
+//! ones default, so newer writers stay readable.
+
+use serde::{Deserialize, Serialize};
+
+use crate::report::{Exit, Program};
+
+pub const SCHEMA: &str = "taintprof.dip-raw";
+pub const VERSION: u32 = 1;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RawReport {
+    pub schema: String,
+    pub version: u32,
+    #[serde(default)]
+    pub taintprof_version: String,
+    pub program: Program,
+    pub exit: Exit,
+    #[serde(default)]
+    pub threads: u32,
+    /// Created threads that started with the creator's (armed) FP state.
+    #[serde(default)]
+    pub threads_inherited_arming: u32,
+    #[serde(default)]
+    pub options: RawOptions,
+    #[serde(default = "default_interval")]
+    pub interval_ms: u64,
+    #[serde(default)]
+    pub duration_ms: u64,
+    #[serde(default)]
+    pub fp_environment: RawFpEnvironment,
+    /// Non-empty timeline buckets only.
+    #[serde(default)]
+    pub timeline: Vec<RawBucket>,
+    /// Executable mappings of the process when the report was written.
+    #[serde(default)]
+    pub mappings: Vec<Mapping>,
+    #[serde(default)]
+    pub events: Vec<RawEvent>,
+    #[serde(default)]
+    pub dropped_events: u64,
+    #[serde(default)]
+    pub timeline_truncated: bool,
+    #[serde(default)]
+    pub x87: RawX87,
+    #[serde(default)]
+    pub step_slots_exhausted: u64,
+}
+
+fn default_interval() -> u64 {
+    100
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RawOptions {
+    /// `TAINTPROF_DIP_UNDERFLOW=1`: underflow exceptions (denormal results) counted.
+    #[serde(default)]
+    pub underflow: bool,
+    /// `TAINTPROF_DIP_X87` (x87 profiling requested).
+    #[serde(default)]
+    pub x87: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RawFpEnvironment {
+    /// The program's MXCSR at start, before the profiler unmasked anything.
+    pub mxcsr: String,
+    #[serde(default)]
+    pub x87_cw: String,
+    #[serde(default)]
+    pub armed_mxcsr: String,
+    #[serde(default)]
+    pub armed_x87_cw: String,
+    /// FTZ seen set at start or later.
+    #[serde(default)]
+    pub ftz: bool,
+    /// DAZ seen set at start or later.
+    #[serde(default)]
+    pub daz: bool,
+    /// The profiler's exceptions seen masked again.
+    #[serde(default)]
+    pub masked_again: bool,
+    #[serde(default)]
+    pub changed_by_program: bool,
+    /// How many observations differed from the armed state.
+    #[serde(default)]
+    pub changes: u64,
+    #[serde(default)]
+    pub observations: Vec<Observation>,
+}
+
+impl Default for RawFpEnvironment {
+    fn default() -> Self {
+        RawFpEnvironment {
+            mxcsr: "0x1f80".into(),
+            x87_cw: "0x037f".into(),
+            armed_mxcsr: String::new(),
+            armed_x87_cw: String::new(),
+            ftz: false,
+            daz: false,
+            masked_again: false,
+            changed_by_program: false,
+            changes: 0,
+            observations: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    /// `start`, `signal handler`, `thread start`, `thread exit`, `exit`, or the `fe*`
+    /// function after which it was seen.
+    pub at: String,
+    pub mxcsr: String,
+    pub x87_cw: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RawBucket {
+    pub t_ms: u64,
+    pub operands: u64,
+    pub results: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mapping {
+    pub path: String,
+    #[serde(with = "crate::hex")]
+    pub start: u64,
+    #[serde(with = "crate::hex")]
+    pub end: u64,
+    #[serde(with = "crate::hex")]
+    pub offset: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RawEvent {
+    /// Absolute instruction address in the process.
+    #[serde(with = "crate::hex")]
+    pub address: u64,
+    /// Denormal-operand exceptions.
+    pub operands: u64,
+    /// Underflow exceptions.
+    pub results: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RawX87 {
+    #[serde(default)]
+    pub armed: bool,
+    #[serde(default)]
+    pub fld_completes: bool,
+    #[serde(default)]
+    pub replays: X87Replays,
+    #[serde(default)]
+    pub completed_loads: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct X87Replays {
+    pub exact: u64,
+    pub adjusted: u64,
+    pub unverified: u64,
+}
