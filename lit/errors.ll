@@ -5,8 +5,14 @@
 ; CHECK-SAME: `callbr` (asm goto) cannot be instrumented. This is not supported on this target; please report it
 ; CHECK-SAME: TAINTPROF_MODE=off
 ;
+; Denormal mode (selected by the environment, as clang runs the pass) refuses the same
+; construct with its own advice.
 ; RUN: env TAINTPROF_MODE=denormal not %opt_taint < %s 2>&1 | %FileCheck %s --check-prefix=DENORMAL
-; DENORMAL: error: taintprof: denormal mode is not available in this build
+; DENORMAL: error: taintprof: in function `asmgoto`: instruction `callbr void asm "", "!i"()
+; DENORMAL-SAME: `callbr` (asm goto) cannot be instrumented. Denormal mode cannot instrument this
+;
+; RUN: not %opt -passes='taintprof-denormal<frobnicate>' -disable-output %s 2>&1 | %FileCheck %s --check-prefix=DPARAM
+; DPARAM: error: taintprof: unknown pass parameter `frobnicate`
 ;
 ; RUN: env TAINTPROF_MODE=off %opt_taint < %s | %FileCheck %s --check-prefix=OFF
 ; OFF-NOT: __tp_

@@ -10,6 +10,8 @@
 #                the rules emit it, for tests that check the rules themselves
 #   %opt_dataflow  %opt_rules with control-flow tainting off (data flow only), for the
 #                tests of data-flow propagation (control flow has its own tests)
+#   %opt_denormal  opt-19 with the plugin loaded, running `taintprof-denormal`
+#                (denormal mode), printing IR; tests of denormal mode are `dn-*.ll`
 #   %opt         opt-19 with the plugin loaded (give -passes yourself)
 #   %clang       clang-19
 #   %FileCheck   FileCheck from LLVM 19
@@ -36,6 +38,7 @@ opt = "opt-19"
 config.substitutions.append(("%opt_taint", f"{opt} -load-pass-plugin={plugin} -passes=taintprof-taint -S"))
 config.substitutions.append(("%opt_rules", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<no-hoist>' -S"))
 config.substitutions.append(("%opt_dataflow", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<no-control-flow;no-hoist>' -S"))
+config.substitutions.append(("%opt_denormal", f"{opt} -load-pass-plugin={plugin} -passes=taintprof-denormal,verify -S"))
 config.substitutions.append(("%opt", f"{opt} -load-pass-plugin={plugin}"))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%clang", "clang-19"))

@@ -38,7 +38,7 @@
 use core::ffi::c_char;
 
 /// Bumped whenever a layout, name or meaning below changes.
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 
 /// Magic number at the start of every [`ModuleDesc`] ("TPMD").
 pub const MODULE_MAGIC: u32 = 0x544d_5044;
@@ -277,6 +277,180 @@ pub const MODULE_CONTROL_FLOW: u32 = 1 << 0;
 /// The module was compiled without debug info: loops carry no source lines.
 pub const MODULE_NO_DEBUG_INFO: u32 = 1 << 1;
 
+// =================================================================================
+// Denormal mode (docs/internal/denormal-mode.md). A module is built in exactly one
+// mode; a denormal-mode module registers a `DnModuleDesc` instead of a `ModuleDesc`,
+// and the runtime refuses to mix modes in one program.
+//
+// Tags: every FP value has a 64-bit tag, non-zero only while the value is denormal:
+// bits 63..48 = origin array id (0 = none), bits 47..0 = address of the creator's
+// `FpSiteDesc` (0 = none). In memory the tag of the FP element at `a` is the `u64` at
+// `shadow_addr(a)` (same mapping as taint labels: 8 shadow bytes per 4-byte float).
+// =================================================================================
+
+/// Magic number at the start of every [`DnModuleDesc`] ("TPDN").
+pub const DN_MODULE_MAGIC: u32 = 0x4e44_5054;
+/// Bits of a tag holding the creator's `FpSiteDesc` address.
+pub const TAG_CREATOR_MASK: u64 = (1 << 48) - 1;
+/// Shift of the origin array id in a tag.
+pub const TAG_ORIGIN_SHIFT: u32 = 48;
+/// Most FP argument tag slots passed across calls.
+pub const DN_MAX_ARG_SLOTS: usize = 64;
+/// Counters in each thread's block-counter block (`u64` each; reserved with
+/// MAP_NORESERVE, touched only where blocks execute). Block indices past it are clamped
+/// into the last counter by the runtime's registration (it warns).
+pub const DN_THREAD_COUNTERS: usize = 1 << 23;
+/// Value of `DnModuleDesc::base` before the runtime registered the module.
+pub const DN_BASE_UNREGISTERED: u64 = u64::MAX;
+
+/// `ptr`: this thread's block-counter block (`u64[DN_THREAD_COUNTERS]`), null until the
+/// thread first runs instrumented code.
+pub const TLS_DN_COUNTERS: &str = "__tpd_counters_tls";
+/// `[DN_MAX_ARG_SLOTS x i64]`: tags of the FP arguments of the call in flight (argument
+/// `i` in slot `i`; vector arguments carry their first non-zero lane tag).
+pub const TLS_DN_ARG_TAGS: &str = "__tpd_arg_tags_tls";
+/// `i64`: tag of the FP return value.
+pub const TLS_DN_RET_TAG: &str = "__tpd_ret_tag_tls";
+
+/// `void __tpd_register_module(DnModuleDesc *m)`: from the module constructor (and
+/// from instrumented code that finds `base == DN_BASE_UNREGISTERED`); sets `m->base`.
+pub const HOOK_DN_REGISTER_MODULE: &str = "__tpd_register_module";
+/// `u64 *__tpd_thread_counters(void)`: cold; creates this thread's counter block,
+/// stores it in `__tpd_counters_tls` and returns it.
+pub const HOOK_DN_THREAD_COUNTERS: &str = "__tpd_thread_counters";
+/// `void __tpd_op(const FpSiteDesc *s, u64 operand_mask, u64 result_mask,
+///                const u64 *operand_tags, u64 *result_tags)`: cold path of an FP
+/// operation with a denormal operand or result. Lanes are numbered `0..s->lanes`;
+/// `operand_mask` bit `k * 16 + lane` = operand `k` (at most 3) is denormal in `lane`;
+/// `result_mask` bit `lane` = the result is denormal in `lane`; `operand_tags[k *
+/// s->lanes + lane]` are the operand tags; the hook writes `s->lanes` result tags
+/// (0 where the result is normal).
+pub const HOOK_DN_OP: &str = "__tpd_op";
+/// `void __tpd_load(const FpSiteDesc *s, const void *addr, u64 lane_mask, u64 *tags)`:
+/// cold path of an FP load of `s->lanes` contiguous elements at `addr` of which the
+/// lanes in `lane_mask` are denormal; writes their tags (from shadow memory and the
+/// marked-array registry).
+pub const HOOK_DN_LOAD: &str = "__tpd_load";
+/// `void __tpd_store(const FpSiteDesc *s, void *addr, u64 lane_mask, const u64 *tags)`:
+/// cold path of an FP store whose lanes in `lane_mask` are denormal.
+pub const HOOK_DN_STORE: &str = "__tpd_store";
+/// `void __tpd_array_enter(void *addr, const FpArrayDesc *a)` /
+/// `void __tpd_array_leave(void *addr)`: a stack array comes into / goes out of scope.
+pub const HOOK_DN_ARRAY_ENTER: &str = "__tpd_array_enter";
+pub const HOOK_DN_ARRAY_LEAVE: &str = "__tpd_array_leave";
+/// `void *__tpd_alloc(void *block, size_t bytes, const AllocSiteDesc *site)`: called
+/// right after a successful allocation at an FP-typed site (any allocator); registers the
+/// block as a marked heap array and returns `block`. `void __tpd_release(void *block)`:
+/// right before `free`/`delete[]`/`realloc` of any block (unknown blocks are ignored).
+pub const HOOK_DN_ALLOC: &str = "__tpd_alloc";
+pub const HOOK_DN_RELEASE: &str = "__tpd_release";
+
+/// An FP operation, load or store at a source position. LLVM type:
+/// `{ SiteDesc, ptr, i16, i16, i16, i16, i32, i32, ptr }`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct FpSiteDesc {
+    /// Source position (inline chain, innermost loop).
+    pub site: SiteDesc,
+    /// Operation name for the report: `fadd`, `load`, `store`, `sqrt`, `call expf`, ...
+    pub op: *const c_char,
+    /// `FP_*` element type.
+    pub ty: u16,
+    /// Elements per execution (1 for scalars, N for `<N x T>`).
+    pub lanes: u16,
+    /// `FPSITE_*` flags.
+    pub flags: u16,
+    pub _reserved: u16,
+    /// Index of the site's basic block in the module's block counters.
+    pub block: u32,
+    /// Index of the site in the module's site array.
+    pub index: u32,
+    pub module: *const DnModuleDesc,
+}
+
+pub const FP_HALF: u16 = 1;
+pub const FP_FLOAT: u16 = 2;
+pub const FP_DOUBLE: u16 = 3;
+pub const FP_X86_FP80: u16 = 4;
+pub const FP_FP128: u16 = 5;
+
+/// The site is a load.
+pub const FPSITE_LOAD: u16 = 1 << 0;
+/// The site is a store.
+pub const FPSITE_STORE: u16 = 1 << 1;
+/// The site is a call to a library function (libm) checked like an operation.
+pub const FPSITE_CALL: u16 = 1 << 2;
+/// The site only reads operands (fcmp, FP→int): it has no FP result.
+pub const FPSITE_NO_RESULT: u16 = 1 << 3;
+
+/// A floating-point array known at compile time: a global or static (with `addr`), or a
+/// stack array (`addr` null; the address comes with `__tpd_array_enter`). LLVM type:
+/// `{ ptr, ptr, ptr, i32, i16, i16, i32, i32, i64, ptr }`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct FpArrayDesc {
+    /// Variable name from debug info.
+    pub name: *const c_char,
+    /// Function it is declared in (source-level name), empty for globals.
+    pub function: *const c_char,
+    pub file: *const c_char,
+    pub line: u32,
+    /// `FP_*` element type.
+    pub elem_ty: u16,
+    /// `ARRAY_*` kind.
+    pub kind: u16,
+    pub elem_size: u32,
+    pub _reserved: u32,
+    pub elements: u64,
+    pub addr: *const core::ffi::c_void,
+}
+
+pub const ARRAY_GLOBAL: u16 = 1;
+pub const ARRAY_STATIC: u16 = 2;
+pub const ARRAY_STACK: u16 = 3;
+pub const ARRAY_HEAP: u16 = 4;
+
+/// An allocation site whose block the pass typed as an FP array. LLVM type:
+/// `{ ptr, ptr, ptr, i32, i16, i16, i32, i32 }`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct AllocSiteDesc {
+    /// The variable the pointer is stored in, else empty (the runtime then names the
+    /// array `<function:line>`).
+    pub name: *const c_char,
+    pub function: *const c_char,
+    pub file: *const c_char,
+    pub line: u32,
+    /// `FP_*` element type.
+    pub elem_ty: u16,
+    pub flags: u16,
+    pub elem_size: u32,
+    pub _reserved: u32,
+}
+
+/// One denormal-mode module. LLVM type:
+/// `{ i32, i32, ptr, ptr, i32, i32, ptr, i32, i32, i64, ptr }`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct DnModuleDesc {
+    pub magic: u32,
+    pub abi_version: u32,
+    pub source_file: *const c_char,
+    pub sites: *const FpSiteDesc,
+    pub n_sites: u32,
+    /// Number of block counters the module uses (indices `0..n_blocks`).
+    pub n_blocks: u32,
+    /// Globals and statics (kind `ARRAY_GLOBAL`/`ARRAY_STATIC`).
+    pub arrays: *const FpArrayDesc,
+    pub n_arrays: u32,
+    pub flags: u32,
+    /// Written by the runtime: the module's first counter in every thread's block
+    /// (`DN_BASE_UNREGISTERED` until registered).
+    pub base: u64,
+    /// Written by the runtime only.
+    pub next: *mut DnModuleDesc,
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;
@@ -291,6 +465,10 @@ mod tests {
         assert_eq!(size_of::<FuncDesc>(), 48);
         assert_eq!(size_of::<BranchRec>(), 40);
         assert_eq!(size_of::<ModuleDesc>(), 64);
+        assert_eq!(size_of::<FpSiteDesc>(), 56);
+        assert_eq!(size_of::<FpArrayDesc>(), 56);
+        assert_eq!(size_of::<AllocSiteDesc>(), 40);
+        assert_eq!(size_of::<DnModuleDesc>(), 64);
     }
 
     #[test]

@@ -3,8 +3,9 @@
 // Everything that needs LLVM's C++ API and has no C-API equivalent lives here, and
 // nothing else does: all analysis and instrumentation logic is Rust (src/). The shim
 //
-//   1. registers the module pass with the new pass manager (pipeline-parsing callback
-//      for `opt -passes=taintprof-taint[<params>]`, OptimizerLast callback for
+//   1. registers the module pass with the new pass manager (pipeline-parsing callbacks
+//      for `opt -passes=taintprof-taint[<params>]` and `taintprof-denormal[<params>]`,
+//      OptimizerLast callback for
 //      `clang -fpass-plugin=`) and calls `taintprof_run_module` in Rust;
 //   2. turns Rust-side errors into compiler diagnostics (`LLVMContext::emitError`), so a
 //      problem is reported as a compile error, never as a crash;
@@ -21,7 +22,10 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -30,6 +34,7 @@
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -47,6 +52,7 @@
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -89,6 +95,21 @@ extern "C" void taintprof_register_callbacks(PassBuilder *PB) {
           if (!Name.consume_front("<") || !Name.consume_back(">"))
             return false;
           Params = Name.str();
+        }
+        MPM.addPass(TaintprofPass(-1, Params));
+        return true;
+      });
+  PB->registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        // `taintprof-denormal[<p1;p2>]`: the same pass in denormal mode; the mode is
+        // handed to Rust as the first parameter, so it overrides TAINTPROF_MODE.
+        if (!Name.consume_front("taintprof-denormal"))
+          return false;
+        std::string Params = "mode=denormal";
+        if (!Name.empty()) {
+          if (!Name.consume_front("<") || !Name.consume_back(">"))
+            return false;
+          Params += ";" + Name.str();
         }
         MPM.addPass(TaintprofPass(-1, Params));
         return true;
@@ -195,6 +216,19 @@ extern "C" LLVMBasicBlockRef tp_split_edge(LLVMValueRef Term, unsigned SuccNum) 
 extern "C" LLVMBasicBlockRef tp_split_if_then(LLVMValueRef Cond, LLVMValueRef Before) {
   Instruction *I = unwrap<Instruction>(Before);
   MDNode *W = MDBuilder(I->getContext()).createUnlikelyBranchWeights();
+  Instruction *T = SplitBlockAndInsertIfThen(unwrap(Cond), I->getIterator(),
+                                             /*Unreachable=*/false, W);
+  return wrap(T->getParent());
+}
+
+/// As `tp_split_if_then`, with the branch weights chosen by the caller: `Likely` != 0
+/// marks the new block as the likely side (a successful allocation's registration),
+/// otherwise unlikely (a cold runtime call).
+extern "C" LLVMBasicBlockRef tp_split_if_then_weighted(LLVMValueRef Cond, LLVMValueRef Before,
+                                                       int Likely) {
+  Instruction *I = unwrap<Instruction>(Before);
+  MDBuilder MDB(I->getContext());
+  MDNode *W = Likely ? MDB.createLikelyBranchWeights() : MDB.createUnlikelyBranchWeights();
   Instruction *T = SplitBlockAndInsertIfThen(unwrap(Cond), I->getIterator(),
                                              /*Unreachable=*/false, W);
   return wrap(T->getParent());
@@ -661,4 +695,248 @@ extern "C" void tp_free(char *P) { free(P); }
 /// Whether the module has any debug compile unit.
 extern "C" int tp_module_has_debug_info(LLVMModuleRef M) {
   return !unwrap(M)->debug_compile_units().empty();
+}
+
+// ---------------------------------------------------------------------------------------
+// Debug variables and types (denormal mode: names and element types of FP arrays)
+// ---------------------------------------------------------------------------------------
+
+/// The source variables bound to `V`: with `Declares` != 0 those whose *address* `V` is
+/// (`dbg.declare` intrinsics or `#dbg_declare` records on an alloca, or the dbg.assign
+/// markers of an alloca under assignment tracking), otherwise those
+/// whose *value* `V` is (`dbg.value` / `#dbg_value`). Both debug-info formats are
+/// searched, so the answer does not depend on which one the module is in. Writes at most
+/// `Max` DILocalVariables to `Out`, returns how many there are.
+extern "C" unsigned tp_value_debug_vars(LLVMValueRef V, LLVMMetadataRef *Out,
+                                        int64_t *FragOut, unsigned Max, int Declares) {
+  Value *Val = unwrap(V);
+  SmallVector<std::pair<DILocalVariable *, int64_t>, 4> Vars;
+  // `Frag`: the fragment's offset in bits when `V` is only part of the variable (a
+  // member of a structure split by SROA), else -1.
+  auto Add = [&](DILocalVariable *Var, DIExpression *E) {
+    int64_t Frag = -1;
+    if (E)
+      if (auto F = E->getFragmentInfo())
+        Frag = (int64_t)F->OffsetInBits;
+    if (!Var)
+      return;
+    for (auto &P : Vars)
+      if (P.first == Var && P.second == Frag)
+        return;
+    Vars.push_back({Var, Frag});
+  };
+  if (Declares) {
+    for (DbgDeclareInst *D : findDbgDeclares(Val))
+      Add(D->getVariable(), D->getExpression());
+    for (DbgVariableRecord *R : findDVRDeclares(Val))
+      Add(R->getVariable(), R->getExpression());
+    // With assignment tracking (clang -O1 and up) an alloca is linked to its variable
+    // through `!DIAssignID` and dbg.assign markers instead of a dbg.declare.
+    if (auto *I = dyn_cast<Instruction>(Val)) {
+      for (DbgAssignIntrinsic *A : at::getAssignmentMarkers(I))
+        Add(A->getVariable(), A->getExpression());
+      for (DbgVariableRecord *R : at::getDVRAssignmentMarkers(I))
+        Add(R->getVariable(), R->getExpression());
+    }
+  } else {
+    SmallVector<DbgValueInst *, 4> DVs;
+    SmallVector<DbgVariableRecord *, 4> Recs;
+    findDbgValues(DVs, Val, &Recs);
+    for (DbgValueInst *D : DVs)
+      Add(D->getVariable(), D->getExpression());
+    for (DbgVariableRecord *R : Recs)
+      Add(R->getVariable(), R->getExpression());
+  }
+  unsigned N = 0;
+  for (auto &P : Vars) {
+    if (N < Max) {
+      Out[N] = wrap(P.first);
+      if (FragOut)
+        FragOut[N] = P.second;
+    }
+    ++N;
+  }
+  return N;
+}
+
+/// The DIGlobalVariables attached to global `GV` (`!dbg` DIGlobalVariableExpressions).
+extern "C" unsigned tp_global_debug_vars(LLVMValueRef GV, LLVMMetadataRef *Out, unsigned Max) {
+  auto *G = dyn_cast<GlobalVariable>(unwrap(GV));
+  if (!G)
+    return 0;
+  SmallVector<DIGlobalVariableExpression *, 2> GVEs;
+  G->getDebugInfo(GVEs);
+  unsigned N = 0;
+  for (DIGlobalVariableExpression *E : GVEs) {
+    // Only expressions that describe the whole variable at its address (a fragment or
+    // a constant-value expression names something else).
+    DIExpression *X = E->getExpression();
+    if (X && X->getNumElements() != 0)
+      continue;
+    if (N < Max)
+      Out[N] = wrap(E->getVariable());
+    ++N;
+  }
+  return N;
+}
+
+/// What taintprof needs from a DIVariable (local or global).
+struct TpVariable {
+  TpStr name;
+  TpStr file;
+  TpStr dir;
+  unsigned line;
+  int local_to_unit;             // globals: `static` at file or function scope
+  LLVMMetadataRef type;          // DIType or null
+  LLVMMetadataRef scope_sp;      // the enclosing DISubprogram, or null (file scope)
+};
+
+extern "C" int tp_variable_info(LLVMMetadataRef VarMD, TpVariable *Out) {
+  auto *Var = dyn_cast_or_null<DIVariable>(unwrap(VarMD));
+  if (!Var)
+    return 0;
+  Out->name = tpStr(Var->getName());
+  Out->file = tpStr(Var->getFilename());
+  Out->dir = tpStr(Var->getDirectory());
+  Out->line = Var->getLine();
+  Out->type = wrap(Var->getType());
+  Out->local_to_unit = 0;
+  Out->scope_sp = nullptr;
+  DIScope *Scope = Var->getScope();
+  if (auto *GV = dyn_cast<DIGlobalVariable>(Var))
+    Out->local_to_unit = GV->isLocalToUnit();
+  if (auto *LS = dyn_cast_or_null<DILocalScope>(Scope))
+    Out->scope_sp = wrap(LS->getSubprogram());
+  return 1;
+}
+
+/// `Ty` without typedefs and cv/restrict/atomic qualifiers.
+static DIType *tpStrip(DIType *Ty) {
+  for (unsigned Guard = 0; Ty && Guard < 64; ++Guard) {
+    auto *D = dyn_cast<DIDerivedType>(Ty);
+    if (!D)
+      return Ty;
+    switch (D->getTag()) {
+    case dwarf::DW_TAG_typedef:
+    case dwarf::DW_TAG_const_type:
+    case dwarf::DW_TAG_volatile_type:
+    case dwarf::DW_TAG_restrict_type:
+    case dwarf::DW_TAG_atomic_type:
+      Ty = D->getBaseType();
+      continue;
+    default:
+      return Ty;
+    }
+  }
+  return Ty;
+}
+
+/// Follow `Derefs` pointer/reference levels of `Ty`, then array types, down to a
+/// DW_ATE_float basic type; returns its size in bits (0 if it is not one) and its name
+/// in `*Name` ("float", "double", "long double", "_Float16", "__bf16", ...).
+extern "C" unsigned tp_ditype_fp(LLVMMetadataRef TyMD, unsigned Derefs, TpStr *Name) {
+  DIType *Ty = tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD)));
+  for (; Derefs > 0 && Ty; --Derefs) {
+    auto *D = dyn_cast<DIDerivedType>(Ty);
+    if (!D || (D->getTag() != dwarf::DW_TAG_pointer_type &&
+               D->getTag() != dwarf::DW_TAG_reference_type &&
+               D->getTag() != dwarf::DW_TAG_rvalue_reference_type))
+      return 0;
+    Ty = tpStrip(D->getBaseType());
+  }
+  for (unsigned Guard = 0; Ty && Guard < 64; ++Guard) {
+    auto *C = dyn_cast<DICompositeType>(Ty);
+    if (!C || C->getTag() != dwarf::DW_TAG_array_type)
+      break;
+    Ty = tpStrip(C->getBaseType());
+  }
+  auto *B = dyn_cast_or_null<DIBasicType>(Ty);
+  if (!B || B->getEncoding() != dwarf::DW_ATE_float)
+    return 0;
+  *Name = tpStr(B->getName());
+  return (unsigned)B->getSizeInBits();
+}
+
+/// The member of the struct/class/union that `Ty` is (after `Derefs` pointer levels)
+/// which starts exactly at bit `OffsetBits`, descending into nested aggregates; its
+/// type is returned and its access path ("data", "grid.cells") written to `*Path`
+/// (malloc'd, free with tp_free). Null if there is none.
+extern "C" LLVMMetadataRef tp_ditype_member_at(LLVMMetadataRef TyMD, unsigned Derefs,
+                                               uint64_t OffsetBits, char **Path) {
+  *Path = nullptr;
+  DIType *Ty = tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD)));
+  for (; Derefs > 0 && Ty; --Derefs) {
+    auto *D = dyn_cast<DIDerivedType>(Ty);
+    if (!D || (D->getTag() != dwarf::DW_TAG_pointer_type &&
+               D->getTag() != dwarf::DW_TAG_reference_type))
+      return nullptr;
+    Ty = tpStrip(D->getBaseType());
+  }
+  std::string P;
+  for (unsigned Guard = 0; Ty && Guard < 32; ++Guard) {
+    auto *C = dyn_cast<DICompositeType>(Ty);
+    if (!C || (C->getTag() != dwarf::DW_TAG_structure_type &&
+               C->getTag() != dwarf::DW_TAG_class_type))
+      return nullptr;
+    DIDerivedType *Found = nullptr;
+    for (DINode *E : C->getElements()) {
+      auto *M = dyn_cast_or_null<DIDerivedType>(E);
+      if (!M || M->getTag() != dwarf::DW_TAG_member || M->isStaticMember())
+        continue;
+      uint64_t Off = M->getOffsetInBits(), Size = M->getSizeInBits();
+      if (OffsetBits == Off || (OffsetBits > Off && OffsetBits < Off + Size)) {
+        Found = M;
+        break;
+      }
+    }
+    if (!Found)
+      return nullptr;
+    if (!P.empty())
+      P += ".";
+    P += Found->getName().str();
+    DIType *MT = tpStrip(Found->getBaseType());
+    if (OffsetBits == Found->getOffsetInBits() && !isa_and_nonnull<DICompositeType>(MT)) {
+      *Path = strdup(P.c_str());
+      return wrap(Found->getBaseType());
+    }
+    OffsetBits -= Found->getOffsetInBits();
+    Ty = MT;
+  }
+  return nullptr;
+}
+
+/// The constant byte offset of GEP `G` (instruction or constant expression) from its
+/// base pointer, into `*Out`; 0 if the offset is not constant.
+extern "C" int tp_gep_constant_offset(LLVMValueRef G, int64_t *Out) {
+  auto *GEP = dyn_cast<GEPOperator>(unwrap(G));
+  if (!GEP)
+    return 0;
+  const DataLayout *DL = nullptr;
+  if (auto *I = dyn_cast<Instruction>(GEP))
+    DL = &I->getModule()->getDataLayout();
+  else if (auto *GV = dyn_cast<GlobalValue>(GEP->getPointerOperand()->stripPointerCasts()))
+    DL = &GV->getParent()->getDataLayout();
+  if (!DL)
+    return 0;
+  APInt Off(DL->getIndexTypeSizeInBits(GEP->getType()), 0);
+  if (!GEP->accumulateConstantOffset(*DL, Off) || Off.getSignificantBits() > 63)
+    return 0;
+  *Out = Off.getSExtValue();
+  return 1;
+}
+
+/// Whether debug type `Ty` (typedefs and qualifiers stripped) is an array type.
+extern "C" int tp_ditype_is_array(LLVMMetadataRef TyMD) {
+  auto *C = dyn_cast_or_null<DICompositeType>(tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD))));
+  return C && C->getTag() == dwarf::DW_TAG_array_type;
+}
+
+/// The debug return type of function `Fn` (from its DISubprogram), or null.
+extern "C" LLVMMetadataRef tp_function_return_ditype(LLVMValueRef Fn) {
+  auto *F = dyn_cast<Function>(unwrap(Fn));
+  DISubprogram *SP = F ? F->getSubprogram() : nullptr;
+  DISubroutineType *T = SP ? SP->getType() : nullptr;
+  if (!T || T->getTypeArray().size() == 0)
+    return nullptr;
+  return wrap(T->getTypeArray()[0]);
 }

@@ -14,13 +14,15 @@ pub enum Mode {
     Taint,
     /// Leave the module untouched.
     Off,
-    /// Denormal tracing (reserved; not available in this build).
+    /// Denormal tracing (`docs/internal/denormal-mode.md`, `crate::denormal`).
     Denormal,
 }
 
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// `TAINTPROF_MODE`: `taint` (default), `off`, or `denormal` (an error for now).
+    /// `TAINTPROF_MODE`: `taint` (default), `off`, or `denormal`. Pass parameters
+    /// `mode=taint|off|denormal`; the opt pipeline name `taintprof-denormal` is
+    /// `taintprof-taint<mode=denormal>`.
     pub mode: Mode,
     /// `TAINTPROF_ABILIST`: colon-separated extra function-list files, read after the
     /// embedded `rt/abilist.txt`; later entries override earlier ones. Default: none.
@@ -138,9 +140,10 @@ impl Config {
                 "no-hoist" => c.hoist = false,
                 "mode=off" => c.mode = Mode::Off,
                 "mode=taint" => c.mode = Mode::Taint,
+                "mode=denormal" => c.mode = Mode::Denormal,
                 other => {
                     return Err(format!(
-                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, verbose, mode=taint, mode=off)"
+                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, verbose, mode=taint, mode=off, mode=denormal)"
                     ))
                 }
             }
@@ -216,6 +219,14 @@ mod tests {
         assert!(cfg(&[], "bogus").is_err());
         assert_eq!(
             cfg(&[("TAINTPROF_MODE", "denormal")], "").unwrap().mode,
+            Mode::Denormal
+        );
+        // The pipeline name `taintprof-denormal` passes `mode=denormal` first; later
+        // parameters and the environment do not undo it.
+        assert_eq!(
+            cfg(&[("TAINTPROF_MODE", "taint")], "mode=denormal;verbose")
+                .unwrap()
+                .mode,
             Mode::Denormal
         );
     }

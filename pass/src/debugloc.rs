@@ -44,7 +44,7 @@ pub struct Namer {
     subs: HashMap<usize, SubInfo>,
 }
 
-fn join_file(dir: &str, file: &str) -> String {
+pub fn join_file(dir: &str, file: &str) -> String {
     if file.is_empty() || dir.is_empty() || Path::new(file).is_absolute() {
         return file.to_string();
     }
@@ -140,6 +140,15 @@ impl Namer {
         };
         self.subs.insert(key, info.clone());
         info
+    }
+
+    /// `(source-level function name, file)` of DISubprogram `sp` (empty if null).
+    pub fn subprogram(&mut self, sp: LLVMMetadataRef) -> (String, String) {
+        if sp.is_null() {
+            return (String::new(), String::new());
+        }
+        let s = self.sub(sp, std::ptr::null_mut());
+        (s.function, s.file)
     }
 
     /// The `SrcLoc` of function `f` itself (its definition).

@@ -1,8 +1,8 @@
 //! Static descriptors (`SrcLoc`, `SiteDesc`, `LoopDesc`, `FuncDesc`, `BranchRec`,
 //! `ModuleDesc`), the module constructor that registers them, and the JSON sidecar.
 //!
-//! Layouts are exactly those of `taintprof_abi` (ABI version 2; the runtime reads these
-//! bytes):
+//! Layouts are exactly those of `taintprof_abi` (the runtime reads these bytes; the
+//! denormal-mode descriptors are in `crate::denormal::desc`):
 //!
 //! | ABI struct   | LLVM type                                               |
 //! |--------------|---------------------------------------------------------|
@@ -145,7 +145,7 @@ impl Descs {
         }
     }
 
-    fn string(&mut self, ir: &Ir, s: &str) -> V {
+    pub(crate) fn string(&mut self, ir: &Ir, s: &str) -> V {
         if let Some(v) = self.strings.get(s) {
             return *v;
         }
@@ -189,7 +189,7 @@ impl Descs {
     }
 
     /// The `SiteDesc` constant (not a global) for `site`.
-    fn site_value(&mut self, ir: &Ir, site: &Site) -> V {
+    pub(crate) fn site_value(&mut self, ir: &Ir, site: &Site) -> V {
         let c = self.chain(ir, &site.chain);
         let l = match site.loop_ {
             Some(i) => self.loop_ptr(ir, i),
@@ -259,6 +259,41 @@ impl Descs {
 
     /// Fill the arrays, emit the `ModuleDesc` and the constructor that registers it.
     pub fn finish(&mut self, ir: &Ir, rt_register: (V, T)) {
+        use inkwell::llvm_sys::core::*;
+        use inkwell::llvm_sys::LLVMLinkage;
+        let (fg, lg, bg) = self.fill_tables(ir);
+        let (n_funcs, n_loops, n_branches) =
+            (self.funcs.len(), self.loops.len(), self.branches.len());
+        let source = self.namer.module_source().to_string();
+        let src = self.string(ir, &source);
+        let loops_ptr = if n_loops == 0 { ir.null_ptr() } else { lg };
+        let branches_ptr = if n_branches == 0 { ir.null_ptr() } else { bg };
+        let init = ir.cstruct(
+            self.ty.module,
+            &[
+                ir.c32(abi::MODULE_MAGIC),
+                ir.c32(abi::ABI_VERSION),
+                src,
+                fg,
+                ir.c32(n_funcs as u32),
+                ir.c32(n_loops as u32),
+                loops_ptr,
+                branches_ptr,
+                ir.c32(n_branches as u32),
+                ir.c32(self.module_flags),
+                ir.null_ptr(),
+            ],
+        );
+        // Mutable: the runtime links registered modules through `next`.
+        let md = ir.private_global(MODULE_GLOBAL, init, false);
+        unsafe { LLVMSetLinkage(md, LLVMLinkage::LLVMInternalLinkage) };
+        register_ctor(ir, rt_register, md);
+    }
+
+    /// Fill the function, loop and branch arrays (after [`Descs::reserve`]); returns
+    /// the three globals. Denormal mode needs them too: its site descriptors point at
+    /// loops, loops at functions.
+    pub fn fill_tables(&mut self, ir: &Ir) -> (V, V, V) {
         use inkwell::llvm_sys::core::*;
         use inkwell::llvm_sys::LLVMLinkage;
         let funcs = self.funcs.clone();
@@ -331,50 +366,7 @@ impl Descs {
             LLVMSetLinkage(bg, LLVMLinkage::LLVMInternalLinkage);
             LLVMSetAlignment(bg, 8);
         }
-        let source = self.namer.module_source().to_string();
-        let src = self.string(ir, &source);
-        let loops_ptr = if loops.is_empty() { ir.null_ptr() } else { lg };
-        let branches_ptr = if branches.is_empty() {
-            ir.null_ptr()
-        } else {
-            bg
-        };
-        let init = ir.cstruct(
-            self.ty.module,
-            &[
-                ir.c32(abi::MODULE_MAGIC),
-                ir.c32(abi::ABI_VERSION),
-                src,
-                fg,
-                ir.c32(funcs.len() as u32),
-                ir.c32(loops.len() as u32),
-                loops_ptr,
-                branches_ptr,
-                ir.c32(branches.len() as u32),
-                ir.c32(self.module_flags),
-                ir.null_ptr(),
-            ],
-        );
-        // Mutable: the runtime links registered modules through `next`.
-        let md = ir.private_global(MODULE_GLOBAL, init, false);
-        unsafe { LLVMSetLinkage(md, LLVMLinkage::LLVMInternalLinkage) };
-        // The constructor: `void taintprof.module_ctor() { __tp_register_module(&md); }`.
-        let ctor_ty = ir.fn_ty(ir.void, &[], false);
-        let ctor = ir.function("taintprof.module_ctor", ctor_ty);
-        unsafe {
-            LLVMSetLinkage(ctor, LLVMLinkage::LLVMInternalLinkage);
-            let bb = LLVMAppendBasicBlockInContext(ir.ctx, ctor, c"entry".as_ptr());
-            LLVMPositionBuilderAtEnd(ir.b, bb);
-            // The builder still carries the debug location of the last instrumented
-            // instruction (another function's scope): the ctor has no debug info.
-            LLVMSetCurrentDebugLocation2(ir.b, std::ptr::null_mut());
-        }
-        ir.add_fn_attr(ctor, "nounwind");
-        ir.call(rt_register.1, rt_register.0, &[md]);
-        ir.ret_void();
-        // Priority 1: before ordinary constructors (65535) that may run instrumented
-        // code, after the runtime's own set-up (.preinit_array).
-        unsafe { ffi::tp_append_global_ctor(ir.m, ctor, 1) };
+        (fg, lg, bg)
     }
 
     /// The compile-time JSON view (schema `taintprof.static`, version 1; keys are only
@@ -441,6 +433,28 @@ impl Descs {
             .arr("functions", funcs)
             .render()
     }
+}
+
+/// The module constructor: `void taintprof.module_ctor() { register(md); }`, at priority
+/// 1: before ordinary constructors (65535) that may run instrumented code, after the
+/// runtime's own set-up (.preinit_array).
+pub fn register_ctor(ir: &Ir, register: (V, T), md: V) {
+    use inkwell::llvm_sys::core::*;
+    use inkwell::llvm_sys::LLVMLinkage;
+    let ctor_ty = ir.fn_ty(ir.void, &[], false);
+    let ctor = ir.function("taintprof.module_ctor", ctor_ty);
+    unsafe {
+        LLVMSetLinkage(ctor, LLVMLinkage::LLVMInternalLinkage);
+        let bb = LLVMAppendBasicBlockInContext(ir.ctx, ctor, c"entry".as_ptr());
+        LLVMPositionBuilderAtEnd(ir.b, bb);
+        // The builder still carries the debug location of the last instrumented
+        // instruction (another function's scope): the ctor has no debug info.
+        LLVMSetCurrentDebugLocation2(ir.b, std::ptr::null_mut());
+    }
+    ir.add_fn_attr(ctor, "nounwind");
+    ir.call(register.1, register.0, &[md]);
+    ir.ret_void();
+    unsafe { ffi::tp_append_global_ctor(ir.m, ctor, 1) };
 }
 
 /// Where the sidecar goes: `TAINTPROF_SIDECAR`, else `<TAINTPROF_SIDECAR_DIR>/<stem>.o.taintprof-static.json`.

@@ -44,6 +44,21 @@ pub struct TpLocation {
     pub subprogram: LLVMMetadataRef,
 }
 
+/// A source variable (see `tp_variable_info`).
+#[repr(C)]
+pub struct TpVariable {
+    pub name: TpStr,
+    pub file: TpStr,
+    pub dir: TpStr,
+    pub line: c_uint,
+    /// Globals: `static` at file or function scope.
+    pub local_to_unit: c_int,
+    /// The variable's DIType (null if none).
+    pub ty: LLVMMetadataRef,
+    /// The DISubprogram the variable is declared in (null at file scope).
+    pub scope_sp: LLVMMetadataRef,
+}
+
 /// Bits returned by [`tp_call_memory_effects`].
 pub const TP_MEM_READS: c_uint = 1;
 pub const TP_MEM_WRITES: c_uint = 2;
@@ -85,6 +100,144 @@ extern "C" {
     pub fn tp_demangle(name: *const c_char, len: usize) -> *mut c_char;
     pub fn tp_free(p: *mut c_char);
     pub fn tp_module_has_debug_info(m: LLVMModuleRef) -> c_int;
+    /// As `tp_split_if_then`; `likely` != 0 makes the new block the likely side.
+    pub fn tp_split_if_then_weighted(
+        cond: LLVMValueRef,
+        before: LLVMValueRef,
+        likely: c_int,
+    ) -> LLVMBasicBlockRef;
+    /// DILocalVariables bound to `v` (`declares` != 0: `v` is their address), both
+    /// debug-info formats. Returns the total count; writes at most `max`.
+    pub fn tp_value_debug_vars(
+        v: LLVMValueRef,
+        out: *mut LLVMMetadataRef,
+        frag_out: *mut i64,
+        max: c_uint,
+        declares: c_int,
+    ) -> c_uint;
+    /// DIGlobalVariables describing global `g` as a whole.
+    pub fn tp_global_debug_vars(g: LLVMValueRef, out: *mut LLVMMetadataRef, max: c_uint) -> c_uint;
+    pub fn tp_variable_info(var: LLVMMetadataRef, out: *mut TpVariable) -> c_int;
+    /// Size in bits of the DW_ATE_float type `ty` is after `derefs` pointer levels and
+    /// any array levels (0 if none), its name into `name`.
+    pub fn tp_ditype_fp(ty: LLVMMetadataRef, derefs: c_uint, name: *mut TpStr) -> c_uint;
+    /// The member of struct `ty` (after `derefs` pointer levels) at `offset_bits`: its
+    /// type, and its access path into `path` (free with `tp_free`).
+    pub fn tp_ditype_member_at(
+        ty: LLVMMetadataRef,
+        derefs: c_uint,
+        offset_bits: u64,
+        path: *mut *mut c_char,
+    ) -> LLVMMetadataRef;
+    pub fn tp_gep_constant_offset(gep: LLVMValueRef, out: *mut i64) -> c_int;
+    pub fn tp_ditype_is_array(ty: LLVMMetadataRef) -> c_int;
+    /// The debug return type of function `f`, or null.
+    pub fn tp_function_return_ditype(f: LLVMValueRef) -> LLVMMetadataRef;
+}
+
+/// Whether debug type `ty` (typedefs and qualifiers stripped) is an array type.
+pub fn ditype_is_array(ty: LLVMMetadataRef) -> bool {
+    // SAFETY: ty is null or metadata of the module; the shim checks its kind.
+    !ty.is_null() && unsafe { tp_ditype_is_array(ty) } != 0
+}
+
+/// The constant byte offset of a GEP (instruction or constant expression).
+pub fn gep_constant_offset(gep: LLVMValueRef) -> Option<i64> {
+    let mut off = 0i64;
+    // SAFETY: gep is a live value; the shim checks that it is a GEP.
+    (unsafe { tp_gep_constant_offset(gep, &mut off) } != 0).then_some(off)
+}
+
+impl TpStr {
+    pub const EMPTY: TpStr = TpStr {
+        ptr: std::ptr::null(),
+        len: 0,
+    };
+}
+
+/// Debug variables bound to `v` (see [`tp_value_debug_vars`]).
+pub fn value_debug_vars(v: LLVMValueRef, declares: bool) -> Vec<LLVMMetadataRef> {
+    value_debug_vars_frag(v, declares)
+        .into_iter()
+        .filter(|x| x.1.is_none())
+        .map(|x| x.0)
+        .collect()
+}
+
+/// Debug variables bound to `v`, each with the byte offset of the fragment `v` is
+/// (`None`: the whole variable).
+pub fn value_debug_vars_frag(
+    v: LLVMValueRef,
+    declares: bool,
+) -> Vec<(LLVMMetadataRef, Option<u64>)> {
+    let mut out = [std::ptr::null_mut(); 8];
+    let mut frag = [-1i64; 8];
+    // SAFETY: v is a live value; the shim writes at most 8 entries to each array.
+    let n = unsafe {
+        tp_value_debug_vars(v, out.as_mut_ptr(), frag.as_mut_ptr(), 8, declares as c_int)
+    };
+    (0..(n as usize).min(8))
+        .map(|k| (out[k], (frag[k] >= 0).then_some(frag[k] as u64 / 8)))
+        .collect()
+}
+
+/// Debug variables describing global `g`.
+pub fn global_debug_vars(g: LLVMValueRef) -> Vec<LLVMMetadataRef> {
+    let mut out = [std::ptr::null_mut(); 4];
+    // SAFETY: g is a live global; the shim writes at most 4 entries.
+    let n = unsafe { tp_global_debug_vars(g, out.as_mut_ptr(), 4) };
+    out[..(n as usize).min(4)].to_vec()
+}
+
+/// Information about a DIVariable, `None` if `var` is not one.
+pub fn variable_info(var: LLVMMetadataRef) -> Option<TpVariable> {
+    let mut out = TpVariable {
+        name: TpStr::EMPTY,
+        file: TpStr::EMPTY,
+        dir: TpStr::EMPTY,
+        line: 0,
+        local_to_unit: 0,
+        ty: std::ptr::null_mut(),
+        scope_sp: std::ptr::null_mut(),
+    };
+    // SAFETY: var is metadata of the module (or the shim returns 0).
+    (unsafe { tp_variable_info(var, &mut out) } != 0).then_some(out)
+}
+
+/// `(bits, name)` of the FP type `ty` designates after `derefs` pointer levels and any
+/// array levels.
+pub fn ditype_fp(ty: LLVMMetadataRef, derefs: u32) -> Option<(u32, String)> {
+    if ty.is_null() {
+        return None;
+    }
+    let mut name = TpStr::EMPTY;
+    // SAFETY: ty is a DIType of the module (the shim checks).
+    let bits = unsafe { tp_ditype_fp(ty, derefs, &mut name) };
+    (bits != 0).then(|| (bits, name.to_string_lossy()))
+}
+
+/// The member of struct type `ty` (after `derefs` pointer levels) at byte `offset`:
+/// `(member type, access path)`.
+pub fn ditype_member_at(
+    ty: LLVMMetadataRef,
+    derefs: u32,
+    offset: u64,
+) -> Option<(LLVMMetadataRef, String)> {
+    if ty.is_null() {
+        return None;
+    }
+    let mut path: *mut c_char = std::ptr::null_mut();
+    // SAFETY: ty is a DIType of the module; the shim returns a malloc'd path or null.
+    let m = unsafe { tp_ditype_member_at(ty, derefs, offset * 8, &mut path) };
+    if m.is_null() || path.is_null() {
+        return None;
+    }
+    // SAFETY: path is a NUL-terminated string from strdup.
+    let p = unsafe { std::ffi::CStr::from_ptr(path) }
+        .to_string_lossy()
+        .into_owned();
+    unsafe { tp_free(path) };
+    Some((m, p))
 }
 
 /// Demangle `name` (Itanium C++, Rust, D); `None` if it is not a mangled name.

@@ -39,7 +39,7 @@ pub struct Outcome {
     pub warnings: Vec<String>,
 }
 
-fn module_source(m: LLVMModuleRef) -> String {
+pub fn module_source(m: LLVMModuleRef) -> String {
     let mut len = 0usize;
     unsafe {
         let p = LLVMGetSourceFileName(m, &mut len);
@@ -86,16 +86,8 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
             return out;
         }
     };
-    match cfg.mode {
-        Mode::Off => return out,
-        Mode::Denormal => {
-            out.errors.push(
-                "denormal mode is not available in this build (TAINTPROF_MODE=denormal); use TAINTPROF_MODE=taint or off"
-                    .into(),
-            );
-            return out;
-        }
-        Mode::Taint => {}
+    if cfg.mode == Mode::Off {
+        return out;
     }
     let list = match AbiList::load(&cfg.abilists) {
         Ok(l) => l,
@@ -104,6 +96,9 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
             return out;
         }
     };
+    if cfg.mode == Mode::Denormal {
+        return crate::denormal::run(m, opt_level, &cfg, &list);
+    }
     // SAFETY: m is the module the pass manager hands us, alive for this call.
     let ir = unsafe { Ir::new(m) };
     let source = module_source(m);

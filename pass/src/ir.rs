@@ -177,6 +177,23 @@ pub fn is_function(v: V) -> bool {
     unsafe { !LLVMIsAFunction(v).is_null() }
 }
 
+pub fn is_constant(v: V) -> bool {
+    unsafe { LLVMIsConstant(v) != 0 }
+}
+
+/// Whether `v` is `undef`/`poison` (or a constant vector with such lanes).
+pub fn is_undef_like(v: V) -> bool {
+    unsafe {
+        if LLVMIsUndef(v) != 0 || LLVMIsPoison(v) != 0 {
+            return true;
+        }
+        if LLVMIsAConstantVector(v).is_null() {
+            return false;
+        }
+        (0..LLVMGetNumOperands(v) as u32).any(|k| is_undef_like(LLVMGetOperand(v, k)))
+    }
+}
+
 pub fn is_phi(v: V) -> bool {
     unsafe { !LLVMIsAPHINode(v).is_null() }
 }
@@ -722,6 +739,51 @@ impl Ir {
     }
     pub fn ret_void(&self) -> V {
         unsafe { LLVMBuildRetVoid(self.b) }
+    }
+
+    pub fn icmp(&self, p: inkwell::llvm_sys::LLVMIntPredicate, a: V, b: V) -> V {
+        unsafe { LLVMBuildICmp(self.b, p, a, b, NONAME) }
+    }
+    pub fn fcmp(&self, p: inkwell::llvm_sys::LLVMRealPredicate, a: V, b: V) -> V {
+        unsafe { LLVMBuildFCmp(self.b, p, a, b, NONAME) }
+    }
+    /// `freeze v` (constants other than undef/poison are returned as they are).
+    pub fn freeze(&self, v: V) -> V {
+        unsafe {
+            if LLVMIsConstant(v) != 0 && LLVMIsUndef(v) == 0 && LLVMIsPoison(v) == 0 {
+                return v;
+            }
+            LLVMBuildFreeze(self.b, v, NONAME)
+        }
+    }
+    /// The integer type of `bits` bits.
+    pub fn int_ty(&self, bits: u32) -> T {
+        unsafe { LLVMIntTypeInContext(self.ctx, bits) }
+    }
+    /// An integer constant of any width up to 128 bits.
+    pub fn cwide(&self, t: T, v: u128) -> V {
+        let words = [v as u64, (v >> 64) as u64];
+        unsafe { LLVMConstIntOfArbitraryPrecision(t, 2, words.as_ptr()) }
+    }
+    /// `n` copies of constant `c` as a constant vector (`c` itself for `n == 0`).
+    pub fn cvec(&self, c: V, n: u32) -> V {
+        if n == 0 {
+            return c;
+        }
+        let mut e: Vec<V> = (0..n).map(|_| c).collect();
+        unsafe { LLVMConstVector(e.as_mut_ptr(), n) }
+    }
+    pub fn gep(&self, elem: T, p: V, idx: &[V]) -> V {
+        let mut ix = idx.to_vec();
+        unsafe { LLVMBuildInBoundsGEP2(self.b, elem, p, ix.as_mut_ptr(), ix.len() as u32, NONAME) }
+    }
+    /// Insert a clone of instruction `i` at the builder's position.
+    pub fn clone_here(&self, i: V) -> V {
+        unsafe {
+            let c = LLVMInstructionClone(i);
+            LLVMInsertIntoBuilder(self.b, c);
+            c
+        }
     }
 
     /// Splat scalar `s` to an `n`-lane vector.

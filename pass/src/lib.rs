@@ -20,6 +20,7 @@
 //! | `abilist`       | the function list (`rt/abilist.txt` + `TAINTPROF_ABILIST`)           |
 //! | `instrument`    | the module driver: order of pre-check, preparation, instrumentation |
 //! | `taint`         | per-function instrumentation (see its sub-modules)                   |
+//! | `denormal`      | denormal mode: FP sites, tags, marked arrays (see its sub-modules)   |
 //! | `cfg`           | CFGs, dominator and post-dominator trees (petgraph)                  |
 //! | `loops`         | natural loops, nesting, exits                                        |
 //! | `cdeps`         | control dependence and the join rule of control-flow tainting        |
@@ -41,6 +42,7 @@ mod cdeps;
 mod cfg;
 mod config;
 mod debugloc;
+mod denormal;
 mod descriptors;
 mod ffi;
 mod instrument;

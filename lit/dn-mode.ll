@@ -1,0 +1,33 @@
+; Denormal mode is chosen by TAINTPROF_MODE=denormal (as clang runs the pass, at
+; OptimizerLast), by the opt pipeline name `taintprof-denormal`, or by the parameter
+; `mode=denormal`; the pipeline name wins over the environment. Taint instrumentation
+; does not run in denormal mode, and taint mode is unchanged (no denormal hooks).
+; RUN: env TAINTPROF_MODE=denormal %opt_taint < %s | %FileCheck %s --check-prefix=DN
+; RUN: %opt -passes=taintprof-denormal -S < %s | %FileCheck %s --check-prefix=DN
+; RUN: %opt '-passes=taintprof-taint<mode=denormal>' -S < %s | %FileCheck %s --check-prefix=DN
+; RUN: env TAINTPROF_MODE=off %opt -passes=taintprof-denormal -S < %s | %FileCheck %s --check-prefix=DN
+; RUN: env TAINTPROF_MODE=taint %opt_taint < %s | %FileCheck %s --check-prefix=TAINT
+; RUN: env TAINTPROF_MODE=off %opt_taint < %s | %FileCheck %s --check-prefix=OFF
+; RUN: env TAINTPROF_MODE=denormal TAINTPROF_VERBOSE=1 %opt_taint -disable-output < %s 2>&1 | %FileCheck %s --check-prefix=VERBOSE
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+; DN: @taintprof.dn_module = internal global %taintprof.DnModuleDesc
+; DN-NOT: @taintprof.module =
+; DN: call void @__tpd_op(
+; DN-NOT: __tp_enter
+; DN-NOT: __tp_arg_tls
+; DN: ret float %r
+
+; TAINT: @taintprof.module = internal global %taintprof.ModuleDesc
+; TAINT-NOT: __tpd_
+; TAINT: load i16, ptr @__tp_arg_tls
+
+; OFF-NOT: __tp
+
+; VERBOSE: taintprof: {{.*}} (opt level opt, denormal mode): 1 functions instrumented (0 skipped), {{.*}} 1 FP sites (1 descriptors) in 1 counted blocks
+; VERBOSE: warning: {{.*}}compiled without debug info
+define float @f(float %a) {
+  %r = fmul float %a, %a
+  ret float %r
+}

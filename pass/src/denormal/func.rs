@@ -1,0 +1,1834 @@
+//! Denormal instrumentation of one function.
+//!
+//! ## Fast path
+//!
+//! The sites of a basic block are cut into *groups* at every instruction that writes
+//! memory or may call out (stores, calls, memory intrinsics, fences) and at the
+//! terminator. Inside a group, every distinct FP value that is an operand or result of
+//! a site is tested once, right where it is defined (or, for operands defined outside
+//! the group, right before their first use):
+//!
+//! ```text
+//!   m   = isdenorm(v)            ; per lane: and, add, icmp slt (fptype.rs)
+//!   acc = acc | m                ; one accumulator per lane count
+//! ```
+//!
+//! and before the group's last instruction (a store is tested before it executes)
+//! `any = reduce.or(acc)` decides, with unlikely branch weights, whether the group's
+//! *cold region* runs. That is all the fast path does: no shadow access, no calls, no
+//! tag arithmetic (tags are constant 0 there), and the tested values need not stay
+//! alive until the test.
+//!
+//! ## Cold region
+//!
+//! The cold region recomputes what it needs instead of keeping values alive on the fast
+//! path: pure instructions and simple loads of the group are cloned (*rematerialized*;
+//! the group contains no writes, so a cloned load reads what the original read). Then,
+//! site by site in program order, it computes the exact lane masks, and if a site has a
+//! denormal operand or result it calls `__tpd_op`/`__tpd_load`/`__tpd_store` with the
+//! operand tags in a stack buffer and takes the result tags from it. Counts are exact
+//! although the fast-path test is shared: a hook is called only for a site whose own
+//! masks are non-zero.
+//!
+//! ## Tags
+//!
+//! Tags are SSA values (`i64`, `<N x i64>` for vectors, one collapsed `i64` for
+//! aggregates holding FP), created on demand and only for values some consumer needs:
+//! a site result's tag is the cold region's, seen after the group through a PHI
+//! `[0, fast], [t, cold]`; phis, selects, shuffles and element moves of FP values move
+//! tags; parameters and call results read the thread-local slots. Consumers (hooks,
+//! argument and return slots) only rely on a tag while its value is denormal, and the
+//! hooks receive tags masked by the denormal lanes, so a stale or over-approximated tag
+//! of a normal value is never used.
+//!
+//! ## Calls
+//!
+//! The caller stores the tags of the FP arguments in `__tpd_arg_tags_tls[i]` (vector:
+//! first non-zero lane tag) and itself in `__tp_callee_tls` — unless every argument tag
+//! is the constant 0, when it stores null there instead (one store; the callee then
+//! reads zeros, never a stale slot). An instrumented function returning FP always
+//! stores its return tag; the caller clears the slot first when the callee might not
+//! be instrumented, and reads it after the call.
+
+use super::classify::{self, SiteKind, SiteSpec, CHUNK};
+use super::fptype::{self, FpKind, DOUBLE};
+use super::runtime::DnRuntime;
+use super::{DnStats, FnPlan};
+use crate::abilist::{AbiList, Kind};
+use crate::ffi;
+use crate::ir::{self, Ir, B, T, V};
+use crate::taint::calls::{call_kind, CallKind};
+use crate::taint::prepare::{inst_error, Prepared};
+use crate::taint::MEMORY_ATTRS;
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::LLVMIntPredicate as IP;
+use inkwell::llvm_sys::LLVMOpcode as Op;
+use inkwell::llvm_sys::LLVMRealPredicate as RP;
+use inkwell::llvm_sys::LLVMTypeKind as K;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use taintprof_abi as abi;
+
+/// Largest operand tag buffer: `[MAX_OPERANDS * CHUNK x i64]`; result tags:
+/// `[CHUNK x i64]` (each function allocates what its widest site needs).
+const OPTAGS: u64 = (classify::MAX_OPERANDS as u64) * CHUNK as u64;
+const RESTAGS: u64 = CHUNK as u64;
+
+/// A closed group: where its cold region joins the fast path.
+struct Closed {
+    head: B,
+    tail: B,
+    cold_end: B,
+    /// Tags of the group's site results at the end of the cold region.
+    tags: HashMap<V, V>,
+}
+
+/// How a group's fast-path filter accumulates the values it tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum AccKey {
+    /// Vectors of float/double: `u = (bits & abs_mask) - 1` reinterpreted as the FP
+    /// type, running minimum `acc = u < acc ? u : acc` (one `minps`/`minpd`; a zero
+    /// gives `u` = NaN, which this form ignores), then `acc < MIN_NORMAL`.
+    Fp { bits: u32, lanes: u32 },
+    /// Everything else (scalars, half vectors, x86_fp80, fp128): the same `u` as an
+    /// integer, running `umin`, then `acc <u mant_mask`.
+    Int { bits: u32, lanes: u32 },
+}
+
+/// The group being collected.
+#[derive(Default)]
+struct Open {
+    sites: Vec<V>,
+    checked: HashSet<V>,
+    /// The filters, with the FP format of each.
+    acc: BTreeMap<AccKey, (V, FpKind)>,
+    /// A site has a denormal constant operand: the cold region always runs.
+    force: bool,
+    /// Original instructions of the group (the rematerialization scope).
+    insts: HashSet<V>,
+}
+
+/// State of one cold region while it is emitted.
+struct Cold {
+    insts: HashSet<V>,
+    clones: HashMap<V, V>,
+    /// Tags computed in the region (site results, moves of the group's values).
+    tags: HashMap<V, V>,
+    /// The region's closing `br` (moves to the newest block on each inner split).
+    term: V,
+}
+
+pub struct DnFn<'a> {
+    ir: &'a Ir,
+    rt: &'a DnRuntime,
+    d: &'a mut super::desc::DnDescs,
+    stats: &'a mut DnStats,
+    p: &'a Prepared,
+    plan: &'a FnPlan,
+    list: &'a AbiList,
+    /// Functions instrumented in this module (their return tag is always written).
+    instrumented: &'a HashSet<V>,
+    f: V,
+    /// Original instructions of reachable blocks.
+    live: HashSet<V>,
+    /// Original blocks that are unreachable (never split).
+    unreachable: HashSet<B>,
+    /// Lazily computed parameter tags and the call-site check go before this marker
+    /// (right after the prologue); it is deleted at the end.
+    anchor: V,
+    /// Where code is being inserted (restored after out-of-line insertions).
+    pos: V,
+    canary: Option<V>,
+    counters: Option<V>,
+    bufs: Option<(V, V)>,
+    /// Position-independent tags (parameters, call results, tag PHIs, group joins).
+    ext: HashMap<V, V>,
+    pending_phis: Vec<(V, V)>,
+    tag_phis: Vec<V>,
+    site_group: HashMap<V, usize>,
+    groups: Vec<Closed>,
+    /// Vector join PHIs → (group, cold tag), so that collapsing one (for a call slot
+    /// or `ret`) happens in the cold region, not on the fast path.
+    joins: HashMap<V, (usize, V)>,
+    collapsed: HashMap<V, V>,
+    cur: Open,
+    /// Stores tested with the group before an earlier store (see `merge_stores`).
+    merged: HashSet<V>,
+    pub warnings: Vec<String>,
+}
+
+impl<'a> DnFn<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        ir: &'a Ir,
+        rt: &'a DnRuntime,
+        d: &'a mut super::desc::DnDescs,
+        stats: &'a mut DnStats,
+        p: &'a Prepared,
+        plan: &'a FnPlan,
+        list: &'a AbiList,
+        instrumented: &'a HashSet<V>,
+    ) -> DnFn<'a> {
+        let f = p.f;
+        DnFn {
+            ir,
+            rt,
+            d,
+            stats,
+            p,
+            plan,
+            list,
+            instrumented,
+            f,
+            live: HashSet::new(),
+            unreachable: HashSet::new(),
+            anchor: std::ptr::null_mut(),
+            pos: std::ptr::null_mut(),
+            canary: None,
+            counters: None,
+            bufs: None,
+            ext: HashMap::new(),
+            pending_phis: Vec::new(),
+            tag_phis: Vec::new(),
+            site_group: HashMap::new(),
+            groups: Vec::new(),
+            joins: HashMap::new(),
+            collapsed: HashMap::new(),
+            cur: Open::default(),
+            merged: HashSet::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Insert before `i` from now on.
+    fn at(&mut self, i: V) {
+        self.pos = i;
+        self.ir.before(i);
+    }
+
+    fn restore(&self) {
+        self.ir.before(self.pos);
+    }
+
+    pub fn run(mut self) -> Result<Vec<String>, String> {
+        let rpo = self.p.an.cfg.reverse_post_order();
+        let reach: HashSet<usize> = rpo.iter().copied().collect();
+        for (n, &b) in self.p.an.blocks.iter().enumerate() {
+            if !reach.contains(&n) {
+                self.unreachable.insert(b);
+            }
+        }
+        let work: Vec<(B, Vec<V>)> = rpo
+            .iter()
+            .map(|&b| (self.p.an.blocks[b], ir::instructions(self.p.an.blocks[b])))
+            .collect();
+        for (_, insts) in &work {
+            self.live.extend(insts.iter().copied());
+        }
+        let originals: HashSet<V> = ir::blocks(self.f)
+            .into_iter()
+            .flat_map(ir::instructions)
+            .collect();
+        self.prologue();
+        let entry = ir::entry_block(self.f);
+        for (b, insts) in &work {
+            if let Some(&idx) = self.plan.counters.get(b) {
+                let ip = if *b == entry {
+                    self.anchor
+                } else {
+                    ir::first_insertion_point(*b)
+                };
+                self.at(ip);
+                self.count_block(idx);
+            }
+            for &i in insts {
+                self.visit(i)?;
+            }
+            debug_assert!(self.cur.sites.is_empty());
+        }
+        self.fill_phis();
+        self.memory_objects()?;
+        self.remove_zero_phis();
+        unsafe { LLVMInstructionEraseFromParent(self.anchor) };
+        let mut ours: Vec<V> = ir::blocks(self.f)
+            .into_iter()
+            .flat_map(ir::instructions)
+            .filter(|i| !originals.contains(i))
+            .collect();
+        let removed = unsafe { ffi::tp_simplify(ours.as_mut_ptr(), ours.len() as u32) };
+        self.stats.simplified += removed as usize;
+        Ok(self.warnings)
+    }
+
+    // ----- prologue -----
+
+    fn prologue(&mut self) {
+        let ir = self.ir;
+        // The function now calls hooks and touches thread-local slots: inferred
+        // `memory(...)` claims are no longer true.
+        for a in MEMORY_ATTRS {
+            ir.remove_fn_attr(self.f, a);
+        }
+        let entry = ir::entry_block(self.f);
+        let mut ip = unsafe { LLVMGetFirstInstruction(entry) };
+        if let Some((op_slots, res_slots)) = self.plan.buffer_slots() {
+            // Tag buffers of the cold paths: static allocas at the very top.
+            debug_assert!(op_slots <= OPTAGS && res_slots <= RESTAGS);
+            ir.before(ip);
+            let o = ir.alloca(ir.array_ty(ir.i64, op_slots));
+            let r = ir.alloca(ir.array_ty(ir.i64, res_slots));
+            unsafe {
+                LLVMSetAlignment(o, 16);
+                LLVMSetAlignment(r, 16);
+            }
+            self.bufs = Some((o, r));
+        }
+        while !ip.is_null() && ir::opcode(ip) == Op::LLVMAlloca {
+            ip = ir::next_instruction(ip);
+        }
+        if !self.plan.counters.is_empty() {
+            self.at(ip);
+            // counters = __tpd_counters_tls ?: __tpd_thread_counters()
+            let c0 = ir.load(ir.ptr, self.rt.counters_tls, 8);
+            let null = ir.icmp_eq(c0, ir.null_ptr());
+            let head = ir::block_of(ip);
+            let cold = unsafe { ffi::tp_split_if_then(null, ip) };
+            ir.at_end(cold);
+            let th = self.rt.thread_counters;
+            let c1 = ir.call(th.ty, th.f, &[]);
+            self.ir
+                .before_with_records(ir::first_non_phi(ir::block_of(ip)));
+            let c = ir.phi(ir.ptr);
+            ir.add_incoming(c, c0, head);
+            ir.add_incoming(c, c1, cold);
+            // base = module.base; unregistered (a constructor of another module ran
+            // this code before ours) → register now.
+            self.at(ip);
+            let bp = self.d.base_ptr(ir);
+            let b0 = ir.load_atomic(ir.i64, bp, 8);
+            let unreg = ir.icmp_eq(b0, ir.c64(abi::DN_BASE_UNREGISTERED));
+            let head = ir::block_of(ip);
+            let cold = unsafe { ffi::tp_split_if_then(unreg, ip) };
+            ir.at_end(cold);
+            let reg = self.rt.register_module;
+            ir.call(reg.ty, reg.f, &[self.d.module()]);
+            let b1 = ir.load_atomic(ir.i64, bp, 8);
+            self.ir
+                .before_with_records(ir::first_non_phi(ir::block_of(ip)));
+            let b = ir.phi(ir.i64);
+            ir.add_incoming(b, b0, head);
+            ir.add_incoming(b, b1, cold);
+            self.at(ip);
+            let cb = ir.gep(ir.i64, c, &[b]);
+            self.counters = Some(cb);
+        }
+        self.at(ip);
+        self.anchor = ir.freeze(ir.poison(ir.i1));
+        self.pos = self.anchor;
+    }
+
+    /// `counters[base + idx] += 1` (per-thread memory: no atomics).
+    fn count_block(&mut self, idx: u32) {
+        let ir = self.ir;
+        let cb = self.counters.expect("prologue made the counter pointer");
+        let p = ir.gep(ir.i64, cb, &[ir.c64(idx as u64)]);
+        let v = ir.load(ir.i64, p, 8);
+        ir.store(ir.add(v, ir.c64(1)), p, 8);
+    }
+
+    // ----- visiting -----
+
+    fn visit(&mut self, i: V) -> Result<(), String> {
+        let op = ir::opcode(i);
+        if op == Op::LLVMPHI || op == Op::LLVMLandingPad {
+            return Ok(());
+        }
+        let site = self.plan.sites.get(&i);
+        if let (Op::LLVMAtomicRMW, Some(s)) = (op, site) {
+            // A read-modify-write of FP memory: the old value exists only after it.
+            // The group before it ends here; it forms a group of its own, tested right
+            // after it (nothing in it is executed again in the cold region).
+            let spec = s.spec.clone();
+            let next = ir::next_instruction(i);
+            self.close_group(i)?;
+            self.cur.insts.insert(i);
+            self.add_site(i, &spec, i);
+            return self.close_group(next);
+        }
+        if self.ends_group(i, site.map(|s| &s.spec)) {
+            if let Some(s) = site {
+                if !self.merged.contains(&i) {
+                    let spec = s.spec.clone();
+                    self.add_site(i, &spec, i);
+                    self.merge_stores(i);
+                }
+            }
+            self.close_group(i)?;
+            self.after_close(i)?;
+        } else {
+            self.cur.insts.insert(i);
+            if let Some(s) = site {
+                let spec = s.spec.clone();
+                self.add_site(i, &spec, i);
+            }
+        }
+        Ok(())
+    }
+
+    /// A group's test runs before its first store `w`. The FP stores that follow `w`
+    /// (with only pure, non-FP-site instructions in between) and whose operands are
+    /// already computed before `w` join the group: their values are tested with it and
+    /// their hooks run in its cold region, in program order, before any of the stores
+    /// executes (the hooks write shadow tags only). A vectorized loop body with several
+    /// stores then has one branch, not one per store.
+    fn merge_stores(&mut self, w: V) {
+        let mut x = ir::next_instruction(w);
+        while !x.is_null() && unsafe { LLVMIsATerminatorInst(x).is_null() } {
+            if let Some(ps) = self.plan.sites.get(&x) {
+                let SiteKind::Store {
+                    value, ptr, mask, ..
+                } = ps.spec.kind
+                else {
+                    return;
+                };
+                let ready = [Some(value), Some(ptr), mask]
+                    .into_iter()
+                    .flatten()
+                    .all(|o| self.defined_before(o, w));
+                if !ready {
+                    return;
+                }
+                let spec = ps.spec.clone();
+                self.add_site(x, &spec, w);
+                self.merged.insert(x);
+                self.stats.merged_stores += 1;
+            } else if !self.pure_non_site(x) {
+                return;
+            }
+            x = ir::next_instruction(x);
+        }
+    }
+
+    /// Whether `v` is available at `w` in `w`'s block: not an instruction of that
+    /// block at or after `w`.
+    fn defined_before(&self, v: V, w: V) -> bool {
+        if !ir::is_instruction(v) || ir::block_of(v) != ir::block_of(w) {
+            return true;
+        }
+        let mut i = w;
+        while !i.is_null() {
+            if i == v {
+                return false;
+            }
+            i = ir::next_instruction(i);
+        }
+        true
+    }
+
+    /// Instructions a merged store may be separated from the first store by: no
+    /// memory access, no call, no site.
+    fn pure_non_site(&self, x: V) -> bool {
+        !self.plan.sites.contains_key(&x)
+            && ir::opcode(x) != Op::LLVMLoad
+            && ir::opcode(x) != Op::LLVMCall
+            && ir::opcode(x) != Op::LLVMInvoke
+            && !self.ends_group(x, None)
+            && self.rematerializable(x)
+    }
+
+    /// Whether `i` must be preceded by the test of the current group: it writes
+    /// memory (the cold region's cloned loads must read what the originals read, and a
+    /// store's hook runs before the store), may call instrumented code (which reads
+    /// shadow tags and slots), or ends the block.
+    fn ends_group(&self, i: V, site: Option<&SiteSpec>) -> bool {
+        match ir::opcode(i) {
+            Op::LLVMStore
+            | Op::LLVMAtomicRMW
+            | Op::LLVMAtomicCmpXchg
+            | Op::LLVMFence
+            | Op::LLVMVAArg => true,
+            Op::LLVMCall => {
+                if let Some(s) = site {
+                    return matches!(s.kind, SiteKind::Store { .. });
+                }
+                let f = ir::called_function(i);
+                if f.is_null() || ir::intrinsic_id(f) == 0 {
+                    return true;
+                }
+                let mem = unsafe { ffi::tp_call_memory_effects(i) };
+                mem & ffi::TP_MEM_WRITES != 0
+            }
+            _ => unsafe { !LLVMIsATerminatorInst(i).is_null() },
+        }
+    }
+
+    /// The FP values a site tests: operands (and the stored value) before `at`, the
+    /// result right after the site.
+    fn add_site(&mut self, i: V, spec: &SiteSpec, at: V) {
+        let mut operands: Vec<V> = spec.operands.clone();
+        let mut opmask = None;
+        if let SiteKind::Store { value, mask, .. } = spec.kind {
+            operands.push(value);
+            opmask = mask;
+        }
+        for o in operands {
+            if self.cur.checked.contains(&o) {
+                continue;
+            }
+            if opmask.is_none() && self.implied(o, 0) {
+                self.cur.checked.insert(o);
+                continue;
+            }
+            // An operand that is the site itself (the old value of an atomicrmw) is
+            // tested after it.
+            self.at(if o == i { ir::next_instruction(i) } else { at });
+            self.test(o, opmask);
+            if opmask.is_none() {
+                self.cur.checked.insert(o);
+            }
+        }
+        if let Some(r) = spec.result {
+            self.at(ir::next_instruction(i));
+            let mask = match spec.kind {
+                SiteKind::Load { mask, .. } => mask,
+                _ => None,
+            };
+            self.test(r, mask);
+            if mask.is_none() {
+                // Tested in all lanes; a masked load's result was only tested in the
+                // loaded lanes, a later use may see the others.
+                self.cur.checked.insert(r);
+            }
+        }
+        self.cur.sites.push(i);
+        self.stats.sites_instrumented += 1;
+    }
+
+    /// Whether the group's filter already covers `v`: a move (select, shuffle, element
+    /// insert/extract, freeze, FP bitcast) of the group whose FP inputs are tested in
+    /// it or are normal constants. The filter asks whether *any* tested lane is
+    /// denormal, and every lane of a move is some lane of its inputs.
+    fn implied(&self, v: V, depth: u32) -> bool {
+        if depth > 8 || !ir::is_instruction(v) || !self.cur.insts.contains(&v) {
+            return false;
+        }
+        let inputs: &[u32] = match ir::opcode(v) {
+            Op::LLVMSelect => &[1, 2],
+            Op::LLVMShuffleVector | Op::LLVMInsertElement => &[0, 1],
+            Op::LLVMExtractElement | Op::LLVMFreeze => &[0],
+            Op::LLVMBitCast if fptype::is_fp(ir::type_of(ir::operand(v, 0))) => &[0],
+            _ => return false,
+        };
+        inputs.iter().all(|&k| {
+            let o = ir::operand(v, k);
+            ir::is_undef_like(o)
+                || (ir::is_constant(o) && ir::is_zero_const(self.lane_mask(o)))
+                || self.cur.checked.contains(&o)
+                || self.implied(o, depth + 1)
+        })
+    }
+
+    /// Add FP value `v` (the lanes in `mask`, if any) to the group's filter.
+    fn test(&mut self, v: V, mask: Option<V>) {
+        let ir = self.ir;
+        if ir::is_undef_like(v) {
+            return;
+        }
+        if ir::is_constant(v) {
+            // Decided now: a normal constant never needs the cold region, a denormal
+            // one always does.
+            let m = self.lane_mask(v);
+            if !ir::is_zero_const(m) {
+                self.cur.force = true;
+            }
+            return;
+        }
+        let t = ir::type_of(v);
+        let (k, n) = fptype::fp_shape(t)
+            .ok()
+            .flatten()
+            .expect("pre-check: supported FP value");
+        let vec_n = if ir::is_vector(t) { n } else { 0 };
+        let it = ir.int_ty(k.bits);
+        let c = |x: u128| ir.cvec(ir.cwide(it, x), vec_n);
+        let bits = ir.bitcast(v, if vec_n > 0 { ir.vec(it, n) } else { it });
+        let a = ir.and(bits, c(k.abs_mask()));
+        // u = abs - 1: denormals → [0, mant), zeros → all ones (ignored by the minimum).
+        let u = ir.add(a, c(u128::MAX >> (128 - k.bits)));
+        self.stats.checks += 1;
+        if vec_n > 0 && (k == fptype::FLOAT || k == DOUBLE) {
+            let key = AccKey::Fp {
+                bits: k.bits,
+                lanes: n,
+            };
+            let u = ir.bitcast(u, t);
+            let inf = ir.cvec(
+                unsafe { LLVMConstReal(ir::element_type(t), f64::INFINITY) },
+                n,
+            );
+            let u = match mask {
+                Some(m) => ir.select(m, u, inf),
+                None => u,
+            };
+            let prev = self.cur.acc.get(&key).map_or(inf, |x| x.0);
+            // `u < prev ? u : prev` is x86's `minps u, prev`: a NaN `u` keeps `prev`.
+            let lt = ir.fcmp(RP::LLVMRealOLT, u, prev);
+            let acc = ir.select(lt, u, prev);
+            self.cur.acc.insert(key, (acc, k));
+        } else {
+            let key = AccKey::Int {
+                bits: k.bits,
+                lanes: n,
+            };
+            let ones = c(u128::MAX >> (128 - k.bits));
+            let u = match mask {
+                Some(m) => ir.select(m, u, ones),
+                None => u,
+            };
+            let acc = match self.cur.acc.get(&key) {
+                Some(&(prev, _)) => {
+                    let (f, ft) = ir.intrinsic("llvm.umin", &[ir::type_of(u)]);
+                    ir.call(ft, f, &[prev, u])
+                }
+                None => u,
+            };
+            self.cur.acc.insert(key, (acc, k));
+        }
+    }
+
+    /// Whether the group's filter saw a (possible) denormal: `i1`.
+    fn filter_result(&self, key: AccKey, acc: V, k: FpKind) -> V {
+        let ir = self.ir;
+        let t = ir::type_of(acc);
+        let vec_n = if ir::is_vector(t) {
+            ir::vector_len(t)
+        } else {
+            0
+        };
+        let m = match key {
+            AccKey::Fp { .. } => {
+                let e = ir::element_type(t);
+                let min = if k == DOUBLE {
+                    f64::MIN_POSITIVE
+                } else {
+                    f32::MIN_POSITIVE as f64
+                };
+                // acc < MIN_NORMAL: exact without DAZ except that ±MIN_NORMAL itself
+                // passes (a harmless false positive); with DAZ the denormal `u`s read as
+                // 0 and still pass.
+                ir.fcmp(
+                    RP::LLVMRealOLT,
+                    acc,
+                    ir.cvec(unsafe { LLVMConstReal(e, min) }, vec_n),
+                )
+            }
+            AccKey::Int { bits, .. } => {
+                let it = ir.int_ty(bits);
+                ir.icmp(
+                    IP::LLVMIntULT,
+                    acc,
+                    ir.cvec(ir.cwide(it, k.mant_mask), vec_n),
+                )
+            }
+        };
+        ir.reduce_or(m)
+    }
+
+    /// Per-lane `isdenorm(v)`: `i1` or `<N x i1>`.
+    fn lane_mask(&self, v: V) -> V {
+        let ir = self.ir;
+        let t = ir::type_of(v);
+        let (k, n) = fptype::fp_shape(t)
+            .ok()
+            .flatten()
+            .expect("pre-check: supported FP value");
+        let vec_n = if ir::is_vector(t) { n } else { 0 };
+        if ir::is_undef_like(v) {
+            return ir.null(if vec_n > 0 { ir.vec(ir.i1, n) } else { ir.i1 });
+        }
+        let it = ir.int_ty(k.bits);
+        let c = |x: u128| ir.cvec(ir.cwide(it, x), vec_n);
+        let bits = ir.bitcast(v, if vec_n > 0 { ir.vec(it, n) } else { it });
+        let a = ir.and(bits, c(k.abs_mask()));
+        let s = ir.add(a, c(k.bias()));
+        ir.icmp(IP::LLVMIntSLT, s, c(k.limit()))
+    }
+
+    // ----- groups -----
+
+    fn close_group(&mut self, t: V) -> Result<(), String> {
+        let ir = self.ir;
+        let cur = std::mem::take(&mut self.cur);
+        if cur.sites.is_empty() {
+            return Ok(());
+        }
+        self.at(t);
+        let mut any = ir.cint(ir.i1, cur.force as u64);
+        if !cur.force {
+            for (&key, &(acc, k)) in cur.acc.iter() {
+                let r = self.filter_result(key, acc, k);
+                any = ir.or(any, r);
+            }
+        }
+        if ir::is_zero_const(any) {
+            // Only constant, normal operands: these sites can never see a denormal.
+            return Ok(());
+        }
+        let any = ir.freeze(any);
+        let head = ir::block_of(t);
+        let cold_bb = unsafe { ffi::tp_split_if_then(any, t) };
+        let tail = ir::block_of(t);
+        let mut cold = Cold {
+            insts: cur.insts,
+            clones: HashMap::new(),
+            tags: HashMap::new(),
+            term: ir::terminator(cold_bb),
+        };
+        for &s in &cur.sites {
+            self.emit_cold(s, &mut cold)?;
+        }
+        let cold_end = ir::block_of(cold.term);
+        let gid = self.groups.len();
+        let mut tags = HashMap::new();
+        for &s in &cur.sites {
+            if let Some(r) = self.plan.sites[&s].spec.result {
+                if let Some(&tg) = cold.tags.get(&r) {
+                    tags.insert(r, tg);
+                }
+                self.site_group.insert(r, gid);
+            }
+        }
+        self.groups.push(Closed {
+            head,
+            tail,
+            cold_end,
+            tags,
+        });
+        self.stats.cold_regions += 1;
+        self.at(t);
+        Ok(())
+    }
+
+    /// The value of `v` usable in the cold region: a clone for the group's pure
+    /// instructions and simple loads, else `v` itself.
+    fn cold_value(&mut self, v: V, c: &mut Cold) -> V {
+        if !ir::is_instruction(v) || !c.insts.contains(&v) {
+            return v;
+        }
+        if let Some(&x) = c.clones.get(&v) {
+            return x;
+        }
+        if !self.rematerializable(v) {
+            return v;
+        }
+        let n = ir::num_operands(v);
+        let ops: Vec<V> = (0..n)
+            .map(|k| self.cold_value(ir::operand(v, k), c))
+            .collect();
+        self.at(c.term);
+        let x = self.ir.clone_here(v);
+        for (k, o) in ops.into_iter().enumerate() {
+            if o != ir::operand(v, k as u32) {
+                unsafe { LLVMSetOperand(x, k as u32, o) };
+            }
+        }
+        c.clones.insert(v, x);
+        self.stats.rematerialized += 1;
+        x
+    }
+
+    fn rematerializable(&self, v: V) -> bool {
+        match ir::opcode(v) {
+            Op::LLVMLoad => unsafe {
+                LLVMGetVolatile(v) == 0
+                    && LLVMGetOrdering(v)
+                        == inkwell::llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+            },
+            Op::LLVMCall => {
+                let f = ir::called_function(v);
+                !f.is_null()
+                    && ir::intrinsic_id(f) != 0
+                    && !ir::name_of(f).starts_with("llvm.experimental.constrained.")
+                    && unsafe { ffi::tp_call_memory_effects(v) } == 0
+                    && ir::kind(ir::type_of(v)) != K::LLVMVoidTypeKind
+            }
+            Op::LLVMFNeg
+            | Op::LLVMFAdd
+            | Op::LLVMFSub
+            | Op::LLVMFMul
+            | Op::LLVMFDiv
+            | Op::LLVMFRem
+            | Op::LLVMAdd
+            | Op::LLVMSub
+            | Op::LLVMMul
+            | Op::LLVMShl
+            | Op::LLVMLShr
+            | Op::LLVMAShr
+            | Op::LLVMAnd
+            | Op::LLVMOr
+            | Op::LLVMXor
+            | Op::LLVMTrunc
+            | Op::LLVMZExt
+            | Op::LLVMSExt
+            | Op::LLVMFPToUI
+            | Op::LLVMFPToSI
+            | Op::LLVMUIToFP
+            | Op::LLVMSIToFP
+            | Op::LLVMFPTrunc
+            | Op::LLVMFPExt
+            | Op::LLVMPtrToInt
+            | Op::LLVMIntToPtr
+            | Op::LLVMBitCast
+            | Op::LLVMAddrSpaceCast
+            | Op::LLVMGetElementPtr
+            | Op::LLVMICmp
+            | Op::LLVMFCmp
+            | Op::LLVMSelect
+            | Op::LLVMExtractElement
+            | Op::LLVMInsertElement
+            | Op::LLVMShuffleVector
+            | Op::LLVMExtractValue
+            | Op::LLVMInsertValue
+            | Op::LLVMFreeze => true,
+            _ => false,
+        }
+    }
+
+    fn bufs(&self) -> (V, V) {
+        self.bufs.expect("functions with sites have tag buffers")
+    }
+
+    /// Lanes `off..off+n` of lane mask `m` (`i1` or `<N x i1>`) as an `i64` bit mask.
+    fn mask_bits(&self, m: V, off: u32, n: u32) -> V {
+        let ir = self.ir;
+        let t = ir::type_of(m);
+        if !ir::is_vector(t) {
+            return if off == 0 {
+                ir.zext(m, ir.i64)
+            } else {
+                ir.c64(0)
+            };
+        }
+        let part = self.lanes_of(m, off, n);
+        let bits = ir.bitcast(part, ir.int_ty(n));
+        ir.zext(bits, ir.i64)
+    }
+
+    /// Lanes `off..off+n` of vector `v` (itself when that is all of it).
+    fn lanes_of(&self, v: V, off: u32, n: u32) -> V {
+        let ir = self.ir;
+        let t = ir::type_of(v);
+        if off == 0 && ir::vector_len(t) == n {
+            return v;
+        }
+        let idx: Vec<Option<u32>> = (off..off + n).map(Some).collect();
+        ir.shuffle(v, ir.poison(t), ir.mask(&idx))
+    }
+
+    /// Chunk `c` (lanes `off..off+n`) of the tag/mask of a value with `lanes`
+    /// lanes in a site of `n` lanes: vectors are cut, scalars belong to chunk 0 (lane
+    /// 0), as `i64` when `n == 1` or the value is scalar.
+    fn chunk(&self, v: V, off: u32, n: u32, zero: V) -> V {
+        let t = ir::type_of(v);
+        if !ir::is_vector(t) {
+            return if off == 0 { v } else { zero };
+        }
+        self.lanes_of(v, off, n)
+    }
+
+    /// Store `t` (tag chunk: `i64` or `<n x i64>`) at `buf[slot]`.
+    fn store_tags(&self, buf: V, slot: u64, t: V) {
+        let ir = self.ir;
+        let p = ir.gep(ir.i64, buf, &[ir.c64(slot)]);
+        ir.store(t, p, 8);
+    }
+
+    /// The cold code of site `i`. Everything the hooks need (rematerialized values,
+    /// lane masks, operand tags) is computed on the region's spine, before `c.term`,
+    /// where it dominates the rest of the region; only the buffer stores, the hook call
+    /// and the result-tag load sit in the conditional hook block.
+    fn emit_cold(&mut self, i: V, c: &mut Cold) -> Result<(), String> {
+        let ir = self.ir;
+        let ps = &self.plan.sites[&i];
+        let spec = ps.spec.clone();
+        let first = ps.first_desc;
+        let (optags, restags) = self.bufs();
+        // Values on the spine.
+        let ops: Vec<V> = spec
+            .operands
+            .iter()
+            .map(|&o| self.cold_value(o, c))
+            .collect();
+        let (subject, ptr, mask, passthru) = match &spec.kind {
+            SiteKind::Op => (spec.result.map(|r| self.cold_value(r, c)), None, None, None),
+            SiteKind::Load {
+                ptr,
+                mask,
+                passthru,
+                ..
+            } => (
+                Some(self.cold_value(i, c)),
+                Some(self.cold_value(*ptr, c)),
+                mask.map(|m| self.cold_value(m, c)),
+                *passthru,
+            ),
+            SiteKind::Store {
+                value, ptr, mask, ..
+            } => (
+                Some(self.cold_value(*value, c)),
+                Some(self.cold_value(*ptr, c)),
+                mask.map(|m| self.cold_value(m, c)),
+                None,
+            ),
+        };
+        self.at(c.term);
+        let op_lms: Vec<V> = ops.iter().map(|&o| self.lane_mask(o)).collect();
+        let subject_lm = subject.map(|v| {
+            let lm = self.lane_mask(v);
+            match mask {
+                Some(m) => ir.and(lm, m),
+                None => lm,
+            }
+        });
+        // Operand tags (stored value's tags for stores), masked by the denormal lanes.
+        let mut op_tags: Vec<V> = Vec::new();
+        for (k, &o) in spec.operands.iter().enumerate() {
+            let t = self.tag(o, Some(c));
+            self.at(c.term);
+            op_tags.push(self.masked(t, op_lms[k]));
+        }
+        let store_tags = if let SiteKind::Store { value, .. } = spec.kind {
+            let t = self.tag(value, Some(c));
+            self.at(c.term);
+            Some(self.masked(t, subject_lm.unwrap()))
+        } else {
+            None
+        };
+        let pass_tag = match passthru {
+            Some(pt) => {
+                let t = self.tag(pt, Some(c));
+                self.at(c.term);
+                Some(t)
+            }
+            None => None,
+        };
+        let mut chunk_tags: Vec<(V, u32)> = Vec::new();
+        for ch in 0..spec.chunks() {
+            let n = spec.chunk_lanes(ch);
+            let off = ch * CHUNK;
+            let site = self.d.site_ptr(ir, first + ch as usize);
+            self.at(c.term);
+            let mut opmask = ir.c64(0);
+            for (k, &lm) in op_lms.iter().enumerate() {
+                let bits = self.mask_bits(lm, off, n);
+                let sh = if k == 0 {
+                    bits
+                } else {
+                    ir.shl(bits, ir.c64(16 * k as u64))
+                };
+                opmask = ir.or(opmask, sh);
+            }
+            // For loads and stores this is the hook's lane mask.
+            let resmask = match subject_lm {
+                Some(lm) => self.mask_bits(lm, off, n),
+                None => ir.c64(0),
+            };
+            let need = ir.icmp_ne(ir.or(opmask, resmask), ir.c64(0));
+            if ir::is_zero_const(need) {
+                continue;
+            }
+            let pre = ir::block_of(c.term);
+            let need = ir.freeze(need);
+            let hook_bb = unsafe { ffi::tp_split_if_then(need, c.term) };
+            let term = ir::terminator(hook_bb);
+            self.at(term);
+            self.stats.hook_calls += 1;
+            let es = spec.fp.elem_size();
+            let addr = |p: V| {
+                if off == 0 {
+                    p
+                } else {
+                    ir.gep_i8(p, ir.c64(off as u64 * es))
+                }
+            };
+            let mut result_tags: Option<V> = None;
+            match &spec.kind {
+                SiteKind::Op => {
+                    for (k, &t) in op_tags.iter().enumerate() {
+                        let tc = self.chunk(t, off, n, ir.c64(0));
+                        self.store_tags(optags, (k as u64) * n as u64, tc);
+                    }
+                    let h = self.rt.op;
+                    ir.call(h.ty, h.f, &[site, opmask, resmask, optags, restags]);
+                    if let (Some(r), Some(lm)) = (spec.result, subject_lm) {
+                        result_tags = Some(self.load_result_tags(restags, r, lm, off, n));
+                    }
+                }
+                SiteKind::Load { gather, .. } => {
+                    let p = ptr.unwrap();
+                    let from = if *gather {
+                        // The hook writes all `lanes` tags of each call (0 outside its
+                        // mask): copy lane l's out right after its call.
+                        self.per_lane(term, p, resmask, off, n, spec.fp, |s, base, bit, l| {
+                            let h = s.rt.load;
+                            s.ir.call(h.ty, h.f, &[site, base, bit, restags]);
+                            let src = s.ir.gep(s.ir.i64, restags, &[s.ir.c64(l as u64)]);
+                            let t = s.ir.load(s.ir.i64, src, 8);
+                            let dst = s.ir.gep(s.ir.i64, optags, &[s.ir.c64(l as u64)]);
+                            s.ir.store(t, dst, 8);
+                        });
+                        optags
+                    } else {
+                        let h = self.rt.load;
+                        ir.call(h.ty, h.f, &[site, addr(p), resmask, restags]);
+                        restags
+                    };
+                    self.at(term);
+                    result_tags = Some(self.load_result_tags(from, i, subject_lm.unwrap(), off, n));
+                }
+                SiteKind::Store { scatter, .. } => {
+                    let tc = self.chunk(store_tags.unwrap(), off, n, ir.c64(0));
+                    self.store_tags(optags, 0, tc);
+                    let p = ptr.unwrap();
+                    if *scatter {
+                        self.per_lane(term, p, resmask, off, n, spec.fp, |s, base, bit, _| {
+                            let h = s.rt.store;
+                            s.ir.call(h.ty, h.f, &[site, base, bit, optags]);
+                        });
+                    } else {
+                        let h = self.rt.store;
+                        ir.call(h.ty, h.f, &[site, addr(p), resmask, optags]);
+                    }
+                }
+            }
+            self.at(c.term);
+            if let Some(rt) = result_tags {
+                let from = ir::block_of(term);
+                ir.before_with_records(ir::first_non_phi(ir::block_of(c.term)));
+                let ph = ir.phi(ir::type_of(rt));
+                ir.add_incoming(ph, ir.null(ir::type_of(rt)), pre);
+                ir.add_incoming(ph, rt, from);
+                chunk_tags.push((ph, off));
+                self.at(c.term);
+            }
+        }
+        let Some(r) = spec.result else {
+            return Ok(());
+        };
+        let tt = self.tag_ty(ir::type_of(r));
+        let mut full = if chunk_tags.is_empty() {
+            ir.null(tt)
+        } else if chunk_tags.len() == 1 && ir::type_of(chunk_tags[0].0) == tt {
+            chunk_tags[0].0
+        } else {
+            // Reassemble the chunks (cold code: element by element).
+            let mut acc = ir.null(tt);
+            for &(t, off) in &chunk_tags {
+                let ct = ir::type_of(t);
+                if !ir::is_vector(tt) {
+                    acc = if ir::is_vector(ct) {
+                        ir.extract_element(t, ir.c32(0))
+                    } else {
+                        t
+                    };
+                    continue;
+                }
+                let m = if ir::is_vector(ct) {
+                    ir::vector_len(ct)
+                } else {
+                    1
+                };
+                for l in 0..m {
+                    let e = if ir::is_vector(ct) {
+                        ir.extract_element(t, ir.c32(l))
+                    } else {
+                        t
+                    };
+                    acc = ir.insert_element(acc, e, ir.c32(off + l));
+                }
+            }
+            acc
+        };
+        if let (Some(tp), Some(mk)) = (pass_tag, mask) {
+            // Inactive lanes of a masked load hold the pass-through value and its tag.
+            if !ir::is_zero_const(tp) {
+                full = ir.select(mk, full, self.adapt(tp, tt));
+            }
+        }
+        c.tags.insert(r, full);
+        Ok(())
+    }
+
+    /// For gathers and scatters: per lane `l` of the chunk whose bit is set in `bits`,
+    /// call `f(base, 1 << l, l)` with `base = ptrs[off + l] - l * elem_size`, so that
+    /// the hook's "element `l` of contiguous lanes at `base`" is exactly that lane's
+    /// address.
+    #[allow(clippy::too_many_arguments)]
+    fn per_lane(
+        &mut self,
+        term: V,
+        ptrs: V,
+        bits: V,
+        off: u32,
+        n: u32,
+        fp: FpKind,
+        f: impl Fn(&Self, V, V, u32),
+    ) {
+        let ir = self.ir;
+        for l in 0..n {
+            self.at(term);
+            let bit = ir.c64(1u64 << l);
+            let set = ir.icmp_ne(ir.and(bits, bit), ir.c64(0));
+            let bb = unsafe { ffi::tp_split_if_then(set, term) };
+            ir.at_end(bb);
+            let p = ir.extract_element(ptrs, ir.c32(off + l));
+            let base = ir.gep_i8(p, ir.c64((l as u64 * fp.elem_size()).wrapping_neg()));
+            f(self, base, bit, l);
+        }
+        self.at(term);
+    }
+
+    /// Result tags from the hook's buffer, masked by the denormal lanes.
+    fn load_result_tags(&self, restags: V, r: V, lm: V, off: u32, n: u32) -> V {
+        let ir = self.ir;
+        let rt = ir::type_of(r);
+        let t = if ir::is_vector(rt) {
+            ir.load(ir.vec(ir.i64, n), restags, 8)
+        } else {
+            ir.load(ir.i64, restags, 8)
+        };
+        let m = if ir::is_vector(ir::type_of(lm)) {
+            self.lanes_of(lm, off, n)
+        } else {
+            lm
+        };
+        ir.select(m, t, ir.null(ir::type_of(t)))
+    }
+
+    /// Tag `t` where lane mask `lm` says the value is denormal, 0 elsewhere: what the
+    /// hooks receive, so that a stale or over-approximated tag of a normal value never
+    /// reaches the runtime.
+    fn masked(&self, t: V, lm: V) -> V {
+        let ir = self.ir;
+        if ir::is_zero_const(t) || ir::is_zero_const(lm) {
+            return ir.null(ir::type_of(t));
+        }
+        let t = if ir::is_vector(ir::type_of(lm)) {
+            self.adapt(t, ir.vec(ir.i64, ir::vector_len(ir::type_of(lm))))
+        } else {
+            self.adapt(t, ir.i64)
+        };
+        ir.select(lm, t, ir.null(ir::type_of(t)))
+    }
+
+    // ----- tags -----
+
+    /// The tag type of values of type `t`: `i64`, `<N x i64>` for FP vectors, `i64`
+    /// for aggregates holding FP (collapsed).
+    fn tag_ty(&self, t: T) -> T {
+        if ir::is_vector(t) && fptype::is_fp(t) {
+            self.ir.vec(self.ir.i64, ir::vector_len(t))
+        } else {
+            self.ir.i64
+        }
+    }
+
+    fn zero_tag(&self, v: V) -> V {
+        self.ir.null(self.tag_ty(ir::type_of(v)))
+    }
+
+    fn has_tag(t: T) -> bool {
+        fptype::is_fp(t)
+            || matches!(ir::kind(t), K::LLVMStructTypeKind | K::LLVMArrayTypeKind)
+                && fptype::aggregate_has_fp(t)
+    }
+
+    /// The tag of FP (or FP-holding aggregate) value `v` at the current position;
+    /// `cold` is the region being emitted, if any.
+    fn tag(&mut self, v: V, mut cold: Option<&mut Cold>) -> V {
+        if let Some(c) = cold.as_deref_mut() {
+            if let Some(&t) = c.tags.get(&v) {
+                return t;
+            }
+        }
+        if !Self::has_tag(ir::type_of(v)) {
+            return self.ir.c64(0);
+        }
+        if ir::is_argument(v) {
+            // One tag per argument slot; spread over a vector's lanes where it is used.
+            let t = self.param_tag(v);
+            return self.adapt(t, self.tag_ty(ir::type_of(v)));
+        }
+        if !ir::is_instruction(v) || !self.live.contains(&v) {
+            return self.zero_tag(v);
+        }
+        let internal = cold.as_deref().is_some_and(|c| c.insts.contains(&v));
+        if !internal {
+            if let Some(&t) = self.ext.get(&v) {
+                // Call results are cached as the slot's one `i64`.
+                return self.adapt(t, self.tag_ty(ir::type_of(v)));
+            }
+            if let Some(&g) = self.site_group.get(&v) {
+                return self.join_tag(v, g);
+            }
+        }
+        let op = ir::opcode(v);
+        match op {
+            Op::LLVMPHI => self.phi_tag(v),
+            Op::LLVMCall | Op::LLVMInvoke => {
+                let f = ir::called_function(v);
+                if !f.is_null() && classify::is_shape_intrinsic(&ir::name_of(f)) {
+                    let t = self.prop_tag(v, cold.as_deref_mut(), internal);
+                    if let (true, Some(c)) = (internal, cold) {
+                        c.tags.insert(v, t);
+                    }
+                    return t;
+                }
+                if internal || self.plan.sites.contains_key(&v) {
+                    // A site's result tag comes from its cold region (the lookups
+                    // above); none was made: it is 0 (calls inside a group are sites).
+                    return self.zero_tag(v);
+                }
+                match call_kind(v, self.list) {
+                    CallKind::Normal | CallKind::Listed(Kind::Wrap(_), _) => {
+                        let t = self.ret_tag(v);
+                        self.adapt(t, self.tag_ty(ir::type_of(v)))
+                    }
+                    _ => self.zero_tag(v),
+                }
+            }
+            Op::LLVMSelect
+            | Op::LLVMExtractElement
+            | Op::LLVMInsertElement
+            | Op::LLVMShuffleVector
+            | Op::LLVMBitCast
+            | Op::LLVMFreeze
+            | Op::LLVMExtractValue
+            | Op::LLVMInsertValue => {
+                let t = self.prop_tag(v, cold.as_deref_mut(), internal);
+                if let (true, Some(c)) = (internal, cold) {
+                    c.tags.insert(v, t);
+                }
+                t
+            }
+            _ => self.zero_tag(v),
+        }
+    }
+
+    /// A non-tag operand of a tag move: cloned in the cold region for the group's own
+    /// instructions.
+    fn plain(&mut self, v: V, cold: Option<&mut Cold>, internal: bool) -> V {
+        match cold {
+            Some(c) if internal => {
+                let x = self.cold_value(v, c);
+                self.at(c.term);
+                x
+            }
+            _ => v,
+        }
+    }
+
+    /// Tags through instructions that move FP values.
+    fn prop_tag(&mut self, v: V, mut cold: Option<&mut Cold>, internal: bool) -> V {
+        let ir = self.ir;
+        let tt = self.tag_ty(ir::type_of(v));
+        let opnd = |k: u32| ir::operand(v, k);
+        match ir::opcode(v) {
+            Op::LLVMSelect => {
+                let ta = self.tag(opnd(1), cold.as_deref_mut());
+                let tb = self.tag(opnd(2), cold.as_deref_mut());
+                let ta = self.adapt(ta, tt);
+                let tb = self.adapt(tb, tt);
+                if ir::is_zero_const(ta) && ir::is_zero_const(tb) {
+                    return ir.null(tt);
+                }
+                let cnd = self.plain(opnd(0), cold, internal);
+                ir.select(cnd, ta, tb)
+            }
+            Op::LLVMFreeze => {
+                let t = self.tag(opnd(0), cold);
+                self.adapt(t, tt)
+            }
+            Op::LLVMBitCast => {
+                // FP→FP of the same lane count keeps the tag; anything else
+                // reinterprets bits (an int→FP bitcast makes a value nobody created:
+                // the first operation that sees it denormal names itself creator).
+                let from = ir::type_of(opnd(0));
+                let to = ir::type_of(v);
+                let lanes = |t: T| {
+                    if ir::is_vector(t) {
+                        ir::vector_len(t)
+                    } else {
+                        1
+                    }
+                };
+                if fptype::is_fp(from) && fptype::is_fp(to) && lanes(from) == lanes(to) {
+                    let t = self.tag(opnd(0), cold);
+                    self.adapt(t, tt)
+                } else {
+                    ir.null(tt)
+                }
+            }
+            Op::LLVMExtractElement => {
+                let t = self.tag(opnd(0), cold.as_deref_mut());
+                if ir::is_zero_const(t) {
+                    return ir.null(tt);
+                }
+                let idx = self.plain(opnd(1), cold, internal);
+                ir.extract_element(t, idx)
+            }
+            Op::LLVMInsertElement => {
+                let tv = self.tag(opnd(0), cold.as_deref_mut());
+                let te = self.tag(opnd(1), cold.as_deref_mut());
+                if ir::is_zero_const(tv) && ir::is_zero_const(te) {
+                    return ir.null(tt);
+                }
+                let idx = self.plain(opnd(2), cold, internal);
+                ir.insert_element(self.adapt(tv, tt), te, idx)
+            }
+            Op::LLVMShuffleVector => {
+                let t1 = self.tag(opnd(0), cold.as_deref_mut());
+                let t2 = self.tag(opnd(1), cold);
+                if ir::is_zero_const(t1) && ir::is_zero_const(t2) {
+                    return ir.null(tt);
+                }
+                let n = unsafe { LLVMGetNumMaskElements(v) };
+                let undef = unsafe { LLVMGetUndefMaskElem() };
+                let lanes: Vec<Option<u32>> = (0..n)
+                    .map(|k| {
+                        let m = unsafe { LLVMGetMaskValue(v, k) };
+                        (m != undef && m >= 0).then_some(m as u32)
+                    })
+                    .collect();
+                ir.shuffle(t1, t2, ir.mask(&lanes))
+            }
+            Op::LLVMExtractValue => {
+                let t = self.tag(opnd(0), cold);
+                self.adapt(t, tt)
+            }
+            Op::LLVMInsertValue => {
+                let ta = self.tag(opnd(0), cold.as_deref_mut());
+                let te = if Self::has_tag(ir::type_of(opnd(1))) {
+                    let t = self.tag(opnd(1), cold);
+                    self.collapse(t)
+                } else {
+                    ir.c64(0)
+                };
+                if ir::is_zero_const(te) {
+                    return ta;
+                }
+                if ir::is_zero_const(ta) {
+                    return te;
+                }
+                ir.select(ir.icmp_ne(te, ir.c64(0)), te, ta)
+            }
+            Op::LLVMCall => {
+                // Subvector moves: the same intrinsic on the tag vectors.
+                let name = ir::name_of(ir::called_function(v));
+                let t0 = self.tag(opnd(0), cold.as_deref_mut());
+                if name.contains(".reverse.") {
+                    if ir::is_zero_const(t0) {
+                        return ir.null(tt);
+                    }
+                    let (f, ft) = ir.intrinsic("llvm.vector.reverse", &[tt]);
+                    return ir.call(ft, f, &[t0]);
+                }
+                if name.starts_with("llvm.vector.extract.") {
+                    if ir::is_zero_const(t0) {
+                        return ir.null(tt);
+                    }
+                    let (f, ft) = ir.intrinsic("llvm.vector.extract", &[tt, ir::type_of(t0)]);
+                    return ir.call(ft, f, &[t0, opnd(1)]);
+                }
+                // llvm.vector.insert(vec, subvec, idx)
+                let t1 = self.tag(opnd(1), cold);
+                if ir::is_zero_const(t0) && ir::is_zero_const(t1) {
+                    return ir.null(tt);
+                }
+                let (f, ft) = ir.intrinsic("llvm.vector.insert", &[tt, ir::type_of(t1)]);
+                ir.call(ft, f, &[t0, t1, opnd(2)])
+            }
+            _ => ir.null(tt),
+        }
+    }
+
+    /// Convert tag `t` to tag type `to` (scalar ↔ vector: collapse / splat).
+    fn adapt(&self, t: V, to: T) -> V {
+        let ir = self.ir;
+        let from = ir::type_of(t);
+        if from == to {
+            return t;
+        }
+        if ir::is_zero_const(t) {
+            return ir.null(to);
+        }
+        let s = self.collapse(t);
+        if ir::is_vector(to) {
+            ir.splat(s, ir::vector_len(to))
+        } else {
+            s
+        }
+    }
+
+    /// One `i64` for a tag at the current position: the first non-zero lane of a
+    /// vector tag. A group's vector join is collapsed in its cold region instead (a
+    /// scalar join PHI), so that calls and returns of vectors cost nothing extra on the
+    /// fast path.
+    fn collapse_here(&mut self, t: V) -> V {
+        if let Some(&x) = self.collapsed.get(&t) {
+            return x;
+        }
+        let Some(&(g, cold_t)) = self.joins.get(&t) else {
+            return self.collapse(t);
+        };
+        let term = ir::terminator(self.groups[g].cold_end);
+        self.ir.before(term);
+        let c = self.collapse(cold_t);
+        let ph = self.join_phi(g, c);
+        self.collapsed.insert(t, ph);
+        ph
+    }
+
+    /// One `i64` for a tag: the first non-zero lane of a vector tag.
+    fn collapse(&self, t: V) -> V {
+        let ir = self.ir;
+        let ty = ir::type_of(t);
+        if !ir::is_vector(ty) {
+            return t;
+        }
+        if ir::is_zero_const(t) {
+            return ir.c64(0);
+        }
+        let n = ir::vector_len(ty);
+        let mut r = ir.extract_element(t, ir.c32(n - 1));
+        for k in (0..n - 1).rev() {
+            let e = ir.extract_element(t, ir.c32(k));
+            r = ir.select(ir.icmp_ne(e, ir.c64(0)), e, r);
+        }
+        r
+    }
+
+    /// The tag of a site result after its group: `phi [0, fast], [t, cold]` at the
+    /// group's join.
+    fn join_tag(&mut self, v: V, g: usize) -> V {
+        let gr = &self.groups[g];
+        let t = match gr.tags.get(&v) {
+            Some(&t) if !ir::is_zero_const(t) => t,
+            _ => {
+                let z = self.zero_tag(v);
+                self.ext.insert(v, z);
+                return z;
+            }
+        };
+        let ph = self.join_phi(g, t);
+        if ir::is_vector(ir::type_of(t)) {
+            self.joins.insert(ph, (g, t));
+        }
+        self.ext.insert(v, ph);
+        ph
+    }
+
+    /// `phi [0, head], [t, cold_end]` at the start of group `g`'s join block.
+    fn join_phi(&mut self, g: usize, t: V) -> V {
+        let ir = self.ir;
+        let gr = &self.groups[g];
+        let (head, tail, cold_end) = (gr.head, gr.tail, gr.cold_end);
+        ir.before_with_records(ir::first_non_phi(tail));
+        let ph = ir.phi(ir::type_of(t));
+        ir.add_incoming(ph, ir.null(ir::type_of(t)), head);
+        ir.add_incoming(ph, t, cold_end);
+        self.tag_phis.push(ph);
+        self.restore();
+        ph
+    }
+
+    fn phi_tag(&mut self, p: V) -> V {
+        let ir = self.ir;
+        ir.before_with_records(ir::first_non_phi(ir::block_of(p)));
+        let t = ir.phi(self.tag_ty(ir::type_of(p)));
+        self.restore();
+        self.ext.insert(p, t);
+        self.pending_phis.push((p, t));
+        self.tag_phis.push(t);
+        t
+    }
+
+    fn fill_phis(&mut self) {
+        let ir = self.ir;
+        while let Some((p, tp)) = self.pending_phis.pop() {
+            let n = unsafe { LLVMCountIncoming(p) };
+            let mut done: HashMap<B, V> = HashMap::new();
+            for k in 0..n {
+                let v = unsafe { LLVMGetIncomingValue(p, k) };
+                let from = unsafe { LLVMGetIncomingBlock(p, k) };
+                let t = if let Some(&t) = done.get(&from) {
+                    t
+                } else if self.unreachable.contains(&from) {
+                    ir.null(ir::type_of(tp))
+                } else {
+                    self.at(ir::terminator(from));
+                    let t = self.tag(v, None);
+                    self.adapt(t, ir::type_of(tp))
+                };
+                done.insert(from, t);
+                ir.add_incoming(tp, t, from);
+            }
+        }
+    }
+
+    /// Tag PHIs whose incoming tags are all zero (or such PHIs) are zero.
+    fn remove_zero_phis(&mut self) {
+        let phis = std::mem::take(&mut self.tag_phis);
+        let mut zero: HashSet<V> = phis.iter().copied().collect();
+        loop {
+            let mut changed = false;
+            for &p in &phis {
+                if !zero.contains(&p) {
+                    continue;
+                }
+                let n = unsafe { LLVMCountIncoming(p) };
+                let ok = (0..n).all(|k| {
+                    let v = unsafe { LLVMGetIncomingValue(p, k) };
+                    ir::is_zero_const(v) || zero.contains(&v)
+                });
+                if !ok {
+                    zero.remove(&p);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for &p in &phis {
+            if zero.contains(&p) {
+                let z = self.ir.null(ir::type_of(p));
+                unsafe {
+                    LLVMReplaceAllUsesWith(p, z);
+                    LLVMInstructionEraseFromParent(p);
+                }
+                self.stats.zero_tag_phis += 1;
+            }
+        }
+    }
+
+    /// The tag of parameter `a` (one `i64`): its slot, if this call came from
+    /// instrumented code that stored us as the callee.
+    fn param_tag(&mut self, a: V) -> V {
+        if let Some(&t) = self.ext.get(&a) {
+            return t;
+        }
+        let ir = self.ir;
+        let k = ir::params(self.f)
+            .iter()
+            .position(|x| *x == a)
+            .expect("parameter of this function");
+        if k >= abi::DN_MAX_ARG_SLOTS {
+            let z = ir.c64(0);
+            self.ext.insert(a, z);
+            return z;
+        }
+        ir.before(self.anchor);
+        let ok = match self.canary {
+            Some(c) => c,
+            None => {
+                let c = ir.load(ir.ptr, self.rt.callee_tls, 8);
+                let ok = ir.icmp_eq(c, self.f);
+                self.canary = Some(ok);
+                ok
+            }
+        };
+        let slot = ir.const_elem_ptr(self.rt.arg_tags_ty, self.rt.arg_tags_tls, k as u64);
+        let t = ir.select(ok, ir.load(ir.i64, slot, 8), ir.c64(0));
+        self.restore();
+        self.ext.insert(a, t);
+        self.stats.param_tags += 1;
+        t
+    }
+
+    /// The tag of the result of a call through the tag ABI (one `i64`, read right after
+    /// the call).
+    fn ret_tag(&mut self, call: V) -> V {
+        if let Some(&t) = self.ext.get(&call) {
+            return t;
+        }
+        let ir = self.ir;
+        if ir::opcode(call) == Op::LLVMCall && unsafe { ffi::tp_call_is_musttail(call) } != 0 {
+            return ir.c64(0);
+        }
+        let callee = ir::called_function(call);
+        if callee.is_null() || !self.instrumented.contains(&callee) {
+            // An uninstrumented callee leaves the slot as it was: clear it.
+            ir.before(call);
+            ir.store(ir.c64(0), self.rt.ret_tag_tls, 8);
+        }
+        if ir::opcode(call) == Op::LLVMInvoke {
+            ir.at_start(unsafe { LLVMGetNormalDest(call) });
+        } else {
+            ir.after(call);
+        }
+        let t = ir.load(ir.i64, self.rt.ret_tag_tls, 8);
+        for a in MEMORY_ATTRS {
+            ir.remove_call_fn_attr(call, a);
+        }
+        self.restore();
+        self.ext.insert(call, t);
+        self.stats.ret_tags += 1;
+        t
+    }
+
+    // ----- after a group: calls, returns, memory intrinsics -----
+
+    fn after_close(&mut self, i: V) -> Result<(), String> {
+        match ir::opcode(i) {
+            Op::LLVMRet => self.visit_ret(i),
+            Op::LLVMCall | Op::LLVMInvoke => self.visit_call(i),
+            _ => Ok(()),
+        }
+    }
+
+    fn visit_ret(&mut self, i: V) -> Result<(), String> {
+        if ir::num_operands(i) == 0 || !Self::has_tag(ir::type_of(ir::operand(i, 0))) {
+            return Ok(());
+        }
+        let prev = unsafe { LLVMGetPreviousInstruction(i) };
+        if !prev.is_null()
+            && ir::opcode(prev) == Op::LLVMCall
+            && unsafe { ffi::tp_call_is_musttail(prev) } != 0
+        {
+            // The tail-called function stores its own return tag.
+            return Ok(());
+        }
+        self.at(i);
+        let t = self.tag(ir::operand(i, 0), None);
+        let t = self.collapse_here(t);
+        self.ir.store(t, self.rt.ret_tag_tls, 8);
+        Ok(())
+    }
+
+    fn visit_call(&mut self, i: V) -> Result<(), String> {
+        let ir = self.ir;
+        if self.plan.sites.contains_key(&i) {
+            return Ok(());
+        }
+        match call_kind(i, self.list) {
+            CallKind::InlineAsm => {
+                if Self::has_tag(ir::type_of(i)) {
+                    self.stats.inline_asm_fp += 1;
+                }
+                return Ok(());
+            }
+            CallKind::Intrinsic(_, name) => {
+                if name.starts_with("llvm.memcpy") || name.starts_with("llvm.memmove") {
+                    self.at(i);
+                    self.copy_shadow(ir::operand(i, 0), ir::operand(i, 1), ir::operand(i, 2));
+                    self.stats.shadow_copies += 1;
+                }
+                return Ok(());
+            }
+            CallKind::Listed(Kind::Pure | Kind::Zero, _) => return Ok(()),
+            CallKind::Listed(Kind::Wrap(_), ref name) => {
+                // The runtime's wrappers move shadow memory, i.e. tags (memcpy, realloc,
+                // fread, ...), exactly as labels in taint mode.
+                let fnty = unsafe { LLVMGetCalledFunctionType(i) };
+                let w = ir.function(&format!("{}{name}", abi::WRAPPER_PREFIX), fnty);
+                unsafe { LLVMSetOperand(i, ir::num_operands(i) - 1, w) };
+                self.stats.wrapped_calls += 1;
+            }
+            CallKind::Normal => {}
+        }
+        let fnty = unsafe { LLVMGetCalledFunctionType(i) };
+        let n_fixed = unsafe { LLVMCountParamTypes(fnty) };
+        let args: Vec<(u32, V)> = (0..ir::num_call_args(i).min(n_fixed))
+            .map(|k| (k, ir::operand(i, k)))
+            .filter(|&(_, a)| Self::has_tag(ir::type_of(a)))
+            .collect();
+        if args.is_empty() {
+            return Ok(());
+        }
+        self.at(i);
+        let mut tags = Vec::new();
+        for &(k, a) in &args {
+            let t = self.tag(a, None);
+            self.at(i);
+            let c = self.collapse_here(t);
+            tags.push((k, c));
+        }
+        for a in MEMORY_ATTRS {
+            ir.remove_call_fn_attr(i, a);
+            let callee = ir::called_function(i);
+            if !callee.is_null() {
+                ir.remove_fn_attr(callee, a);
+            }
+        }
+        if tags.iter().all(|&(_, t)| ir::is_zero_const(t)) {
+            // Nothing to pass: make sure the callee does not take stale slots for ours.
+            ir.store(ir.null_ptr(), self.rt.callee_tls, 8);
+            self.stats.calls_without_tags += 1;
+            return Ok(());
+        }
+        for (k, t) in tags {
+            if (k as usize) < abi::DN_MAX_ARG_SLOTS {
+                let g = ir.const_elem_ptr(self.rt.arg_tags_ty, self.rt.arg_tags_tls, k as u64);
+                ir.store(t, g, 8);
+            }
+        }
+        ir.store(ir::called_value(i), self.rt.callee_tls, 8);
+        self.stats.calls_with_tags += 1;
+        Ok(())
+    }
+
+    /// Shadow address of application pointer `p` (the taint-mode mapping).
+    pub(super) fn shadow_ptr(&self, p: V) -> V {
+        let ir = self.ir;
+        let i = ir.ptrtoint(p, ir.i64);
+        let m = ir.and(i, ir.c64(abi::SHADOW_MASK));
+        let s = ir.shl(m, ir.c64(abi::SHADOW_SHIFT as u64));
+        let a = ir.add(s, ir.c64(abi::SHADOW_BASE));
+        ir.inttoptr(a, ir.ptr)
+    }
+
+    /// memcpy/memmove: tags travel with the copied bytes (memmove of the shadow inline
+    /// for constant lengths, `__tp_shadow_copy` otherwise), as labels do in taint mode.
+    fn copy_shadow(&self, dst: V, src: V, n: V) {
+        let ir = self.ir;
+        match ir::const_int_value(n) {
+            Some(0) => {}
+            Some(c) => {
+                let (f, ft) = ir.intrinsic("llvm.memmove", &[ir.ptr, ir.ptr, ir.i64]);
+                let (sd, ss) = (self.shadow_ptr(dst), self.shadow_ptr(src));
+                ir.call(
+                    ft,
+                    f,
+                    &[sd, ss, ir.c64(c << abi::SHADOW_SHIFT), ir.cint(ir.i1, 0)],
+                );
+            }
+            None => {
+                let n64 = ir.zext(n, ir.i64);
+                let h = self.rt.shadow_copy;
+                ir.call(h.ty, h.f, &[dst, src, n64]);
+            }
+        }
+    }
+
+    // ----- arrays and allocations (positions only; typing is in arrays.rs) -----
+
+    fn memory_objects(&mut self) -> Result<(), String> {
+        let ir = self.ir;
+        let plan = self.plan;
+        let rets: Vec<V> = ir::blocks(self.f)
+            .into_iter()
+            .map(ir::terminator)
+            .filter(|t| !t.is_null() && ir::opcode(*t) == Op::LLVMRet)
+            .collect();
+        // Stack arrays: enter at the alloca (or each lifetime.start), leave at each
+        // lifetime.end and before every return (a second leave is ignored).
+        for sa in &plan.stack_arrays {
+            let h = self.rt.array_enter;
+            if sa.starts.is_empty() {
+                ir.before(self.anchor);
+                ir.call(h.ty, h.f, &[sa.alloca, sa.desc]);
+            }
+            for &s in &sa.starts {
+                ir.after(s);
+                ir.call(h.ty, h.f, &[sa.alloca, sa.desc]);
+            }
+            let l = self.rt.array_leave;
+            for &e in &sa.ends {
+                ir.before(e);
+                ir.call(l.ty, l.f, &[sa.alloca]);
+            }
+            for &r in &rets {
+                ir.before(r);
+                ir.call(l.ty, l.f, &[sa.alloca]);
+            }
+            self.stats.stack_arrays += 1;
+        }
+        // Variable-length stack arrays: registered like heap blocks (their size is only
+        // known at run time), released at the stackrestore that frees them and before
+        // every return.
+        for v in &plan.vlas {
+            ir.after(v.alloca);
+            let bytes = ir.mul(
+                ir.zext(ir::operand(v.alloca, 0), ir.i64),
+                ir.c64(v.elem_size),
+            );
+            let h = self.rt.alloc;
+            ir.call(h.ty, h.f, &[v.alloca, bytes, v.site]);
+            let r = self.rt.release;
+            for &x in v.restores.iter().chain(rets.iter()) {
+                ir.before(x);
+                ir.call(r.ty, r.f, &[v.alloca]);
+            }
+            self.stats.vlas += 1;
+        }
+        for fr in &plan.frees {
+            ir.before(*fr);
+            let r = self.rt.release;
+            ir.call(r.ty, r.f, &[ir::operand(*fr, 0)]);
+            self.stats.releases += 1;
+        }
+        for a in &plan.allocs {
+            self.alloc_hook(a)?;
+        }
+        Ok(())
+    }
+
+    fn alloc_hook(&mut self, a: &super::AllocCall) -> Result<(), String> {
+        use classify::AllocFn as A;
+        let ir = self.ir;
+        let c = a.call;
+        let arg = |k: u32| ir.zext(ir::operand(c, k), ir.i64);
+        if matches!(a.kind, A::Realloc | A::ReallocArray) {
+            // The old block goes away (or moves): release it before.
+            ir.before(c);
+            let r = self.rt.release;
+            ir.call(r.ty, r.f, &[ir::operand(c, 0)]);
+            self.stats.releases += 1;
+        }
+        let Some(site) = a.site else {
+            return Ok(());
+        };
+        // After the call (for an invoke, in its normal destination, which `prepare`
+        // gave an edge of its own).
+        let ip = if ir::opcode(c) == Op::LLVMInvoke {
+            ir::first_insertion_point(unsafe { LLVMGetNormalDest(c) })
+        } else {
+            ir::next_instruction(c)
+        };
+        ir.before(ip);
+        let (block, ok) = match a.kind {
+            A::PosixMemalign => {
+                let ok = ir.icmp_eq(c, ir.cint(ir::type_of(c), 0));
+                (None, ok)
+            }
+            _ => (Some(c), ir.icmp_ne(c, ir.null_ptr())),
+        };
+        let bytes = match a.kind {
+            A::Size0 => arg(0),
+            A::Size1 | A::Realloc => arg(1),
+            A::Calloc => ir.mul(arg(0), arg(1)),
+            A::ReallocArray => ir.mul(arg(1), arg(2)),
+            A::PosixMemalign => arg(2),
+        };
+        let bb = unsafe { ffi::tp_split_if_then_weighted(ok, ip, 1) };
+        ir.at_end(bb);
+        let block = match block {
+            Some(b) => b,
+            None => ir.load(ir.ptr, ir::operand(c, 0), 8),
+        };
+        let h = self.rt.alloc;
+        ir.call(h.ty, h.f, &[block, bytes, site]);
+        self.stats.typed_allocations += 1;
+        Ok(())
+    }
+}
+
+/// A compile error about instruction `i` of function `f` in denormal mode.
+pub fn dn_error(f: V, i: V, what: &str) -> String {
+    inst_error(
+        f,
+        i,
+        what,
+        "Denormal mode cannot instrument this; compile this file with TAINTPROF_MODE=off (it will not be analysed) or avoid the construct",
+    )
+}

@@ -1,0 +1,612 @@
+//! Denormal mode (`TAINTPROF_MODE=denormal`, opt pipeline `taintprof-denormal`): the
+//! design is `docs/internal/denormal-mode.md`, the contract the denormal section of
+//! `taintprof_abi`. Taint instrumentation does not run in this mode.
+//!
+//! | module      | concern                                                               |
+//! |-------------|-----------------------------------------------------------------------|
+//! | `mod.rs`    | module driver: pre-check, preparation, planning, instrumentation, descriptors |
+//! | `fptype`    | FP formats, the `isdenorm` constants                                  |
+//! | `classify`  | which instructions are sites (operands, result, op name), allocators |
+//! | `func`      | per-function instrumentation: fast-path tests, cold regions, tags, calls |
+//! | `arrays`    | marked arrays: globals, stack arrays, typing of heap allocations     |
+//! | `desc`      | `FpSiteDesc`/`FpArrayDesc`/`AllocSiteDesc`/`DnModuleDesc`, ctor, sidecar |
+//! | `runtime`   | declarations of the runtime's TLS slots and hooks                    |
+//!
+//! Order for a module: pre-check every function (nothing is changed when something
+//! cannot be instrumented); prepare (alloca promotion, so -O0 and -O3 see the same
+//! values; CFG and loops, for the sites' innermost loops); describe functions and
+//! loops; find the global arrays; plan every function (its sites and their descriptor
+//! indices, block counters, stack arrays, typed allocation sites); reserve the
+//! descriptor arrays; instrument; fill the descriptors and register the module from a
+//! constructor; write the sidecar.
+
+pub mod arrays;
+pub mod classify;
+pub mod desc;
+pub mod fptype;
+mod func;
+pub mod runtime;
+
+use crate::abilist::AbiList;
+use crate::config::Config;
+use crate::debugloc::{loop_location, Namer};
+use crate::descriptors::{sidecar_path, write_atomic, Descs, FuncInfo, LoopInfo, Site};
+use crate::ffi;
+use crate::instrument::{should_instrument, Outcome};
+use crate::ir::{self, Ir, B, V};
+use crate::taint::prepare::{prepare, Prepared};
+use classify::{alloc_fn, is_free_fn, site_spec, AllocFn, SiteSpec};
+use desc::{AllocSiteInfo, DnDescs, FpArrayInfo, FpSiteInfo};
+use func::{dn_error, DnFn};
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::LLVMModuleRef;
+use inkwell::llvm_sys::LLVMOpcode as Op;
+use std::collections::{HashMap, HashSet};
+use taintprof_abi as abi;
+
+/// Per-module counters (printed with `TAINTPROF_VERBOSE=1`).
+#[derive(Debug, Default)]
+pub struct DnStats {
+    pub functions: usize,
+    pub skipped_functions: usize,
+    pub promoted_allocas: usize,
+    pub sites_instrumented: usize,
+    pub checks: usize,
+    pub merged_stores: usize,
+    pub cold_regions: usize,
+    pub hook_calls: usize,
+    pub rematerialized: usize,
+    pub param_tags: usize,
+    pub ret_tags: usize,
+    pub calls_with_tags: usize,
+    pub calls_without_tags: usize,
+    pub wrapped_calls: usize,
+    pub shadow_copies: usize,
+    pub zero_tag_phis: usize,
+    pub simplified: usize,
+    pub stack_arrays: usize,
+    pub vlas: usize,
+    pub typed_allocations: usize,
+    pub untyped_allocations: usize,
+    pub releases: usize,
+    pub inline_asm_fp: usize,
+    pub invoke_sites: usize,
+}
+
+/// A site of the function being instrumented.
+pub struct PlannedSite {
+    pub spec: SiteSpec,
+    /// Index of its first `FpSiteDesc` (one per 16-lane chunk, consecutive).
+    pub first_desc: usize,
+}
+
+/// A fixed-size stack array: its `FpArrayDesc` template and where it comes into and
+/// goes out of scope (`lifetime.start`/`end`; without markers, the function's entry).
+pub struct StackArray {
+    pub alloca: V,
+    pub desc: V,
+    pub starts: Vec<V>,
+    pub ends: Vec<V>,
+}
+
+/// A variable-length stack array: registered like a heap block.
+pub struct Vla {
+    pub alloca: V,
+    pub site: V,
+    pub elem_size: u64,
+    /// `llvm.stackrestore` calls that free it.
+    pub restores: Vec<V>,
+}
+
+/// A call to an allocation function; `site` is set when the block was typed as FP.
+pub struct AllocCall {
+    pub call: V,
+    pub kind: AllocFn,
+    pub site: Option<V>,
+}
+
+#[derive(Default)]
+pub struct FnPlan {
+    pub sites: HashMap<V, PlannedSite>,
+    /// Block counter index of every original block with sites.
+    pub counters: HashMap<B, u32>,
+    pub stack_arrays: Vec<StackArray>,
+    pub vlas: Vec<Vla>,
+    pub allocs: Vec<AllocCall>,
+    pub frees: Vec<V>,
+}
+
+impl FnPlan {
+    /// Sizes (in tags) of the cold regions' operand and result buffers: enough for the
+    /// widest site of the function (a scalar-only function needs a few words of stack,
+    /// not 64), `None` without sites.
+    fn buffer_slots(&self) -> Option<(u64, u64)> {
+        let mut op = 1u64;
+        let mut res = 1u64;
+        for ps in self.sites.values() {
+            let lanes = ps.spec.chunk_lanes(0) as u64;
+            let operands = (ps.spec.operands.len() as u64).max(1);
+            op = op.max(operands * lanes);
+            res = res.max(lanes);
+        }
+        (!self.sites.is_empty()).then_some((op, res))
+    }
+}
+
+/// Every reason `f` cannot be instrumented in denormal mode (empty = fine).
+fn precheck(f: V, list: &AbiList) -> Vec<String> {
+    let mut errs = Vec::new();
+    for b in ir::blocks(f) {
+        for i in ir::instructions(b) {
+            let op = ir::opcode(i);
+            match op {
+                Op::LLVMCallBr => {
+                    errs.push(dn_error(f, i, "`callbr` (asm goto) cannot be instrumented"))
+                }
+                Op::LLVMCatchSwitch
+                | Op::LLVMCatchPad
+                | Op::LLVMCleanupPad
+                | Op::LLVMCatchRet
+                | Op::LLVMCleanupRet => errs.push(dn_error(
+                    f,
+                    i,
+                    "Windows-style exception handling cannot be instrumented",
+                )),
+                _ => {}
+            }
+            let scalable = ir::is_scalable(ir::type_of(i))
+                || (0..ir::num_operands(i)).any(|k| {
+                    let o = ir::operand(i, k);
+                    !o.is_null() && ir::is_scalable(ir::type_of(o))
+                });
+            if scalable {
+                errs.push(dn_error(f, i, "scalable vectors cannot be instrumented"));
+                continue;
+            }
+            if let Err(e) = site_spec(i, list) {
+                errs.push(dn_error(f, i, &e));
+                continue;
+            }
+            if fptype::is_fp(ir::type_of(i)) && !classify::handles_fp_result(op) {
+                errs.push(dn_error(
+                    f,
+                    i,
+                    "this instruction produces a floating-point value denormal mode does not know how to check",
+                ));
+            }
+        }
+    }
+    errs
+}
+
+fn functions(m: LLVMModuleRef) -> Vec<V> {
+    let mut out = Vec::new();
+    unsafe {
+        let mut f = LLVMGetFirstFunction(m);
+        while !f.is_null() {
+            out.push(f);
+            f = LLVMGetNextFunction(f);
+        }
+    }
+    out
+}
+
+/// Whether instruction `a` dominates instruction `b` (original CFG of `p`).
+fn inst_dominates(p: &Prepared, a: V, b: V) -> bool {
+    let (ba, bb) = (ir::block_of(a), ir::block_of(b));
+    if ba == bb {
+        let mut i = a;
+        while !i.is_null() {
+            if i == b {
+                return true;
+            }
+            i = ir::next_instruction(i);
+        }
+        return false;
+    }
+    match (p.an.index.get(&ba), p.an.index.get(&bb)) {
+        (Some(&x), Some(&y)) => p.an.dom.dominates(x, y),
+        _ => false,
+    }
+}
+
+/// Describe the function and its loops for the `SiteDesc`s of its sites.
+fn describe_function(d: &mut DnDescs, p: &mut Prepared, func_index: usize) {
+    p.func_index = func_index;
+    p.loop_base = d.base.loops.len();
+    let loc = d.base.namer.function_loc(p.f);
+    let mut loops = Vec::new();
+    for l in p.an.forest.loops.iter() {
+        let latch_terms: Vec<V> = l
+            .latches
+            .iter()
+            .map(|&b| ir::terminator(p.an.blocks[b]))
+            .collect();
+        let dl = loop_location(&latch_terms, p.an.blocks[l.header]);
+        let mut flags = 0;
+        if dl.is_null() {
+            flags |= abi::LOOP_NO_DEBUG_LOC;
+        }
+        let chain = d.base.namer.chain(dl, p.f);
+        loops.push(d.base.loops.len());
+        d.base.loops.push(LoopInfo {
+            chain,
+            flags,
+            const_trip_count: None,
+            parent: l.parent.map(|pl| p.loop_base + p.rep(pl)),
+            func: func_index,
+        });
+    }
+    d.base.funcs.push(FuncInfo {
+        loc,
+        flags: 0,
+        loops,
+        pruned: None,
+        branches: 0,
+    });
+}
+
+struct Planner<'a> {
+    ir: &'a Ir,
+    list: &'a AbiList,
+    d: &'a mut DnDescs,
+    stats: &'a mut DnStats,
+}
+
+impl Planner<'_> {
+    fn plan(&mut self, p: &Prepared) -> FnPlan {
+        let mut plan = FnPlan::default();
+        let f = p.f;
+        let entry = ir::entry_block(f);
+        let rpo = p.an.cfg.reverse_post_order();
+        let mut restores: Vec<V> = Vec::new();
+        for &bi in &rpo {
+            let b = p.an.blocks[bi];
+            for i in ir::instructions(b) {
+                let op = ir::opcode(i);
+                if let Ok(Some(spec)) = site_spec(i, self.list) {
+                    if op == Op::LLVMInvoke {
+                        // A listed libm function called with an unwind edge: its result
+                        // cannot be tested before the block ends; it goes through the
+                        // call ABI like any call.
+                        self.stats.invoke_sites += 1;
+                    } else {
+                        self.add_site(&mut plan, p, bi, b, i, spec);
+                    }
+                }
+                match op {
+                    Op::LLVMCall | Op::LLVMInvoke => {
+                        let callee = ir::called_function(i);
+                        if callee.is_null() {
+                            continue;
+                        }
+                        let name = ir::name_of(callee);
+                        if name == "llvm.stackrestore" || name.starts_with("llvm.stackrestore.") {
+                            restores.push(i);
+                        } else if is_free_fn(&name) && ir::num_call_args(i) >= 1 {
+                            plan.frees.push(i);
+                        } else if let Some(kind) = alloc_fn(&name) {
+                            let site = self.type_allocation(p, i, kind, &name);
+                            plan.allocs.push(AllocCall {
+                                call: i,
+                                kind,
+                                site,
+                            });
+                        }
+                    }
+                    Op::LLVMAlloca => {
+                        let static_ =
+                            b == entry && ir::const_int_value(ir::operand(i, 0)).is_some();
+                        self.plan_alloca(&mut plan, p, i, static_);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // A stackrestore frees the variable-length arrays allocated after its
+        // stacksave: the save dominates the array, the array dominates the restore.
+        for v in plan.vlas.iter_mut() {
+            for &r in &restores {
+                let s = ir::operand(r, 0);
+                let is_save = ir::is_instruction(s)
+                    && ir::opcode(s) == Op::LLVMCall
+                    && ir::name_of(ir::called_function(s)).starts_with("llvm.stacksave");
+                if is_save && inst_dominates(p, s, v.alloca) && inst_dominates(p, v.alloca, r) {
+                    v.restores.push(r);
+                }
+            }
+        }
+        plan
+    }
+
+    fn add_site(&mut self, plan: &mut FnPlan, p: &Prepared, bi: usize, b: B, i: V, spec: SiteSpec) {
+        let d = &mut *self.d;
+        let next = d.n_blocks;
+        let block = *plan.counters.entry(b).or_insert_with(|| {
+            d.n_blocks += 1;
+            next
+        });
+        let chain = d.base.namer.chain(Namer::inst_loc(i), p.f);
+        let site = Site {
+            chain,
+            loop_: p.loop_around(bi),
+        };
+        let first = d.sites.len();
+        for c in 0..spec.chunks() {
+            d.sites.push(FpSiteInfo {
+                site: site.clone(),
+                op: spec.op.clone(),
+                fp: spec.fp,
+                lanes: spec.chunk_lanes(c) as u16,
+                flags: spec.flags,
+                block,
+            });
+        }
+        plan.sites.insert(
+            i,
+            PlannedSite {
+                spec,
+                first_desc: first,
+            },
+        );
+    }
+
+    /// `(function, file, line)` of instruction `i` in the function it was written in.
+    fn written_at(&mut self, p: &Prepared, i: V) -> (String, String, u32) {
+        let chain = self.d.base.namer.chain(Namer::inst_loc(i), p.f);
+        let l = chain.last().expect("chains are never empty");
+        (l.function.clone(), l.file.clone(), l.line)
+    }
+
+    fn plan_alloca(&mut self, plan: &mut FnPlan, p: &Prepared, a: V, static_: bool) {
+        let Some((elem, elements, var)) =
+            arrays::stack_array(self.ir, &mut self.d.base.namer, a, static_)
+        else {
+            return;
+        };
+        let (function, file, line) = self.written_at(p, a);
+        match elements {
+            Some(n) => {
+                let info = FpArrayInfo {
+                    name: var
+                        .as_ref()
+                        .map_or_else(|| ir::name_of(a), |v| v.name.clone()),
+                    function: var
+                        .as_ref()
+                        .map(|v| v.function.clone())
+                        .filter(|f| !f.is_empty())
+                        .unwrap_or(function),
+                    file: var.as_ref().map_or(file, |v| v.file.clone()),
+                    line: var.as_ref().map_or(line, |v| v.line),
+                    elem,
+                    kind: abi::ARRAY_STACK,
+                    elements: n,
+                    addr: None,
+                };
+                let desc = self.d.stack_template(self.ir, info);
+                let mut starts = Vec::new();
+                let mut ends = Vec::new();
+                let mut u = unsafe { LLVMGetFirstUse(a) };
+                while !u.is_null() {
+                    let user = unsafe { LLVMGetUser(u) };
+                    u = unsafe { LLVMGetNextUse(u) };
+                    if !ir::is_instruction(user) || ir::opcode(user) != Op::LLVMCall {
+                        continue;
+                    }
+                    let n = ir::name_of(ir::called_function(user));
+                    if n.starts_with("llvm.lifetime.start") {
+                        starts.push(user);
+                    } else if n.starts_with("llvm.lifetime.end") {
+                        ends.push(user);
+                    }
+                }
+                plan.stack_arrays.push(StackArray {
+                    alloca: a,
+                    desc,
+                    starts,
+                    ends,
+                });
+            }
+            None => {
+                let info = AllocSiteInfo {
+                    name: var.as_ref().map_or_else(String::new, |v| v.name.clone()),
+                    function,
+                    file,
+                    line,
+                    elem,
+                    allocator: "alloca".into(),
+                    typed_by: if var.is_some() {
+                        "debug-info"
+                    } else {
+                        "ir-type"
+                    },
+                };
+                let site = self.d.alloc_site(self.ir, info);
+                plan.vlas.push(Vla {
+                    alloca: a,
+                    site,
+                    elem_size: elem.elem_size(),
+                    restores: Vec::new(),
+                });
+            }
+        }
+    }
+
+    /// The `AllocSiteDesc` of an allocation call whose block could be typed as FP.
+    fn type_allocation(&mut self, p: &Prepared, call: V, kind: AllocFn, name: &str) -> Option<V> {
+        let roots: Vec<V> = if kind == AllocFn::PosixMemalign {
+            // The block comes back through `*memptr`: the variable `memptr` points to,
+            // and the pointers loaded from it.
+            let mp = ir::operand(call, 0);
+            let mut r = Vec::new();
+            let mut u = unsafe { LLVMGetFirstUse(mp) };
+            while !u.is_null() {
+                let user = unsafe { LLVMGetUser(u) };
+                u = unsafe { LLVMGetNextUse(u) };
+                if ir::is_instruction(user)
+                    && ir::opcode(user) == Op::LLVMLoad
+                    && ir::type_of(user) == self.ir.ptr
+                {
+                    r.push(user);
+                }
+            }
+            r
+        } else {
+            vec![call]
+        };
+        let mut ev = Vec::new();
+        if kind == AllocFn::PosixMemalign {
+            // The callee stores the block at `memptr`: the variable or member there.
+            ev.extend(arrays::stored_into(
+                &mut self.d.base.namer,
+                ir::operand(call, 0),
+            ));
+        }
+        ev.extend(arrays::evidence(&mut self.d.base.namer, &roots));
+        let Some((elem, var, typed_by)) = arrays::decide(&ev) else {
+            self.stats.untyped_allocations += 1;
+            return None;
+        };
+        let (function, file, line) = self.written_at(p, call);
+        let info = AllocSiteInfo {
+            name: var,
+            function,
+            file,
+            line,
+            elem,
+            allocator: crate::ffi::demangle(name).unwrap_or_else(|| name.to_string()),
+            typed_by,
+        };
+        Some(self.d.alloc_site(self.ir, info))
+    }
+}
+
+/// Run denormal mode on module `m` (configuration and function list already loaded).
+pub fn run(m: LLVMModuleRef, opt_level: i32, cfg: &Config, list: &AbiList) -> Outcome {
+    let mut out = Outcome {
+        errors: Vec::new(),
+        warnings: Vec::new(),
+    };
+    // SAFETY: m is the module the pass manager hands us, alive for this call.
+    let ir = unsafe { Ir::new(m) };
+    let source = crate::instrument::module_source(m);
+    if !ir.named_global(desc::DN_MODULE_GLOBAL).is_null()
+        || !ir.named_global(crate::descriptors::MODULE_GLOBAL).is_null()
+    {
+        if cfg.verbose {
+            eprintln!("taintprof: {source}: already instrumented, skipped");
+        }
+        return out;
+    }
+    let mut stats = DnStats::default();
+    let all = functions(m);
+    let fns: Vec<V> = all
+        .iter()
+        .copied()
+        .filter(|&f| should_instrument(&ir, f))
+        .collect();
+    stats.skipped_functions = all.iter().filter(|&&f| !ir::is_declaration(f)).count() - fns.len();
+    for &f in &fns {
+        out.errors.extend(precheck(f, list));
+    }
+    if !out.errors.is_empty() {
+        return out;
+    }
+    let mut prepared: Vec<Prepared> = fns.iter().map(|&f| prepare(&ir, f)).collect();
+    let has_debug = unsafe { ffi::tp_module_has_debug_info(m) } != 0;
+    let mut d = DnDescs::new(&ir, Descs::new(&ir, Namer::new(source.clone())));
+    if !has_debug {
+        d.module_flags |= abi::MODULE_NO_DEBUG_INFO;
+    }
+    for (fi, p) in prepared.iter_mut().enumerate() {
+        describe_function(&mut d, p, fi);
+        stats.promoted_allocas += p.promoted_allocas as usize;
+    }
+    d.arrays = arrays::global_arrays(&ir, &mut d.base.namer, has_debug);
+    let plans: Vec<FnPlan> = {
+        let mut planner = Planner {
+            ir: &ir,
+            list,
+            d: &mut d,
+            stats: &mut stats,
+        };
+        prepared.iter().map(|p| planner.plan(p)).collect()
+    };
+    d.reserve(&ir);
+    let rt = runtime::DnRuntime::declare(&ir);
+    let instrumented: HashSet<V> = fns.iter().copied().collect();
+    for (p, plan) in prepared.iter().zip(plans.iter()) {
+        let fi = DnFn::new(&ir, &rt, &mut d, &mut stats, p, plan, list, &instrumented);
+        match fi.run() {
+            Ok(w) => out.warnings.extend(w),
+            Err(e) => out.errors.push(e),
+        }
+        stats.functions += 1;
+    }
+    d.finish(&ir, (rt.register_module.f, rt.register_module.ty));
+
+    if !has_debug {
+        out.warnings.push(format!(
+            "{source}: compiled without debug info: arrays are named by their IR names and allocation sites, sites have no source lines (denormal mode wants -g)"
+        ));
+    }
+    if let Some(path) = sidecar_path(cfg, &source) {
+        if let Err(e) = write_atomic(&path, &d.sidecar_json()) {
+            out.errors
+                .push(format!("cannot write the sidecar {}: {e}", path.display()));
+        }
+    }
+    if cfg.verbose {
+        let heap = d.allocs.len() - stats.vlas;
+        eprintln!(
+            "taintprof: {source} (opt level {}, denormal mode): {} functions instrumented ({} skipped), {} allocas promoted, \
+             {} FP sites ({} descriptors) in {} counted blocks, {} fast-path tests, {} stores merged into a preceding test, {} cold regions, {} hook calls, {} values rematerialized, \
+             {} parameter tags, {} call result tags, {} calls passing tags ({} without), {} wrapped calls, {} shadow copies, \
+             {} zero tag PHIs removed, {} inserted instructions simplified away; \
+             arrays: {} global/static, {} stack, {} variable-length; allocations: {} typed ({} sites), {} untyped; {} releases",
+            if opt_level < 0 { "opt".to_string() } else { opt_level.to_string() },
+            stats.functions,
+            stats.skipped_functions,
+            stats.promoted_allocas,
+            stats.sites_instrumented,
+            d.sites.len(),
+            d.n_blocks,
+            stats.checks,
+            stats.merged_stores,
+            stats.cold_regions,
+            stats.hook_calls,
+            stats.rematerialized,
+            stats.param_tags,
+            stats.ret_tags,
+            stats.calls_with_tags,
+            stats.calls_without_tags,
+            stats.wrapped_calls,
+            stats.shadow_copies,
+            stats.zero_tag_phis,
+            stats.simplified,
+            d.arrays.len(),
+            stats.stack_arrays,
+            stats.vlas,
+            stats.typed_allocations,
+            heap,
+            stats.untyped_allocations,
+            stats.releases,
+        );
+        if stats.inline_asm_fp > 0 {
+            eprintln!(
+                "taintprof: warning: {source}: {} inline asm statements produce floating-point values: their tags are 0",
+                stats.inline_asm_fp
+            );
+        }
+        if stats.invoke_sites > 0 {
+            eprintln!(
+                "taintprof: warning: {source}: {} calls to listed math functions have an unwind edge: not checked as operations",
+                stats.invoke_sites
+            );
+        }
+        for w in &out.warnings {
+            eprintln!("taintprof: warning: {w}");
+        }
+    }
+    out
+}

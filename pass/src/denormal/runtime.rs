@@ -1,0 +1,67 @@
+//! Declarations of the denormal-mode runtime: thread-local slots and hooks, exactly as
+//! `taintprof_abi` names and types them (denormal-mode section).
+
+use crate::ir::{Ir, T, V};
+use crate::taint::runtime::Hook;
+use taintprof_abi as abi;
+
+pub struct DnRuntime {
+    /// `ptr`: this thread's block counters.
+    pub counters_tls: V,
+    /// `[DN_MAX_ARG_SLOTS x i64]`
+    pub arg_tags_tls: V,
+    pub arg_tags_ty: T,
+    /// `i64`
+    pub ret_tag_tls: V,
+    /// `ptr`: the callee of the call in flight (shared with taint mode).
+    pub callee_tls: V,
+    pub register_module: Hook,
+    pub thread_counters: Hook,
+    pub op: Hook,
+    pub load: Hook,
+    pub store: Hook,
+    pub array_enter: Hook,
+    pub array_leave: Hook,
+    pub alloc: Hook,
+    pub release: Hook,
+    /// `__tp_shadow_copy` (memcpy/memmove of non-constant length).
+    pub shadow_copy: Hook,
+}
+
+impl DnRuntime {
+    pub fn declare(ir: &Ir) -> DnRuntime {
+        let arg_tags_ty = ir.array_ty(ir.i64, abi::DN_MAX_ARG_SLOTS as u64);
+        let hook = |name: &str, ret: T, params: &[T], cold: bool| {
+            let ty = ir.fn_ty(ret, params, false);
+            let f = ir.function(name, ty);
+            // ABI: `extern "C"`, never unwind.
+            ir.add_fn_attr(f, "nounwind");
+            if cold {
+                // Only ever reached when a denormal was seen (or once per thread and
+                // module): keep the calls out of the hot code's layout and register
+                // allocation decisions.
+                ir.add_fn_attr(f, "cold");
+                ir.add_fn_attr(f, "noinline");
+            }
+            Hook { f, ty }
+        };
+        let (p, i64t, void) = (ir.ptr, ir.i64, ir.void);
+        DnRuntime {
+            counters_tls: ir.tls_global(abi::TLS_DN_COUNTERS, p),
+            arg_tags_tls: ir.tls_global(abi::TLS_DN_ARG_TAGS, arg_tags_ty),
+            arg_tags_ty,
+            ret_tag_tls: ir.tls_global(abi::TLS_DN_RET_TAG, i64t),
+            callee_tls: ir.tls_global(abi::TLS_CALLEE, p),
+            register_module: hook(abi::HOOK_DN_REGISTER_MODULE, void, &[p], true),
+            thread_counters: hook(abi::HOOK_DN_THREAD_COUNTERS, p, &[], true),
+            op: hook(abi::HOOK_DN_OP, void, &[p, i64t, i64t, p, p], true),
+            load: hook(abi::HOOK_DN_LOAD, void, &[p, p, i64t, p], true),
+            store: hook(abi::HOOK_DN_STORE, void, &[p, p, i64t, p], true),
+            array_enter: hook(abi::HOOK_DN_ARRAY_ENTER, void, &[p, p], false),
+            array_leave: hook(abi::HOOK_DN_ARRAY_LEAVE, void, &[p], false),
+            alloc: hook(abi::HOOK_DN_ALLOC, p, &[p, i64t, p], false),
+            release: hook(abi::HOOK_DN_RELEASE, void, &[p], false),
+            shadow_copy: hook(abi::HOOK_SHADOW_COPY, void, &[p, p, i64t], false),
+        }
+    }
+}
