@@ -23,6 +23,26 @@
  *   TAINTPROF_HANDLE_SIGNALS=0  no handlers for fatal signals (no partial reports)
  *   TAINTPROF_VERBOSE=1       print start-up details
  *
+ * Denormal mode (taintprof-cc --tp-mode=denormal): the program counts, for every
+ * floating-point operation, the denormal operands and results it saw; follows every
+ * floating-point array and counts denormal reads and writes per element over time; and
+ * tells where denormals come from. The report is $TAINTPROF_OUT/<program>.<pid>.denormal.json.
+ * Two functions help reading it:
+ *
+ *     float *t = malloc(n * m * sizeof *t);
+ *     tp_array_shape(t, n, m, "temperature");   // name it, heatmaps n x m
+ *     for (int it = 0; it < iters; it++) {
+ *       step(t);
+ *       if (it % 100 == 0) tp_snapshot("step");  // heatmaps over time
+ *     }
+ *
+ *   TAINTPROF_SNAPSHOT_OPS=N     also snapshot every N million floating-point operations
+ *   TAINTPROF_SNAPSHOT_MEMORY=M  MiB that kept snapshots may use (default 256)
+ *   TAINTPROF_ALL_SITES=1        list every FP site in the report, not only those that
+ *                                saw denormals
+ *   kill -USR1 <pid>             take a snapshot from outside (unless the program
+ *                                handles SIGUSR1 itself)
+ *
  * These functions are thread-safe. They exist only in programs linked with the runtime.
  */
 #ifndef TAINTPROF_H
@@ -65,6 +85,25 @@ void tp_write_report(void);
  */
 uint16_t tp_read_label(const void *addr, size_t size);
 
+/*
+ * Denormal mode: names the floating-point array that contains `ptr` and gives it a
+ * `rows` x `cols` shape (row-major), which the report uses for its heatmaps (without a
+ * shape, arrays are shown folded into a near-square layout). `name` (copied; may be
+ * NULL to keep the name the compiler found) replaces the variable name in the report;
+ * `rows` or `cols` 0 keeps the shape. May be called before the array exists: the shape
+ * then applies to the next array that starts exactly at `ptr`. No effect in taint mode.
+ */
+void tp_array_shape(const void *ptr, size_t rows, size_t cols, const char *name);
+
+/*
+ * Denormal mode: records a snapshot now, labelled `label` (copied, at most 64 bytes):
+ * each array's cumulative denormal reads and writes, and its heatmap of the reads and
+ * writes since the previous snapshot. Snapshots are also taken every
+ * TAINTPROF_SNAPSHOT_OPS million FP operations, on SIGUSR1 and at exit. No effect in
+ * taint mode.
+ */
+void tp_snapshot(const char *label);
+
 #ifdef __cplusplus
 } /* extern "C" */
 
@@ -74,6 +113,13 @@ template <class T>
 inline void register_variable(T *p, const char *name) {
   tp_register_variable(static_cast<const void *>(p), sizeof(T), name);
 }
+/* Denormal mode: names the array at `p` and gives it a rows x cols shape. */
+template <class T>
+inline void array_shape(const T *p, size_t rows, size_t cols, const char *name = 0) {
+  tp_array_shape(static_cast<const void *>(p), rows, cols, name);
+}
+/* Denormal mode: records a snapshot now. */
+inline void snapshot(const char *label) { tp_snapshot(label); }
 } /* namespace taintprof */
 #endif
 

@@ -71,6 +71,7 @@ pub unsafe fn start(argc: c_int, argv: *const *const c_char, envp: *const *const
         );
     }
     shadow::reserve_or_die();
+    crate::denormal::fpenv::at_start();
     if options::verbose() {
         crate::diag!(
             "runtime {} started: shadow [{:#x}, {:#x}), reports to '{}', signals {}",

@@ -22,21 +22,27 @@
 //! | [`json`] | a tiny JSON writer (escaping, no allocation) | no |
 //! | [`signals`] | fatal-signal handlers that write a partial report and re-raise | no |
 //! | [`sys`] | thin syscall helpers: `mmap`-backed vectors, stderr diagnostics, small formatting | no |
-//! | `tls.c` | the initial-exec TLS slots (`__tp_arg_tls`, ...) and accessors | yes |
+//! | [`denormal`] | denormal mode: `__tpd_*` hooks, marked arrays, tags, snapshots, the `taintprof.denormal` report (its own map inside) | **yes** |
+//! | `tls.c` | the initial-exec TLS slots (`__tp_arg_tls`, `__tpd_counters_tls`, ...) and accessors | yes |
 //! | `new_shim.c` | C++ `operator new` wrappers (exceptions propagate through C frames) | yes |
 //!
 //! ## Interfaces
 //!
 //! * **Public C API** (`rt/include/taintprof.h`): `tp_register_variable`,
-//!   `tp_write_report`, `tp_read_label`; C++ `taintprof::register_variable`. Perf-Taint
+//!   `tp_write_report`, `tp_read_label`; denormal mode: `tp_array_shape`, `tp_snapshot`;
+//!   C++ `taintprof::register_variable`, `taintprof::array_shape`, `taintprof::snapshot`. Perf-Taint
 //!   compatibility headers in `rt/include/perf-taint/` (`perf_taint_register_variable`,
 //!   `perf_taint::register_variable`, `VARIABLE_NAME`, `EXTRAP`).
 //! * **Hooks for instrumented code** (names and signatures in `taintprof-abi`):
 //!   `__tp_register_module`, `__tp_enter`, `__tp_loop_exit`, `__tp_shadow_copy`,
 //!   `__tp_shadow_set`, `__tp_shadow_union`, `__tp_shadow_or`, `__tp_branch_update`, the
 //!   TLS slots of `tls.c` (including `__tp_callee_tls`, read only by instrumented code),
-//!   and the `__tpw_<name>` wrappers listed as `wrap` in `rt/abilist.txt`.
-//! * **Output**: one JSON report per process, `docs/report-schema.md`.
+//!   and the `__tpw_<name>` wrappers listed as `wrap` in `rt/abilist.txt`. Denormal mode:
+//!   `__tpd_register_module`, `__tpd_thread_counters`, `__tpd_op`, `__tpd_load`,
+//!   `__tpd_store`, `__tpd_array_enter/leave`, `__tpd_alloc`, `__tpd_release` and the TLS
+//!   slots `__tpd_counters_tls`, `__tpd_arg_tags_tls`, `__tpd_ret_tag_tls`.
+//! * **Output**: one JSON report per process, `docs/report-schema.md`: the taint report,
+//!   or the denormal report if only denormal-mode modules registered.
 //!
 //! ## Rules every module follows
 //!
@@ -74,6 +80,7 @@
 
 pub mod arena;
 pub mod context;
+pub mod denormal;
 pub mod init;
 pub mod json;
 pub mod model;

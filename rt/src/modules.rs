@@ -104,6 +104,7 @@ pub unsafe extern "C" fn __tp_register_module(m: *mut ModuleDesc) {
     md.next = MODULES.load(Relaxed);
     MODULES.store(m, Release);
     COUNT.fetch_add(1, Relaxed);
+    crate::denormal::mode::note_taint_module(md.source_file);
 }
 
 /// `void __tp_branch_update(BranchRec *b, uint16_t label, uint64_t taken_bit)`: the cold

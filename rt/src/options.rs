@@ -13,12 +13,20 @@
 //! | `TAINTPROF_HANDLE_SIGNALS` | `1` | `0`: install no handlers for fatal signals; a crashing program then leaves no report. |
 //! | `TAINTPROF_VERBOSE` | `0` | `1`: print start-up details (shadow range, report directory) on stderr. |
 //!
+//! Denormal mode (programs built with `--tp-mode=denormal`) only:
+//!
+//! | variable | default | meaning |
+//! |---|---|---|
+//! | `TAINTPROF_SNAPSHOT_OPS` | `0` (off) | Take a snapshot of the array counters (heatmaps) every `N` million floating-point operations. A sampler thread, started only when this is set, sums the per-thread block counters every few milliseconds; instrumented code checks nothing. Snapshots are also taken by `tp_snapshot(label)`, by `SIGUSR1` (unless `TAINTPROF_HANDLE_SIGNALS=0` or the program handles it) and at exit. |
+//! | `TAINTPROF_SNAPSHOT_MEMORY` | `256` | MiB of memory snapshots may use (up to 2 × 256 × 256 cells of 4 bytes per array per snapshot); further snapshots are skipped (the report warns), the exit snapshot is always taken. |
+//! | `TAINTPROF_ALL_SITES` | `0` | `1`: list every instrumented FP site in the report's `sites`, also those that never saw a denormal (by default only sites with denormal events are listed). |
+//!
 //! Boolean values: `1`, `true`, `yes`, `on` (any case) are true; `0`, `false`, `no`,
 //! `off` and the empty string are false; anything else keeps the default and prints a
 //! warning. `TAINTPROF_ABILIST` is read by the compiler pass, not by the runtime.
 
 use core::cell::UnsafeCell;
-use core::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use core::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use crate::sys::{self, StackBuf};
 
@@ -29,6 +37,9 @@ static QUIET: AtomicBool = AtomicBool::new(false);
 static REPORT: AtomicBool = AtomicBool::new(true);
 static HANDLE_SIGNALS: AtomicBool = AtomicBool::new(true);
 static VERBOSE: AtomicBool = AtomicBool::new(false);
+static SNAPSHOT_OPS: AtomicU64 = AtomicU64::new(0);
+static SNAPSHOT_MEMORY: AtomicU64 = AtomicU64::new(256);
+static ALL_SITES: AtomicBool = AtomicBool::new(false);
 
 /// The report directory, absolute, fixed at start-up. Written only by [`init`] (which
 /// runs before any other thread exists), read afterwards.
@@ -52,6 +63,19 @@ pub fn handle_signals() -> bool {
 /// `TAINTPROF_VERBOSE`.
 pub fn verbose() -> bool {
     VERBOSE.load(Relaxed)
+}
+
+/// `TAINTPROF_SNAPSHOT_OPS` (millions of FP operations between snapshots; 0 = off).
+pub fn snapshot_ops_millions() -> u64 {
+    SNAPSHOT_OPS.load(Relaxed)
+}
+/// `TAINTPROF_SNAPSHOT_MEMORY` (MiB).
+pub fn snapshot_memory_mib() -> u64 {
+    SNAPSHOT_MEMORY.load(Relaxed)
+}
+/// `TAINTPROF_ALL_SITES`.
+pub fn all_sites() -> bool {
+    ALL_SITES.load(Relaxed)
 }
 
 /// The report directory (absolute when start-up found the working directory), or empty
@@ -132,6 +156,31 @@ unsafe fn bool_knob(envp: *const *const libc::c_char, name: &str, slot: &AtomicB
     }
 }
 
+/// Parses a non-negative decimal integer knob value.
+pub fn parse_u64(v: &[u8]) -> Option<u64> {
+    if v.is_empty() || v.len() > 19 || !v.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(v.iter().fold(0u64, |a, &d| a * 10 + (d - b'0') as u64))
+}
+
+/// # Safety
+/// See [`env_lookup`].
+unsafe fn u64_knob(envp: *const *const libc::c_char, name: &str, slot: &AtomicU64) {
+    // SAFETY: forwarded contract.
+    if let Some(v) = unsafe { env_lookup(envp, name.as_bytes()) } {
+        match parse_u64(v) {
+            Some(n) => slot.store(n, Relaxed),
+            None => crate::diag!(
+                "warning: {}={} is not a non-negative integer; keeping the default ({})",
+                name,
+                sys::Lossy(v),
+                slot.load(Relaxed)
+            ),
+        }
+    }
+}
+
 /// Reads every knob. Called once from start-up, before `main` and before any thread
 /// exists.
 ///
@@ -144,6 +193,9 @@ pub unsafe fn init(envp: *const *const libc::c_char) {
         bool_knob(envp, "TAINTPROF_REPORT", &REPORT);
         bool_knob(envp, "TAINTPROF_HANDLE_SIGNALS", &HANDLE_SIGNALS);
         bool_knob(envp, "TAINTPROF_VERBOSE", &VERBOSE);
+        u64_knob(envp, "TAINTPROF_SNAPSHOT_OPS", &SNAPSHOT_OPS);
+        u64_knob(envp, "TAINTPROF_SNAPSHOT_MEMORY", &SNAPSHOT_MEMORY);
+        bool_knob(envp, "TAINTPROF_ALL_SITES", &ALL_SITES);
     }
     // SAFETY: single-threaded start-up, nobody reads OUT_DIR yet.
     let dir = unsafe { &mut *OUT_DIR.0.get() };
@@ -192,6 +244,16 @@ mod tests {
         assert_eq!(parse_bool(b"off"), Some(false));
         assert_eq!(parse_bool(b"maybe"), None);
         assert_eq!(parse_bool(b"123456789"), None);
+    }
+
+    #[test]
+    fn integers() {
+        assert_eq!(parse_u64(b"0"), Some(0));
+        assert_eq!(parse_u64(b"250"), Some(250));
+        assert_eq!(parse_u64(b""), None);
+        assert_eq!(parse_u64(b"-1"), None);
+        assert_eq!(parse_u64(b"1e6"), None);
+        assert_eq!(parse_u64(b"99999999999999999999"), None);
     }
 
     #[test]

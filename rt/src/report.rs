@@ -560,6 +560,14 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
             "written while the program was still running (tp_write_report); the report written at exit replaces it"
         ));
     }
+    if crate::denormal::mode::mixed() {
+        let (t, d) = crate::denormal::mode::sources();
+        warn(format_args!(
+            "this program mixes instrumentation modes: '{}' was built in taint mode and '{}' in denormal mode; rebuild every file in one mode (denormal data is not reported, and taint results may be wrong)",
+            Lossy(t),
+            Lossy(d)
+        ));
+    }
     if inp.rejected_modules {
         let mut rej: MmapVec<*const modules::RejectedModule> = MmapVec::new();
         modules::for_each_rejected(|r| incomplete |= !rej.push(r));
@@ -769,10 +777,14 @@ fn mkdir_p(dir: &[u8]) {
 static TMP_COUNTER: AtomicU32 = AtomicU32::new(0);
 
 /// Writes the report for `exit` into its final place. Ok(path) or Err((path, errno)).
+/// A denormal-mode program (see [`crate::denormal::mode`]) gets the denormal report,
+/// `<prog>.<pid>.denormal.json`, with a last snapshot unless the report is mid-run.
 fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
     let prog = ProgramId::get();
     // SAFETY: getpid cannot fail.
     let pid = unsafe { libc::getpid() };
+    let denormal = crate::denormal::mode::report_is_denormal();
+    let kind = if denormal { "denormal" } else { "taintprof" };
     let mut dir = StackBuf::<4096>::new();
     let od = options::out_dir();
     dir.push_bytes(if od.is_empty() { b"." } else { od });
@@ -780,24 +792,37 @@ fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
     path_out.clear();
     let _ = write!(
         path_out,
-        "{}/{}.{}.taintprof.json",
+        "{}/{}.{}.{}.json",
         Lossy(dir.as_bytes()),
         Lossy(prog.name()),
-        pid
+        pid,
+        kind
     );
     let mut tmp = StackBuf::<4096>::new();
     let _ = write!(
         tmp,
-        "{}/.{}.{}.{}.{}.taintprof.tmp",
+        "{}/.{}.{}.{}.{}.{}.tmp",
         Lossy(dir.as_bytes()),
         Lossy(prog.name()),
         pid,
         sys::gettid(),
-        TMP_COUNTER.fetch_add(1, Relaxed)
+        TMP_COUNTER.fetch_add(1, Relaxed),
+        kind
     );
     let (Some(tmp_c), true) = (tmp.as_cstr(), !path_out.truncated) else {
         return Err(libc::ENAMETOOLONG);
     };
+    if denormal {
+        match exit {
+            Exit::Code(_) => {
+                crate::denormal::snapshot::take_final(b"exit");
+            }
+            Exit::Signal(sig) => {
+                crate::denormal::snapshot::take_final(signals::name(sig).as_bytes());
+            }
+            Exit::Running => {}
+        }
+    }
     // SAFETY: NUL-terminated path.
     let fd = unsafe {
         libc::open(
@@ -809,7 +834,46 @@ fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
     if fd < 0 {
         return Err(sys::errno());
     }
+    let mut sink = FdSink {
+        fd,
+        buf: [0; 16384],
+        len: 0,
+        err: 0,
+    };
+    if denormal {
+        let inp = crate::denormal::report::Inputs {
+            name: prog.name(),
+            path: prog.path.as_bytes(),
+            argv: init::argv(),
+            pid,
+            exit,
+        };
+        crate::denormal::report::write_json(&inp, &mut sink);
+    } else {
+        write_taint(&prog, pid, exit, &mut sink);
+    }
+    sink.flush();
+    // SAFETY: our descriptor.
+    let closed = unsafe { libc::close(fd) };
+    let mut err = sink.err;
+    if err == 0 && closed != 0 {
+        err = sys::errno().max(1);
+    }
+    if err == 0 {
+        match path_out.as_cstr() {
+            // SAFETY: NUL-terminated paths.
+            Some(dst) if unsafe { libc::rename(tmp_c, dst) } == 0 => return Ok(()),
+            Some(_) => err = sys::errno().max(1),
+            None => err = libc::ENAMETOOLONG,
+        }
+    }
+    // SAFETY: NUL-terminated path of our temporary file.
+    unsafe { libc::unlink(tmp_c) };
+    Err(err)
+}
 
+/// The taint report of this process into `sink`.
+fn write_taint(prog: &ProgramId, pid: i32, exit: Exit, sink: &mut FdSink) {
     let mut mods: MmapVec<*const ModuleDesc> = MmapVec::new();
     modules::for_each(|m| {
         mods.push(m);
@@ -832,31 +896,7 @@ fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
         context_oom: context::out_of_memory(),
         rejected_modules: true,
     };
-    let mut sink = FdSink {
-        fd,
-        buf: [0; 16384],
-        len: 0,
-        err: 0,
-    };
-    write_json(&inp, &mut sink);
-    sink.flush();
-    // SAFETY: our descriptor.
-    let closed = unsafe { libc::close(fd) };
-    let mut err = sink.err;
-    if err == 0 && closed != 0 {
-        err = sys::errno().max(1);
-    }
-    if err == 0 {
-        match path_out.as_cstr() {
-            // SAFETY: NUL-terminated paths.
-            Some(dst) if unsafe { libc::rename(tmp_c, dst) } == 0 => return Ok(()),
-            Some(_) => err = sys::errno().max(1),
-            None => err = libc::ENAMETOOLONG,
-        }
-    }
-    // SAFETY: NUL-terminated path of our temporary file.
-    unsafe { libc::unlink(tmp_c) };
-    Err(err)
+    write_json(&inp, sink);
 }
 
 /// 0 = not written, 1 = being written (by `FINAL_TID`), 2 = done.

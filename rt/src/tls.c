@@ -29,6 +29,13 @@ TP_TLS const void *__tp_site_tls;
  * that finds another address here was called from uninstrumented code. */
 TP_TLS void *__tp_callee_tls;
 
+/* Denormal mode (taintprof-abi, "Denormal mode"): this thread's block counters
+ * (u64[DN_THREAD_COUNTERS], null until __tpd_thread_counters), the tags of the FP
+ * arguments of the call in flight, and the tag of the FP return value. */
+TP_TLS uint64_t *__tpd_counters_tls;
+TP_TLS uint64_t __tpd_arg_tags_tls[64] __attribute__((aligned(64)));
+TP_TLS uint64_t __tpd_ret_tag_tls;
+
 /* Accessors for the Rust side of the runtime (Rust cannot name foreign TLS). */
 uint16_t *__tp_tls_args(void) { return __tp_arg_tls; }
 uint16_t *__tp_tls_ret(void) { return &__tp_ret_tls; }
@@ -36,3 +43,6 @@ void **__tp_tls_ctx(void) { return &__tp_ctx_tls; }
 const void **__tp_tls_site(void) { return &__tp_site_tls; }
 uint16_t *__tp_tls_ctrl(void) { return &__tp_ctrl_tls; }
 void **__tp_tls_callee(void) { return &__tp_callee_tls; }
+uint64_t **__tpd_tls_counters(void) { return &__tpd_counters_tls; }
+uint64_t *__tpd_tls_arg_tags(void) { return __tpd_arg_tags_tls; }
+uint64_t *__tpd_tls_ret_tag(void) { return &__tpd_ret_tag_tls; }

@@ -1,0 +1,542 @@
+//! Marked arrays: one record per array, identified by a 16-bit id (the origin field of
+//! tags).
+//!
+//! * **Globals and statics**: one record per live range (a global defined in several
+//!   modules is registered once).
+//! * **Stack arrays**: one record per `FpArrayDesc` (the variable), shared by all its
+//!   instances — every call of the function, on every thread. Its counters are indexed
+//!   by element offset within the instance. Ids do not run out in deep or frequent calls.
+//! * **Heap blocks**: one record per allocation.
+//!
+//! Ids are 1..=65535 and are not reused while a tag can refer to them: an array's id
+//! gets into a tag only through a denormal load from it or a denormal store into it,
+//! both of which mark the record `touched`. A released array that was never touched is
+//! recycled (programs that allocate FP temporaries in a loop would otherwise exhaust the
+//! ids); a touched one keeps its id and statistics for the report (`live: false`). When
+//! no id is left, new arrays share the record **other** (id 0: no origin in tags, totals
+//! only, no heatmap), and the report warns.
+//!
+//! Per array: per-element **interval counters** of denormal reads and writes (`u32`,
+//! relaxed atomics, one `mmap` made on the array's first denormal event), reset by each
+//! snapshot (which adds them to `flushed_*`); cumulative totals are `flushed + extra +
+//! current interval`. `extra_*` counts events that have no element counter (record
+//! *other*, or counters that could not be mapped).
+//!
+//! Records live in 256 chunks of 256, mapped on demand and never freed, so readers (the
+//! report, possibly in a signal handler) need no lock; mutable fields are atomics.
+
+use core::ffi::c_char;
+use core::mem::size_of;
+use core::ptr::{self, null_mut};
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
+
+use taintprof_abi::{AllocSiteDesc, FpArrayDesc, ARRAY_HEAP};
+
+use super::lock::SpinLock;
+use crate::sys::{self, cstr, MmapVec};
+
+/// Largest array id.
+pub const MAX_ID: u32 = 65535;
+/// Record of arrays that got no id of their own.
+pub const OTHER: u32 = 0;
+/// Element counters are not mapped for arrays larger than this (bytes of counters).
+const MAX_COUNTER_BYTES: u64 = 1 << 36;
+
+/// Record states.
+pub const FREE: u32 = 0;
+pub const READY: u32 = 2;
+
+pub struct ArrayRec {
+    pub state: AtomicU32,
+    /// `ARRAY_*`.
+    pub kind: AtomicU32,
+    /// `FP_*` element type.
+    pub elem_ty: AtomicU32,
+    pub elem_size: AtomicU64,
+    pub elements: AtomicU64,
+    /// Start address (globals, heap); 0 for stack arrays.
+    pub base: AtomicUsize,
+    /// `*const FpArrayDesc` (global, static, stack) or `*const AllocSiteDesc` (heap).
+    pub desc: AtomicUsize,
+    /// Name from `tp_array_shape` (leaked, NUL-terminated) or null.
+    pub name: AtomicPtr<u8>,
+    pub rows: AtomicU64,
+    pub cols: AtomicU64,
+    pub live: AtomicBool,
+    pub touched: AtomicBool,
+    /// `2 * elements` interval counters: reads, then writes. Null until first event.
+    pub counters: AtomicPtr<AtomicU32>,
+    pub flushed_reads: AtomicU64,
+    pub flushed_writes: AtomicU64,
+    pub extra_reads: AtomicU64,
+    pub extra_writes: AtomicU64,
+}
+
+const CHUNK: usize = 256;
+static CHUNKS: [AtomicPtr<ArrayRec>; 256] = [const { AtomicPtr::new(null_mut()) }; 256];
+/// Next never-used id.
+static NEXT_ID: AtomicU32 = AtomicU32::new(1);
+/// Arrays that got no id (tracked as *other*).
+pub static OTHER_ARRAYS: AtomicU64 = AtomicU64::new(0);
+/// Ranges released implicitly (their memory was reused without `__tpd_release`).
+pub static IMPLICIT_RELEASES: AtomicU64 = AtomicU64::new(0);
+pub(crate) static ID_LOCK: SpinLock = SpinLock::new();
+struct FreeIds(core::cell::UnsafeCell<MmapVec<u32>>);
+// SAFETY: only under ID_LOCK.
+unsafe impl Sync for FreeIds {}
+static FREE_IDS: FreeIds = FreeIds(core::cell::UnsafeCell::new(MmapVec::new()));
+
+/// The record of `id` (any id up to [`MAX_ID`]; its chunk is mapped on demand).
+pub fn rec(id: u32) -> Option<&'static ArrayRec> {
+    if id > MAX_ID {
+        return None;
+    }
+    let c = CHUNKS.get(id as usize / CHUNK)?;
+    let mut p = c.load(Acquire);
+    if p.is_null() {
+        let m = sys::mmap_anon(CHUNK * size_of::<ArrayRec>()).cast::<ArrayRec>();
+        if m.is_null() {
+            return None;
+        }
+        match c.compare_exchange(null_mut(), m, AcqRel, Acquire) {
+            Ok(_) => p = m,
+            Err(other) => {
+                // SAFETY: our fresh mapping, never published.
+                unsafe { sys::munmap(m.cast(), CHUNK * size_of::<ArrayRec>()) };
+                p = other;
+            }
+        }
+    }
+    // SAFETY: chunk of CHUNK zero-initialised records (all-zero is a valid ArrayRec).
+    Some(unsafe { &*p.add(id as usize % CHUNK) })
+}
+
+/// The record of `id` if it was ever created (no mapping).
+pub fn rec_if_exists(id: u32) -> Option<&'static ArrayRec> {
+    if id > MAX_ID {
+        return None;
+    }
+    let p = CHUNKS.get(id as usize / CHUNK)?.load(Acquire);
+    // SAFETY: as in `rec`.
+    (!p.is_null()).then(|| unsafe { &*p.add(id as usize % CHUNK) })
+}
+
+/// Ids handed out so far (exclusive upper bound).
+pub fn id_limit() -> u32 {
+    NEXT_ID.load(Acquire).min(MAX_ID + 1)
+}
+
+/// What a new array is.
+pub struct NewArray {
+    pub kind: u16,
+    pub elem_ty: u16,
+    pub elem_size: u64,
+    pub elements: u64,
+    pub base: usize,
+    pub desc: usize,
+}
+
+/// Creates a record; returns its id ([`OTHER`] when ids ran out).
+pub fn create(a: &NewArray) -> u32 {
+    let id = {
+        let _g = ID_LOCK.lock();
+        // SAFETY: under ID_LOCK.
+        let free = unsafe { &mut *FREE_IDS.0.get() };
+        match free.pop() {
+            Some(id) => id,
+            None => {
+                let id = NEXT_ID.load(Relaxed);
+                if id > MAX_ID {
+                    OTHER
+                } else {
+                    NEXT_ID.store(id + 1, Release);
+                    id
+                }
+            }
+        }
+    };
+    let Some(r) = rec(id) else {
+        return OTHER;
+    };
+    if id == OTHER {
+        if OTHER_ARRAYS.fetch_add(1, Relaxed) == 0 {
+            crate::diag!(
+                "warning: more than {} marked arrays: further arrays are counted together as '<other>'",
+                MAX_ID
+            );
+        }
+        init_other(r);
+        return OTHER;
+    }
+    r.state.store(1, Relaxed);
+    r.kind.store(a.kind as u32, Relaxed);
+    r.elem_ty.store(a.elem_ty as u32, Relaxed);
+    r.elem_size.store(a.elem_size.max(1), Relaxed);
+    r.elements.store(a.elements, Relaxed);
+    r.base.store(a.base, Relaxed);
+    r.desc.store(a.desc, Relaxed);
+    r.name.store(null_mut(), Relaxed);
+    r.rows.store(0, Relaxed);
+    r.cols.store(0, Relaxed);
+    r.touched.store(false, Relaxed);
+    r.counters.store(null_mut(), Relaxed);
+    r.flushed_reads.store(0, Relaxed);
+    r.flushed_writes.store(0, Relaxed);
+    r.extra_reads.store(0, Relaxed);
+    r.extra_writes.store(0, Relaxed);
+    r.live.store(true, Relaxed);
+    r.state.store(READY, Release);
+    id
+}
+
+fn init_other(r: &ArrayRec) {
+    if r.state.load(Acquire) != READY {
+        r.kind.store(0, Relaxed);
+        r.live.store(true, Relaxed);
+        r.state.store(READY, Release);
+    }
+}
+
+/// An array's range went away (released, or displaced by a reused range). Untouched
+/// arrays give their id back.
+pub fn released(id: u32) {
+    let Some(r) = rec_if_exists(id) else { return };
+    if id == OTHER {
+        return;
+    }
+    r.live.store(false, Release);
+    if !r.touched.load(Acquire) {
+        if let Some(c) = ptr::NonNull::new(r.counters.swap(null_mut(), AcqRel)) {
+            let n = r.elements.load(Relaxed);
+            // SAFETY: our mapping (untouched arrays never got one, but be thorough).
+            unsafe { sys::munmap(c.as_ptr().cast(), counter_bytes(n) as usize) };
+        }
+        r.state.store(FREE, Release);
+        let _g = ID_LOCK.lock();
+        // SAFETY: under ID_LOCK.
+        unsafe { &mut *FREE_IDS.0.get() }.push(id);
+    }
+}
+
+fn counter_bytes(elements: u64) -> u64 {
+    elements.saturating_mul(2 * size_of::<u32>() as u64)
+}
+
+impl ArrayRec {
+    /// The interval counters, mapped on first use (null if the array is too large or
+    /// memory ran out; events then go to `extra_*`).
+    #[inline]
+    pub fn counters(&self) -> *const AtomicU32 {
+        let p = self.counters.load(Acquire);
+        if !p.is_null() {
+            return p;
+        }
+        self.map_counters()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn map_counters(&self) -> *const AtomicU32 {
+        let bytes = counter_bytes(self.elements.load(Relaxed));
+        if bytes == 0 || bytes > MAX_COUNTER_BYTES || self.kind.load(Relaxed) == 0 {
+            return ptr::null();
+        }
+        let m = sys::mmap_anon(bytes as usize).cast::<AtomicU32>();
+        if m.is_null() {
+            return ptr::null();
+        }
+        match self
+            .counters
+            .compare_exchange(null_mut(), m, AcqRel, Acquire)
+        {
+            Ok(_) => m,
+            Err(other) => {
+                // SAFETY: our fresh mapping, never published.
+                unsafe { sys::munmap(m.cast(), bytes as usize) };
+                other
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn touch(&self) {
+        if !self.touched.load(Relaxed) {
+            self.touched.store(true, Release);
+        }
+    }
+
+    /// One denormal read of element `e`.
+    #[inline]
+    pub fn read(&self, e: u64) {
+        self.touch();
+        let n = self.elements.load(Relaxed);
+        let c = self.counters();
+        if e < n && !c.is_null() {
+            // SAFETY: e < elements; reads come first.
+            unsafe { &*c.add(e as usize) }.fetch_add(1, Relaxed);
+        } else {
+            self.extra_reads.fetch_add(1, Relaxed);
+        }
+    }
+
+    /// One denormal write of element `e`.
+    #[inline]
+    pub fn write(&self, e: u64) {
+        self.touch();
+        let n = self.elements.load(Relaxed);
+        let c = self.counters();
+        if e < n && !c.is_null() {
+            // SAFETY: e < elements; writes follow the n reads.
+            unsafe { &*c.add((n + e) as usize) }.fetch_add(1, Relaxed);
+        } else {
+            self.extra_writes.fetch_add(1, Relaxed);
+        }
+    }
+
+    /// Cumulative (reads, writes) so far.
+    pub fn totals(&self) -> (u64, u64) {
+        let mut r = self.flushed_reads.load(Relaxed) + self.extra_reads.load(Relaxed);
+        let mut w = self.flushed_writes.load(Relaxed) + self.extra_writes.load(Relaxed);
+        let c = self.counters.load(Acquire);
+        if !c.is_null() {
+            let n = self.elements.load(Relaxed) as usize;
+            // SAFETY: 2n counters.
+            let all = unsafe { core::slice::from_raw_parts(c as *const AtomicU32, 2 * n) };
+            let (rs, ws) = all.split_at(n);
+            r += rs.iter().map(|x| x.load(Relaxed) as u64).sum::<u64>();
+            w += ws.iter().map(|x| x.load(Relaxed) as u64).sum::<u64>();
+        }
+        (r, w)
+    }
+
+    /// The `FpArrayDesc` of a global, static or stack array.
+    pub fn array_desc(&self) -> Option<&'static FpArrayDesc> {
+        let d = self.desc.load(Relaxed);
+        if d == 0 || self.kind.load(Relaxed) == ARRAY_HEAP as u32 || self.kind.load(Relaxed) == 0 {
+            return None;
+        }
+        // SAFETY: descriptors live for the process.
+        Some(unsafe { &*(d as *const FpArrayDesc) })
+    }
+
+    /// The allocation site of a heap array.
+    pub fn alloc_site(&self) -> Option<&'static AllocSiteDesc> {
+        let d = self.desc.load(Relaxed);
+        if d == 0 || self.kind.load(Relaxed) != ARRAY_HEAP as u32 {
+            return None;
+        }
+        // SAFETY: descriptors live for the process.
+        Some(unsafe { &*(d as *const AllocSiteDesc) })
+    }
+
+    /// The shape given by `tp_array_shape`, if any.
+    pub fn shape(&self) -> Option<(u64, u64)> {
+        let (r, c) = (self.rows.load(Relaxed), self.cols.load(Relaxed));
+        (r > 0 && c > 0).then_some((r, c))
+    }
+
+    /// Writes the array's name: the `tp_array_shape` name, else the variable, else
+    /// `<function:line>` of the allocation site.
+    pub fn write_name(&self, id: u32, put: &mut dyn FnMut(&[u8])) {
+        let n = self.name.load(Acquire);
+        if !n.is_null() {
+            // SAFETY: leaked NUL-terminated copy.
+            put(unsafe { cstr(n as *const c_char) });
+            return;
+        }
+        if id == OTHER {
+            put(b"<other>");
+            return;
+        }
+        if let Some(d) = self.array_desc() {
+            // SAFETY: descriptor strings.
+            let name = unsafe { cstr(d.name) };
+            if !name.is_empty() {
+                put(name);
+                return;
+            }
+        }
+        if let Some(s) = self.alloc_site() {
+            // SAFETY: descriptor strings.
+            let name = unsafe { cstr(s.name) };
+            if !name.is_empty() {
+                put(name);
+                return;
+            }
+            let mut b = sys::StackBuf::<512>::new();
+            use core::fmt::Write;
+            // SAFETY: descriptor strings.
+            let f = unsafe { cstr(s.function) };
+            let _ = write!(b, "<{}:{}>", sys::Lossy(f), s.line);
+            put(b.as_bytes());
+            return;
+        }
+        let mut b = sys::StackBuf::<32>::new();
+        use core::fmt::Write;
+        let _ = write!(b, "<array {}>", id);
+        put(b.as_bytes());
+    }
+}
+
+// ----------------------------------------------------------------------------------
+// Stack-array records: one per FpArrayDesc
+// ----------------------------------------------------------------------------------
+
+const STACK_HASH: usize = 1 << 14;
+static STACK_KEYS: [AtomicUsize; STACK_HASH] = [const { AtomicUsize::new(0) }; STACK_HASH];
+static STACK_IDS: [AtomicU32; STACK_HASH] = [const { AtomicU32::new(0) }; STACK_HASH];
+
+/// The record id of stack array `d` (created on its first instance). Lock-free when it
+/// exists.
+#[inline]
+pub fn stack_record(d: &FpArrayDesc) -> u32 {
+    let key = d as *const FpArrayDesc as usize;
+    let start = ((key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize;
+    for step in 0..64 {
+        let i = start + step;
+        let (Some(k), Some(v)) = (
+            STACK_KEYS.get(i % STACK_HASH),
+            STACK_IDS.get(i % STACK_HASH),
+        ) else {
+            break;
+        };
+        let cur = k.load(Acquire);
+        if cur == 0 && k.compare_exchange(0, key, AcqRel, Acquire).is_ok() {
+            let id = create(&NewArray {
+                kind: d.kind,
+                elem_ty: d.elem_ty,
+                elem_size: if d.elem_size > 0 {
+                    d.elem_size as u64
+                } else {
+                    super::elem_size(d.elem_ty) as u64
+                },
+                elements: d.elements,
+                base: 0,
+                desc: key,
+            });
+            v.store(id + 1, Release);
+            return id;
+        }
+        if k.load(Acquire) == key {
+            // The thread that claimed the key publishes `id + 1` right after.
+            loop {
+                let x = v.load(Acquire);
+                if x != 0 {
+                    return x - 1;
+                }
+                core::hint::spin_loop();
+            }
+        }
+    }
+    OTHER
+}
+
+// ----------------------------------------------------------------------------------
+// tp_array_shape
+// ----------------------------------------------------------------------------------
+
+/// Shapes given for addresses no array starts at (yet).
+struct Pending {
+    addr: usize,
+    rows: u64,
+    cols: u64,
+    name: *mut u8,
+}
+struct PendingList(core::cell::UnsafeCell<MmapVec<Pending>>);
+// SAFETY: only under PENDING_LOCK.
+unsafe impl Sync for PendingList {}
+impl Clone for Pending {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pending {}
+static PENDING: PendingList = PendingList(core::cell::UnsafeCell::new(MmapVec::new()));
+pub(crate) static PENDING_LOCK: SpinLock = SpinLock::new();
+static PENDING_COUNT: AtomicUsize = AtomicUsize::new(0);
+
+fn apply(r: &ArrayRec, rows: u64, cols: u64, name: *mut u8) {
+    if rows > 0 && cols > 0 {
+        r.rows.store(rows, Relaxed);
+        r.cols.store(cols, Relaxed);
+    }
+    if !name.is_null() {
+        r.name.store(name, Release);
+    }
+}
+
+/// A new array starts at `addr`: applies a shape given before it existed.
+pub fn apply_pending(addr: usize, id: u32) {
+    if PENDING_COUNT.load(Relaxed) == 0 || id == OTHER {
+        return;
+    }
+    let _g = PENDING_LOCK.lock();
+    // SAFETY: under PENDING_LOCK.
+    let v = unsafe { &mut *PENDING.0.get() };
+    let Some(i) = v.as_slice().iter().position(|p| p.addr == addr) else {
+        return;
+    };
+    let p = v.as_slice()[i];
+    let last = v.len() - 1;
+    v.as_mut_slice().swap(i, last);
+    v.pop();
+    PENDING_COUNT.store(v.len(), Relaxed);
+    if let Some(r) = rec_if_exists(id) {
+        apply(r, p.rows, p.cols, p.name);
+    }
+}
+
+/// `void tp_array_shape(const void *ptr, size_t rows, size_t cols, const char *name)`:
+/// names the marked array that contains `ptr` and gives it a `rows × cols` shape (for
+/// heatmaps). `name` may be null (keep the name) and `rows`/`cols` 0 (keep the shape).
+/// If no marked array contains `ptr` yet, the shape applies to the next array
+/// registered at exactly `ptr`.
+#[no_mangle]
+pub unsafe extern "C" fn tp_array_shape(
+    p: *const core::ffi::c_void,
+    rows: usize,
+    cols: usize,
+    name: *const c_char,
+) {
+    if p.is_null() {
+        return;
+    }
+    let name_copy: *mut u8 = if name.is_null() {
+        null_mut()
+    } else {
+        // SAFETY: the caller passes a NUL-terminated string.
+        let b = unsafe { cstr(name) };
+        let b = b.get(..b.len().min(255)).unwrap_or(&[]);
+        let mut v = Vec::with_capacity(b.len() + 1);
+        v.extend_from_slice(b);
+        v.push(0);
+        Box::leak(v.into_boxed_slice()).as_mut_ptr()
+    };
+    let (rows, cols) = (rows as u64, cols as u64);
+    let t = super::threads::current();
+    super::ranges::forget_hit(t);
+    if let Some(r) = super::ranges::find(t, p as usize) {
+        if let Some(rec) = rec_if_exists(r.id).filter(|_| r.id != OTHER) {
+            apply(rec, rows, cols, name_copy);
+            return;
+        }
+    }
+    let _g = PENDING_LOCK.lock();
+    // SAFETY: under PENDING_LOCK.
+    let v = unsafe { &mut *PENDING.0.get() };
+    if let Some(x) = v.as_mut_slice().iter_mut().find(|x| x.addr == p as usize) {
+        x.rows = rows;
+        x.cols = cols;
+        if !name_copy.is_null() {
+            x.name = name_copy;
+        }
+    } else {
+        v.push(Pending {
+            addr: p as usize,
+            rows,
+            cols,
+            name: name_copy,
+        });
+    }
+    PENDING_COUNT.store(v.len(), Relaxed);
+}

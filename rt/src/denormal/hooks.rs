@@ -1,0 +1,440 @@
+//! The cold hooks called by denormal-mode instrumented code (signatures in
+//! `taintprof-abi`), and the registration of marked arrays.
+//!
+//! ## Tag semantics
+//!
+//! * `__tpd_op`: counts the site's denormal operands (per operand and lane) and denormal
+//!   results (per lane). Result tag per lane, where the result is denormal: the tag of
+//!   the first denormal operand in that lane if it has a creator (its origin and creator
+//!   carry on); else (that operand's origin, **this site**); with no denormal operand,
+//!   `(0, this site)` — this site created the denormal from normal operands. Where the
+//!   result is normal the tag is 0 (the invariant: tags are non-zero only while denormal).
+//! * `__tpd_load`: per denormal lane: counts a denormal load for the site; the tag is the
+//!   shadow tag of the element; if the element lies in a marked array A, A gets a
+//!   denormal read of that element, the tag's origin becomes A's id, and the creator
+//!   count (A, creator) grows by one. A shadow tag without creator (the denormal got into
+//!   memory without an instrumented FP store: file input, integer copies, uninstrumented
+//!   code) gets **this load** as creator.
+//! * `__tpd_store`: per denormal lane: counts a denormal store for the site. A value
+//!   tag without creator gets **this store** as creator (the first instrumented place the
+//!   denormal was seen). If the destination lies in a marked array D: D gets a denormal
+//!   write of the element, the origin pair (D, the tag's origin) and the element's cell of
+//!   its origin map grow if the tag has an origin, the creator count (D, creator) grows,
+//!   and the shadow tag becomes (D, creator). Otherwise the shadow tag is the value's tag.
+//! * Lanes that are not denormal get tag 0 and are not counted.
+//!
+//! `half` elements have only 4 shadow bytes, too few for a 64-bit tag: their tags are
+//! neither read nor written (they are counted, and get the load/store site as creator).
+
+use core::ffi::c_void;
+use core::ptr;
+use core::sync::atomic::Ordering::*;
+
+use taintprof_abi::{
+    shadow_addr, AllocSiteDesc, FpArrayDesc, FpSiteDesc, ARRAY_HEAP, FPSITE_NO_RESULT, FP_HALF,
+    TAG_CREATOR_MASK,
+};
+
+use super::arrays::{self, NewArray, OTHER};
+use super::modules::{site_base_of, site_slot};
+use super::ranges::{self, Range};
+use super::threads::{self, bump, DnThread};
+use super::{elem_size, make_tag, mode, origins, tag_creator, tag_origin};
+
+#[inline(always)]
+fn lane_bits(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+#[inline(always)]
+fn slot_of(t: &DnThread, s: &FpSiteDesc) -> usize {
+    let mut b = t.site_cache.get();
+    if b.module != s.module as usize {
+        b = site_base_of(s.module);
+        t.site_cache.set(b);
+    }
+    site_slot(b, s.index)
+}
+
+#[inline(always)]
+fn read_tag(a: usize) -> u64 {
+    // SAFETY: the shadow region covers every application address and is reserved before
+    // any instrumented code runs.
+    unsafe { ptr::read_unaligned(shadow_addr(a as u64) as usize as *const u64) }
+}
+
+#[inline(always)]
+fn write_tag(a: usize, t: u64) {
+    // SAFETY: as in `read_tag`.
+    unsafe { ptr::write_unaligned(shadow_addr(a as u64) as usize as *mut u64, t) }
+}
+
+#[inline(always)]
+fn me(s: &FpSiteDesc) -> u64 {
+    s as *const FpSiteDesc as u64 & TAG_CREATOR_MASK
+}
+
+/// The element index of `a` in the array of range `r`, and its record.
+#[inline(always)]
+fn element(r: &Range, a: usize) -> Option<(&'static arrays::ArrayRec, u64)> {
+    let rec = arrays::rec_if_exists(r.id)?;
+    let esz = rec.elem_size.load(Relaxed).max(1);
+    Some((rec, (a - r.lo) as u64 / esz))
+}
+
+/// `void __tpd_op(const FpSiteDesc *s, u64 operand_mask, u64 result_mask,
+///                const u64 *operand_tags, u64 *result_tags)`.
+#[no_mangle]
+pub unsafe extern "C" fn __tpd_op(
+    s: *const FpSiteDesc,
+    operand_mask: u64,
+    result_mask: u64,
+    operand_tags: *const u64,
+    result_tags: *mut u64,
+) {
+    if s.is_null() {
+        return;
+    }
+    // SAFETY: the pass passes its own site descriptor.
+    let s = unsafe { &*s };
+    let raw_lanes = s.lanes.max(1) as usize;
+    let lanes = raw_lanes.min(64);
+    let ob = lane_bits(lanes.min(16));
+    let omask = operand_mask & (ob | ob << 16 | ob << 32);
+    let rmask = result_mask & lane_bits(lanes);
+    let t = threads::current();
+    let c = t.site(slot_of(t, s));
+    if omask != 0 {
+        bump(&c.operands, omask.count_ones() as u64);
+    }
+    if rmask != 0 {
+        bump(&c.results, rmask.count_ones() as u64);
+    }
+    if result_tags.is_null() || s.flags & FPSITE_NO_RESULT != 0 {
+        return;
+    }
+    let me = me(s);
+    for lane in 0..lanes {
+        let mut out = 0;
+        if rmask >> lane & 1 != 0 {
+            out = make_tag(0, me);
+            if lane < 16 && !operand_tags.is_null() {
+                for k in 0..3 {
+                    if omask >> (k * 16 + lane) & 1 != 0 {
+                        // SAFETY: operand k exists (it is denormal in this lane); the
+                        // buffer holds `lanes` tags per operand.
+                        let ot = unsafe { *operand_tags.add(k * raw_lanes + lane) };
+                        out = if tag_creator(ot) != 0 {
+                            ot
+                        } else {
+                            make_tag(tag_origin(ot), me)
+                        };
+                        break;
+                    }
+                }
+            }
+        }
+        // SAFETY: the buffer holds `s->lanes` result tags.
+        unsafe { *result_tags.add(lane) = out };
+    }
+}
+
+/// `void __tpd_load(const FpSiteDesc *s, const void *addr, u64 lane_mask, u64 *tags)`.
+#[no_mangle]
+pub unsafe extern "C" fn __tpd_load(
+    s: *const FpSiteDesc,
+    addr: *const c_void,
+    lane_mask: u64,
+    tags: *mut u64,
+) {
+    if s.is_null() {
+        return;
+    }
+    // SAFETY: the pass passes its own site descriptor.
+    let s = unsafe { &*s };
+    let lanes = (s.lanes.max(1) as usize).min(64);
+    let mask = lane_mask & lane_bits(lanes);
+    let t = threads::current();
+    if mask != 0 {
+        bump(&t.site(slot_of(t, s)).loads, mask.count_ones() as u64);
+    }
+    let esz = elem_size(s.ty);
+    let me = me(s);
+    let half = s.ty == FP_HALF;
+    for lane in 0..lanes {
+        let mut out = 0;
+        if mask >> lane & 1 != 0 {
+            let a = (addr as usize).wrapping_add(lane * esz);
+            let st = if half { 0 } else { read_tag(a) };
+            let mut creator = tag_creator(st);
+            if creator == 0 {
+                creator = me;
+            }
+            out = match ranges::find(t, a) {
+                Some(r) => {
+                    if let Some((rec, e)) = element(&r, a) {
+                        rec.read(e);
+                    }
+                    t.count_creator(r.id, creator);
+                    make_tag(r.id, creator)
+                }
+                None => make_tag(tag_origin(st), creator),
+            };
+        }
+        if !tags.is_null() {
+            // SAFETY: the buffer holds `s->lanes` tags.
+            unsafe { *tags.add(lane) = out };
+        }
+    }
+}
+
+/// `void __tpd_store(const FpSiteDesc *s, void *addr, u64 lane_mask, const u64 *tags)`.
+#[no_mangle]
+pub unsafe extern "C" fn __tpd_store(
+    s: *const FpSiteDesc,
+    addr: *mut c_void,
+    lane_mask: u64,
+    tags: *const u64,
+) {
+    if s.is_null() {
+        return;
+    }
+    // SAFETY: the pass passes its own site descriptor.
+    let s = unsafe { &*s };
+    let lanes = (s.lanes.max(1) as usize).min(64);
+    let mask = lane_mask & lane_bits(lanes);
+    if mask == 0 {
+        return;
+    }
+    let t = threads::current();
+    bump(&t.site(slot_of(t, s)).stores, mask.count_ones() as u64);
+    let esz = elem_size(s.ty);
+    let me = me(s);
+    let write = s.ty != FP_HALF && mode::shadow_writes_allowed();
+    for lane in 0..lanes {
+        if mask >> lane & 1 == 0 {
+            continue;
+        }
+        let a = (addr as usize).wrapping_add(lane * esz);
+        let tin = if tags.is_null() {
+            0
+        } else {
+            // SAFETY: the buffer holds `s->lanes` tags.
+            unsafe { *tags.add(lane) }
+        };
+        let mut creator = tag_creator(tin);
+        if creator == 0 {
+            creator = me;
+        }
+        let new = match ranges::find(t, a) {
+            Some(r) => {
+                if let Some((rec, e)) = element(&r, a) {
+                    rec.write(e);
+                    let src = tag_origin(tin);
+                    if src != 0 && r.id != OTHER {
+                        count_pair(t, r.id, src, rec, e);
+                    }
+                }
+                t.count_creator(r.id, creator);
+                make_tag(r.id, creator)
+            }
+            None => make_tag(tag_origin(tin), creator),
+        };
+        if write {
+            write_tag(a, new);
+        }
+    }
+}
+
+#[inline]
+fn count_pair(t: &DnThread, dest: u32, src: u32, rec: &arrays::ArrayRec, e: u64) {
+    let slot = t.pair(dest, src);
+    let g = match slot {
+        Some(p) => {
+            bump(&p.count, 1);
+            let g = p.global.load(Relaxed);
+            if g != 0 {
+                Some(g as usize - 1)
+            } else {
+                let gi = origins::pair_index(dest, src);
+                if let Some(i) = gi {
+                    p.global.store(i as u32 + 1, Relaxed);
+                }
+                gi
+            }
+        }
+        None => {
+            let gi = origins::pair_index(dest, src);
+            match gi.and_then(origins::pair) {
+                Some(p) => {
+                    p.overflow.fetch_add(1, Relaxed);
+                }
+                None => {
+                    origins::DROPPED_PAIRS.fetch_add(1, Relaxed);
+                }
+            }
+            gi
+        }
+    };
+    match g.and_then(origins::pair) {
+        Some(p) => p.hit(rec, e),
+        None => {
+            origins::DROPPED_PAIRS.fetch_add(1, Relaxed);
+        }
+    }
+}
+
+// ----------------------------------------------------------------------------------
+// Marked arrays
+// ----------------------------------------------------------------------------------
+
+fn evicted(id: u32) {
+    arrays::IMPLICIT_RELEASES.fetch_add(1, Relaxed);
+    arrays::released(id);
+}
+
+/// Registers a global or static array of a module (at module registration). A range
+/// registered already (the same global from another module) is kept as it is.
+pub fn register_static_array(d: &FpArrayDesc) {
+    if d.addr.is_null() {
+        return;
+    }
+    let esz = if d.elem_size > 0 {
+        d.elem_size as u64
+    } else {
+        elem_size(d.elem_ty) as u64
+    };
+    let bytes = d.elements.saturating_mul(esz);
+    let lo = d.addr as usize;
+    let Some(hi) = lo.checked_add(bytes as usize).filter(|_| bytes > 0) else {
+        return;
+    };
+    if let Some(r) = ranges::lookup_global(lo) {
+        if r.lo == lo && r.hi == hi {
+            return;
+        }
+    }
+    let id = arrays::create(&NewArray {
+        kind: d.kind,
+        elem_ty: d.elem_ty,
+        elem_size: esz,
+        elements: d.elements,
+        base: lo,
+        desc: d as *const FpArrayDesc as usize,
+    });
+    if !ranges::insert(Range { lo, hi, id }, evicted) {
+        arrays::released(id);
+        return;
+    }
+    arrays::apply_pending(lo, id);
+}
+
+/// `void __tpd_array_enter(void *addr, const FpArrayDesc *a)`: a stack array comes into
+/// scope. One record per variable (`FpArrayDesc`), shared by its instances.
+#[no_mangle]
+pub unsafe extern "C" fn __tpd_array_enter(addr: *mut c_void, a: *const FpArrayDesc) {
+    if addr.is_null() || a.is_null() {
+        return;
+    }
+    // SAFETY: the pass passes its own descriptor.
+    let d = unsafe { &*a };
+    let esz = if d.elem_size > 0 {
+        d.elem_size as u64
+    } else {
+        elem_size(d.elem_ty) as u64
+    };
+    let bytes = d.elements.saturating_mul(esz);
+    let lo = addr as usize;
+    let Some(hi) = lo.checked_add(bytes as usize).filter(|_| bytes > 0) else {
+        return;
+    };
+    let id = arrays::stack_record(d);
+    let t = threads::current();
+    let marker = 0u8;
+    let sp = core::hint::black_box(&marker) as *const u8 as usize;
+    t.stack.push(lo, hi, id, sp);
+    if threads::ANY_STACK.load(Relaxed) == 0 {
+        threads::ANY_STACK.store(1, Relaxed);
+    }
+    arrays::apply_pending(lo, id);
+}
+
+/// `void __tpd_array_leave(void *addr)`: the stack array at `addr` goes out of scope.
+#[no_mangle]
+pub unsafe extern "C" fn __tpd_array_leave(addr: *mut c_void) {
+    if let Some(t) = threads::current_if_any() {
+        t.stack.pop(addr as usize);
+    }
+}
+
+/// `void *__tpd_alloc(void *block, size_t bytes, const AllocSiteDesc *site)`: a heap
+/// block allocated at an FP-typed site becomes a marked array. Its shadow tags are
+/// cleared (tags of the memory's previous life must not reappear). Returns `block`.
+#[no_mangle]
+pub unsafe extern "C" fn __tpd_alloc(
+    block: *mut c_void,
+    bytes: usize,
+    site: *const AllocSiteDesc,
+) -> *mut c_void {
+    if block.is_null() || site.is_null() {
+        return block;
+    }
+    // SAFETY: the pass passes its own descriptor.
+    let sd = unsafe { &*site };
+    let esz = if sd.elem_size > 0 {
+        sd.elem_size as usize
+    } else {
+        elem_size(sd.elem_ty)
+    };
+    let elements = bytes / esz;
+    let lo = block as usize;
+    let Some(hi) = lo.checked_add(bytes).filter(|_| elements > 0) else {
+        return block;
+    };
+    if mode::shadow_writes_allowed() {
+        // SAFETY: any address range is valid for the shadow.
+        unsafe { crate::shadow::set(lo, 0, bytes) };
+    }
+    let id = arrays::create(&NewArray {
+        kind: ARRAY_HEAP,
+        elem_ty: sd.elem_ty,
+        elem_size: esz as u64,
+        elements: elements as u64,
+        base: lo,
+        desc: site as usize,
+    });
+    if !ranges::insert(Range { lo, hi, id }, evicted) {
+        arrays::released(id);
+        return block;
+    }
+    arrays::apply_pending(lo, id);
+    block
+}
+
+/// `void __tpd_release(void *block)`: before `free`/`delete[]`/`realloc` of any block;
+/// blocks that are not marked heap arrays are ignored (decided without a lock).
+#[no_mangle]
+pub unsafe extern "C" fn __tpd_release(block: *mut c_void) {
+    if block.is_null() {
+        return;
+    }
+    let lo = block as usize;
+    // Lock-free check first: most freed blocks are not marked arrays.
+    // (The innermost range containing `lo` starts at `lo` iff some range does.)
+    if ranges::lookup_global(lo).map(|r| r.lo) != Some(lo) {
+        return;
+    }
+    let heap = |id: u32| {
+        id == OTHER
+            || arrays::rec_if_exists(id)
+                .map(|r| r.kind.load(Relaxed) == ARRAY_HEAP as u32)
+                .unwrap_or(false)
+    };
+    if let Some(id) = ranges::remove(lo, heap) {
+        arrays::released(id);
+    }
+}

@@ -1,0 +1,188 @@
+//! Origins: for each store of a denormal into a marked array `dest` whose tag names an
+//! origin array `src`, the pair (dest, src) is counted (per thread, see
+//! [`super::threads`]) and the element of `dest` it landed in is counted in the pair's
+//! **origin map** (cumulative, `u32` per element of `dest`, shared relaxed atomics,
+//! mapped on the pair's first event).
+//!
+//! Shared pair records live in a fixed open-addressing table (lock-free insert by CAS on
+//! the key). This module also holds the shared overflow table for creator counts that
+//! did not fit a thread's own table.
+
+use core::mem::size_of;
+use core::ptr::null_mut;
+use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering::*};
+
+use super::arrays;
+use crate::sys;
+
+/// Most (dest, src) pairs with origin maps.
+pub const PAIR_CAP: usize = 4096;
+
+pub struct Pair {
+    /// `dest << 16 | src`; 0 = empty.
+    pub key: AtomicU64,
+    /// Elements of `dest` when the map was made.
+    pub elements: AtomicU64,
+    pub map: AtomicPtr<AtomicU32>,
+    /// Events of this pair that no thread table could count (thread table full).
+    pub overflow: AtomicU64,
+}
+
+static PAIRS: [Pair; PAIR_CAP] = [const {
+    Pair {
+        key: AtomicU64::new(0),
+        elements: AtomicU64::new(0),
+        map: AtomicPtr::new(null_mut()),
+        overflow: AtomicU64::new(0),
+    }
+}; PAIR_CAP];
+/// Pair events that found no shared record.
+pub static DROPPED_PAIRS: AtomicU64 = AtomicU64::new(0);
+
+/// Index of the shared record of (dest, src), created if needed.
+pub fn pair_index(dest: u32, src: u32) -> Option<usize> {
+    let key = ((dest as u64) << 16) | src as u64;
+    let start = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize;
+    for step in 0..PAIR_CAP {
+        let i = start + step;
+        let p = PAIRS.get(i % PAIR_CAP)?;
+        let k = p.key.load(Acquire);
+        if k == key {
+            return Some(i % PAIR_CAP);
+        }
+        if k == 0 {
+            match p.key.compare_exchange(0, key, AcqRel, Acquire) {
+                Ok(_) => return Some(i % PAIR_CAP),
+                Err(k2) if k2 == key => return Some(i % PAIR_CAP),
+                Err(_) => {}
+            }
+        }
+    }
+    None
+}
+
+/// Shared pair record `i`.
+pub fn pair(i: usize) -> Option<&'static Pair> {
+    PAIRS.get(i)
+}
+
+/// Calls `f(dest, src, record)` for every shared pair.
+pub fn for_each_pair(mut f: impl FnMut(u32, u32, &Pair)) {
+    for p in PAIRS.iter() {
+        let k = p.key.load(Acquire);
+        if k != 0 {
+            f((k >> 16) as u32, (k & 0xffff) as u32, p);
+        }
+    }
+}
+
+impl Pair {
+    /// Counts one denormal stored into element `e` of `dest` from `src`.
+    #[inline]
+    pub fn hit(&self, dest: &arrays::ArrayRec, e: u64) {
+        let mut m = self.map.load(Acquire);
+        if m.is_null() {
+            m = self.map_for(dest);
+            if m.is_null() {
+                return;
+            }
+        }
+        if e < self.elements.load(Relaxed) {
+            // SAFETY: e < elements of the map.
+            unsafe { &*m.add(e as usize) }.fetch_add(1, Relaxed);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn map_for(&self, dest: &arrays::ArrayRec) -> *mut AtomicU32 {
+        let n = dest.elements.load(Relaxed);
+        let bytes = n.saturating_mul(size_of::<u32>() as u64);
+        if n == 0 || bytes > 1 << 36 {
+            return null_mut();
+        }
+        let m = sys::mmap_anon(bytes as usize).cast::<AtomicU32>();
+        if m.is_null() {
+            return null_mut();
+        }
+        // Elements first: readers load `map` with acquire before `elements`.
+        let _ = self.elements.compare_exchange(0, n, AcqRel, Acquire);
+        match self.map.compare_exchange(null_mut(), m, AcqRel, Acquire) {
+            Ok(_) => m,
+            Err(other) => {
+                // SAFETY: our fresh mapping, never published.
+                unsafe { sys::munmap(m.cast(), bytes as usize) };
+                other
+            }
+        }
+    }
+
+    /// The per-element map (empty until the first event).
+    pub fn counts(&self) -> &[AtomicU32] {
+        let m = self.map.load(Acquire);
+        if m.is_null() {
+            return &[];
+        }
+        // SAFETY: `elements` counters.
+        unsafe { core::slice::from_raw_parts(m, self.elements.load(Relaxed) as usize) }
+    }
+}
+
+// ----------------------------------------------------------------------------------
+// Shared overflow table for creator counts
+// ----------------------------------------------------------------------------------
+
+const CREATOR_CAP: usize = 1 << 14;
+
+struct CreatorSlot {
+    key: AtomicU64,
+    count: AtomicU64,
+}
+
+static CREATORS: [CreatorSlot; CREATOR_CAP] = [const {
+    CreatorSlot {
+        key: AtomicU64::new(0),
+        count: AtomicU64::new(0),
+    }
+}; CREATOR_CAP];
+
+/// Counts creator key `key` (see `threads::creator_key`) in the shared table.
+#[cold]
+pub fn count_creator_shared(key: u64) {
+    let start = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize;
+    for step in 0..CREATOR_CAP {
+        let i = start + step;
+        let Some(s) = CREATORS.get(i % CREATOR_CAP) else {
+            break;
+        };
+        let k = s.key.load(Acquire);
+        if k == key {
+            s.count.fetch_add(1, Relaxed);
+            return;
+        }
+        if k == 0 {
+            match s.key.compare_exchange(0, key, AcqRel, Acquire) {
+                Ok(_) => {
+                    s.count.fetch_add(1, Relaxed);
+                    return;
+                }
+                Err(k2) if k2 == key => {
+                    s.count.fetch_add(1, Relaxed);
+                    return;
+                }
+                Err(_) => {}
+            }
+        }
+    }
+    super::threads::DROPPED_CREATORS.fetch_add(1, Relaxed);
+}
+
+/// Calls `f(key, count)` for every shared creator slot.
+pub fn for_each_shared_creator(mut f: impl FnMut(u64, u64)) {
+    for s in CREATORS.iter() {
+        let k = s.key.load(Acquire);
+        if k != 0 {
+            f(k, s.count.load(Relaxed));
+        }
+    }
+}

@@ -1,0 +1,1052 @@
+//! Unit tests of denormal mode: fake ABI v3 descriptors drive the hooks the way
+//! instrumented code would. Tests share one process (and its registries), so each one
+//! uses its own modules, sites and arrays and checks only those.
+
+use core::ffi::{c_char, c_void};
+use core::ptr::{null, null_mut};
+use core::sync::atomic::Ordering::*;
+use std::ffi::CString;
+
+use serde_json::Value;
+use taintprof_abi::*;
+
+use super::arrays::{self, OTHER};
+use super::hooks::*;
+use super::modules::{self, __tpd_register_module};
+use super::ranges::{self, Range};
+use super::snapshot::{self, Grid};
+use super::threads::{self, __tpd_thread_counters};
+use super::*;
+
+fn cs(s: &str) -> *const c_char {
+    CString::new(s).unwrap().into_raw()
+}
+
+fn leak<T>(v: T) -> &'static mut T {
+    Box::leak(Box::new(v))
+}
+
+struct SiteSpec {
+    op: &'static str,
+    ty: u16,
+    lanes: u16,
+    flags: u16,
+    block: u32,
+    func: &'static str,
+    line: u32,
+}
+
+fn sp(op: &'static str, ty: u16, lanes: u16, flags: u16, block: u32, line: u32) -> SiteSpec {
+    SiteSpec {
+        op,
+        ty,
+        lanes,
+        flags,
+        block,
+        func: "kernel",
+        line,
+    }
+}
+
+struct Module {
+    m: *mut DnModuleDesc,
+    sites: &'static [FpSiteDesc],
+}
+
+fn module(src: &str, specs: Vec<SiteSpec>, n_blocks: u32, arrays: Vec<FpArrayDesc>) -> Module {
+    let m: *mut DnModuleDesc = leak(DnModuleDesc {
+        magic: DN_MODULE_MAGIC,
+        abi_version: ABI_VERSION,
+        source_file: cs(src),
+        sites: null(),
+        n_sites: 0,
+        n_blocks,
+        arrays: null(),
+        n_arrays: 0,
+        flags: 0,
+        base: DN_BASE_UNREGISTERED,
+        next: null_mut(),
+    });
+    let file = cs(src);
+    let sites: Vec<FpSiteDesc> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let f = cs(s.func);
+            let chain: &'static SrcLoc = leak(SrcLoc {
+                function: f,
+                linkage: f,
+                file,
+                fn_line: 1,
+                line: s.line,
+                column: 7,
+                _reserved: 0,
+            });
+            FpSiteDesc {
+                site: SiteDesc {
+                    chain,
+                    n_chain: 1,
+                    flags: 0,
+                    loop_: null(),
+                },
+                op: cs(s.op),
+                ty: s.ty,
+                lanes: s.lanes,
+                flags: s.flags,
+                _reserved: 0,
+                block: s.block,
+                index: i as u32,
+                module: m,
+            }
+        })
+        .collect();
+    let sites: &'static [FpSiteDesc] = Box::leak(sites.into_boxed_slice());
+    let arrays: &'static [FpArrayDesc] = Box::leak(arrays.into_boxed_slice());
+    // SAFETY: our leaked descriptor.
+    unsafe {
+        (*m).sites = sites.as_ptr();
+        (*m).n_sites = sites.len() as u32;
+        (*m).arrays = arrays.as_ptr();
+        (*m).n_arrays = arrays.len() as u32;
+        __tpd_register_module(m);
+    }
+    Module { m, sites }
+}
+
+fn array_desc(name: &str, kind: u16, ty: u16, elements: u64, addr: *const c_void) -> FpArrayDesc {
+    FpArrayDesc {
+        name: cs(name),
+        function: cs(if kind == ARRAY_GLOBAL { "" } else { "kernel" }),
+        file: cs("t.c"),
+        line: 3,
+        elem_ty: ty,
+        kind,
+        elem_size: elem_size(ty) as u32,
+        _reserved: 0,
+        elements,
+        addr,
+    }
+}
+
+fn alloc_site(name: &str, ty: u16, line: u32) -> &'static AllocSiteDesc {
+    leak(AllocSiteDesc {
+        name: cs(name),
+        function: cs("main"),
+        file: cs("t.c"),
+        line,
+        elem_ty: ty,
+        flags: 0,
+        elem_size: elem_size(ty) as u32,
+        _reserved: 0,
+    })
+}
+
+/// A heap array of `n` floats registered like the pass would after `malloc`.
+fn heap_f32(name: &str, n: usize) -> (&'static mut [f32], u32) {
+    let v: &'static mut [f32] = Box::leak(vec![0f32; n].into_boxed_slice());
+    let site = alloc_site(name, FP_FLOAT, 40);
+    unsafe { __tpd_alloc(v.as_mut_ptr().cast(), n * 4, site) };
+    let t = threads::current();
+    ranges::forget_hit(t);
+    let id = ranges::find(t, v.as_ptr() as usize).unwrap().id;
+    (v, id)
+}
+
+fn site_counts(s: &FpSiteDesc) -> (u64, u64, u64, u64) {
+    let i = modules::find(s.module as usize).unwrap();
+    let (_, base, _) = modules::get(i).unwrap();
+    let slot = base as usize + s.index as usize;
+    let mut c = (0, 0, 0, 0);
+    threads::for_each(|t| {
+        let x = t.site(slot);
+        c.0 += x.operands.load(Relaxed);
+        c.1 += x.results.load(Relaxed);
+        c.2 += x.loads.load(Relaxed);
+        c.3 += x.stores.load(Relaxed);
+    });
+    c
+}
+
+fn creator_count(array: u32, creator: &FpSiteDesc) -> u64 {
+    let key = threads::creator_key(array, creator as *const _ as u64);
+    let mut n = 0;
+    threads::for_each(|t| {
+        t.for_each_creator(|k, c| {
+            if k == key {
+                n += c
+            }
+        })
+    });
+    origins::for_each_shared_creator(|k, c| {
+        if k == key {
+            n += c
+        }
+    });
+    n
+}
+
+fn pair_count(d: u32, s: u32) -> u64 {
+    let mut n = 0;
+    threads::for_each(|t| {
+        t.for_each_pair(|a, b, c| {
+            if (a, b) == (d, s) {
+                n += c
+            }
+        })
+    });
+    n
+}
+
+fn site_ptr(s: &FpSiteDesc) -> u64 {
+    s as *const FpSiteDesc as u64
+}
+
+fn shadow_tag(p: *const f32) -> u64 {
+    unsafe { core::ptr::read_unaligned(shadow_addr(p as u64) as usize as *const u64) }
+}
+
+const DENORM: f32 = 1.0e-40;
+
+#[test]
+fn denormal_predicates_and_tags() {
+    assert!(is_denormal_f32(DENORM));
+    assert!(!is_denormal_f32(0.0));
+    assert!(!is_denormal_f32(f32::MIN_POSITIVE));
+    assert!(is_denormal_f32(-f32::MIN_POSITIVE / 2.0));
+    assert!(is_denormal_f64(1e-310));
+    assert!(!is_denormal_f64(1e-300));
+    let t = make_tag(7, 0x5555_1234_5678);
+    assert_eq!(tag_origin(t), 7);
+    assert_eq!(tag_creator(t), 0x5555_1234_5678);
+    assert_eq!(make_tag(0x1_0003, 1 << 50), 3 << 48);
+    assert_eq!(elem_size(FP_DOUBLE), 8);
+    assert_eq!(type_name(FP_FLOAT), "float");
+}
+
+#[test]
+fn registration_assigns_bases_and_counters() {
+    let a = module(
+        "reg_a.c",
+        vec![sp("fadd", FP_FLOAT, 1, 0, 2, 10)],
+        3,
+        vec![],
+    );
+    let b = module(
+        "reg_b.c",
+        vec![sp("fmul", FP_FLOAT, 4, 0, 0, 11)],
+        5,
+        vec![],
+    );
+    let (ma, mb) = unsafe { (&*a.m, &*b.m) };
+    assert!(!modules::unregistered(ma) && !modules::unregistered(mb));
+    // Disjoint ranges of block counters.
+    assert!(ma.base + 3 <= mb.base || mb.base + 5 <= ma.base);
+    // Registering again changes nothing.
+    let base = ma.base;
+    unsafe { __tpd_register_module(a.m) };
+    assert_eq!(unsafe { &*a.m }.base, base);
+    // The thread's counter block, also in the TLS slot.
+    let blk = __tpd_thread_counters();
+    extern "C" {
+        fn __tpd_tls_counters() -> *mut *mut u64;
+    }
+    assert_eq!(unsafe { *__tpd_tls_counters() }, blk);
+    assert_eq!(__tpd_thread_counters(), blk);
+    // Instrumented code: blk[base + block] += 1; fp_operations = count × lanes.
+    let before = threads::fp_operations();
+    unsafe {
+        *blk.add(mb.base as usize) += 10; // fmul <4 x float> block 0
+        *blk.add(ma.base as usize + 1) += 100; // a block without operations
+    }
+    assert_eq!(threads::fp_operations() - before, 40);
+    // Creator addresses are validated before use.
+    assert!(modules::site_at(site_ptr(&a.sites[0])).is_some());
+    assert!(modules::site_at(site_ptr(&a.sites[0]) + 8).is_none());
+    assert!(modules::site_at(0x1234).is_none());
+}
+
+#[test]
+fn op_tags_create_and_carry() {
+    let m = module(
+        "op.c",
+        vec![
+            sp("fmul", FP_FLOAT, 1, 0, 0, 20),
+            sp("fadd", FP_FLOAT, 4, 0, 0, 21),
+            sp("fcmp", FP_FLOAT, 1, FPSITE_NO_RESULT, 0, 22),
+        ],
+        1,
+        vec![],
+    );
+    let (mul, add, cmp) = (&m.sites[0], &m.sites[1], &m.sites[2]);
+    let me = site_ptr(mul);
+    let mut out = [9u64; 4];
+    unsafe {
+        // Only the result is denormal: this site creates it.
+        __tpd_op(mul, 0, 1, [0u64, 0].as_ptr(), out.as_mut_ptr());
+        assert_eq!(out[0], make_tag(0, me));
+        // A denormal operand with a creator: its tag carries (origin and creator).
+        let carried = make_tag(5, 0x7000_0000_1000);
+        __tpd_op(mul, 1 << 16, 1, [0u64, carried].as_ptr(), out.as_mut_ptr());
+        assert_eq!(out[0], carried);
+        // A denormal operand without creator (origin only): this site becomes creator.
+        __tpd_op(mul, 1, 1, [make_tag(9, 0), 0].as_ptr(), out.as_mut_ptr());
+        assert_eq!(out[0], make_tag(9, me));
+        // Denormal operand, normal result: tag 0.
+        __tpd_op(mul, 1, 0, [carried, 0].as_ptr(), out.as_mut_ptr());
+        assert_eq!(out[0], 0);
+        // The first denormal operand wins.
+        __tpd_op(
+            mul,
+            1 | 1 << 16,
+            1,
+            [make_tag(1, 0x10), make_tag(2, 0x20)].as_ptr(),
+            out.as_mut_ptr(),
+        );
+        assert_eq!(out[0], make_tag(1, 0x10));
+    }
+    assert_eq!(site_counts(mul), (5, 4, 0, 0));
+    // Vectors: per lane. Lane 1: operand 1 denormal (tagged); lane 2: only the result;
+    // lane 3: operand 0 denormal, normal result.
+    let tags: [u64; 8] = [0, 0, 0, make_tag(3, 0x30), 0, make_tag(4, 0x40), 0, 0];
+    unsafe {
+        __tpd_op(
+            add,
+            (1 << 3) | (1 << (16 + 1)),
+            0b0110,
+            tags.as_ptr(),
+            out.as_mut_ptr(),
+        );
+    }
+    assert_eq!(
+        out,
+        [0, make_tag(4, 0x40), make_tag(0, site_ptr(add)), 0],
+        "lane 0 normal, lane 1 carried from operand 1, lane 2 created, lane 3 normal"
+    );
+    assert_eq!(site_counts(add), (2, 2, 0, 0));
+    // Operand-only sites count operands and write no tags.
+    let mut untouched = [7u64; 1];
+    unsafe {
+        __tpd_op(
+            cmp,
+            0b11 | 1 << 16,
+            0,
+            tags.as_ptr(),
+            untouched.as_mut_ptr(),
+        )
+    };
+    assert_eq!(untouched, [7]);
+    assert_eq!(
+        site_counts(cmp).0,
+        2,
+        "lanes past the site's width are ignored"
+    );
+}
+
+#[test]
+fn loads_and_stores_through_marked_arrays() {
+    let m = module(
+        "ls.c",
+        vec![
+            sp("load", FP_FLOAT, 1, FPSITE_LOAD, 0, 30),
+            sp("fmul", FP_FLOAT, 1, 0, 0, 31),
+            sp("store", FP_FLOAT, 1, FPSITE_STORE, 0, 32),
+            sp("load", FP_FLOAT, 4, FPSITE_LOAD, 0, 33),
+        ],
+        1,
+        vec![],
+    );
+    let (ld, mul, st, ld4) = (&m.sites[0], &m.sites[1], &m.sites[2], &m.sites[3]);
+    let (src, sid) = heap_f32("src_ls", 64);
+    let (dst, did) = heap_f32("dst_ls", 64);
+    let tmp: &'static mut [f32] = Box::leak(vec![0f32; 4].into_boxed_slice());
+    assert_ne!(sid, did);
+    src[5] = DENORM;
+    let mut t = [0u64; 4];
+    unsafe {
+        // Denormal data that arrived without an instrumented store (shadow tag 0): the
+        // load becomes its creator, the array its origin.
+        __tpd_load(ld, src.as_ptr().add(5).cast(), 1, t.as_mut_ptr());
+        assert_eq!(t[0], make_tag(sid, site_ptr(ld)));
+        // An operation on it carries the tag; the store into dst records the pair.
+        let mut r = [0u64; 1];
+        __tpd_op(mul, 1, 1, t.as_ptr(), r.as_mut_ptr());
+        assert_eq!(r[0], t[0]);
+        __tpd_store(st, dst.as_mut_ptr().add(7).cast(), 1, r.as_ptr());
+    }
+    assert_eq!(shadow_tag(&dst[7]), make_tag(did, site_ptr(ld)));
+    assert_eq!(pair_count(did, sid), 1);
+    assert_eq!(creator_count(sid, ld), 1);
+    assert_eq!(creator_count(did, ld), 1);
+    let (rs, rd) = (arrays::rec(sid).unwrap(), arrays::rec(did).unwrap());
+    assert_eq!(rs.totals(), (1, 0));
+    assert_eq!(rd.totals(), (0, 1));
+    // Origin map of (dst, src): element 7.
+    let gi = origins::pair_index(did, sid).unwrap();
+    let p = origins::pair(gi).unwrap();
+    assert_eq!(p.counts().len(), 64);
+    assert_eq!(p.counts()[7].load(Relaxed), 1);
+    assert_eq!(p.counts().iter().map(|c| c.load(Relaxed)).sum::<u32>(), 1);
+    // Loading it back: the shadow tag's creator is kept, the origin becomes dst.
+    unsafe { __tpd_load(ld, dst.as_ptr().add(7).cast(), 1, t.as_mut_ptr()) };
+    assert_eq!(t[0], make_tag(did, site_ptr(ld)));
+    // Unmarked memory: the tag is stored as it is and comes back unchanged.
+    let carried = make_tag(sid, site_ptr(mul));
+    unsafe {
+        __tpd_store(st, tmp.as_mut_ptr().cast(), 1, [carried].as_ptr());
+        __tpd_load(ld, tmp.as_ptr().cast(), 1, t.as_mut_ptr());
+    }
+    assert_eq!(shadow_tag(tmp.as_ptr()), carried);
+    assert_eq!(t[0], carried);
+    // A value without a tag stored anywhere gets the store as creator.
+    unsafe { __tpd_store(st, tmp.as_mut_ptr().add(1).cast(), 1, [0u64].as_ptr()) };
+    assert_eq!(shadow_tag(&tmp[1]), make_tag(0, site_ptr(st)));
+    // Vector load: lanes 0 and 2 denormal; lane 1 normal gets tag 0.
+    src[8] = DENORM;
+    src[10] = DENORM;
+    unsafe { __tpd_load(ld4, src.as_ptr().add(8).cast(), 0b0101, t.as_mut_ptr()) };
+    assert_eq!(
+        t,
+        [
+            make_tag(sid, site_ptr(ld4)),
+            0,
+            make_tag(sid, site_ptr(ld4)),
+            0
+        ]
+    );
+    assert_eq!(site_counts(ld4).2, 2);
+    assert_eq!(site_counts(ld), (0, 0, 3, 0));
+    assert_eq!(site_counts(st), (0, 0, 0, 3));
+    assert_eq!(rs.totals(), (3, 0));
+    // Interval counters per element.
+    let c = rs.counters();
+    assert_eq!(unsafe { &*c.add(5) }.load(Relaxed), 1);
+    assert_eq!(unsafe { &*c.add(8) }.load(Relaxed), 1);
+    assert_eq!(unsafe { &*c.add(9) }.load(Relaxed), 0);
+}
+
+#[test]
+fn array_registry_nesting_adjacency_release_and_recycling() {
+    let pool: &'static mut [f64] = Box::leak(vec![0f64; 100].into_boxed_slice());
+    let base = pool.as_ptr() as usize;
+    let site = alloc_site("", FP_DOUBLE, 77);
+    let t = threads::current();
+    unsafe {
+        // A pool, a block inside it, and two adjacent blocks.
+        __tpd_alloc(pool.as_mut_ptr().cast(), 800, site);
+        __tpd_alloc((base + 80) as *mut c_void, 80, site);
+        __tpd_alloc((base + 400) as *mut c_void, 40, site);
+        __tpd_alloc((base + 440) as *mut c_void, 40, site);
+    }
+    ranges::forget_hit(t);
+    let id = |a: usize| ranges::find(t, a).map(|r| r.id);
+    let (outer, inner, left, right) = (
+        id(base).unwrap(),
+        id(base + 80).unwrap(),
+        id(base + 400).unwrap(),
+        id(base + 440).unwrap(),
+    );
+    assert!(
+        outer != inner && left != right && inner != left,
+        "{outer} {inner} {left} {right}"
+    );
+    assert_eq!(id(base + 159), Some(inner));
+    assert_eq!(id(base + 160), Some(outer), "just past the inner block");
+    assert_eq!(id(base + 439), Some(left));
+    assert_eq!(id(base + 479), Some(right));
+    assert_eq!(id(base + 480), Some(outer));
+    assert_eq!(id(base + 800), None);
+    let r = ranges::lookup_global(base + 90).unwrap();
+    assert_eq!((r.lo, r.hi), (base + 80, base + 160));
+    // Heap arrays without a variable name are named after the allocation site.
+    let mut name = Vec::new();
+    arrays::rec(outer)
+        .unwrap()
+        .write_name(outer, &mut |b| name.extend_from_slice(b));
+    assert_eq!(name, b"<main:77>");
+    // A denormal event in `left`, then release everything.
+    let m = module(
+        "reg_rel.c",
+        vec![sp("store", FP_DOUBLE, 1, FPSITE_STORE, 0, 5)],
+        1,
+        vec![],
+    );
+    unsafe {
+        __tpd_store(&m.sites[0], (base + 408) as *mut c_void, 1, [0u64].as_ptr());
+        __tpd_release((base + 400) as *mut c_void);
+        __tpd_release((base + 80) as *mut c_void);
+        __tpd_release((base + 12345) as *mut c_void); // not a block: ignored
+    }
+    ranges::forget_hit(t);
+    assert_eq!(
+        id(base + 408),
+        Some(outer),
+        "the released block's range is gone"
+    );
+    assert_eq!(id(base + 90), Some(outer));
+    // The touched array keeps its id and statistics; the untouched one was recycled.
+    let l = arrays::rec(left).unwrap();
+    assert!(!l.live.load(Relaxed));
+    assert_eq!(l.state.load(Relaxed), arrays::READY);
+    assert_eq!(l.totals(), (0, 1));
+    assert_eq!(
+        arrays::rec(inner).unwrap().state.load(Relaxed),
+        arrays::FREE
+    );
+    unsafe {
+        __tpd_release((base + 440) as *mut c_void);
+        __tpd_release(base as *mut c_void);
+    }
+    ranges::forget_hit(t);
+    assert_eq!(id(base), None);
+}
+
+#[test]
+fn a_reused_range_releases_the_old_array() {
+    let buf: &'static mut [f32] = Box::leak(vec![0f32; 32].into_boxed_slice());
+    let p = buf.as_mut_ptr().cast::<c_void>();
+    let before = arrays::IMPLICIT_RELEASES.load(Relaxed);
+    unsafe {
+        __tpd_alloc(p, 128, alloc_site("first", FP_FLOAT, 1));
+        // Freed by uninstrumented code, reallocated partly overlapping.
+        __tpd_alloc(
+            p.cast::<u8>().add(64).cast(),
+            128,
+            alloc_site("second", FP_FLOAT, 2),
+        );
+    }
+    assert!(arrays::IMPLICIT_RELEASES.load(Relaxed) > before);
+    let t = threads::current();
+    ranges::forget_hit(t);
+    assert!(ranges::find(t, buf.as_ptr() as usize).is_none());
+    let r = ranges::find(t, buf.as_ptr() as usize + 64).unwrap();
+    let mut name = Vec::new();
+    arrays::rec(r.id)
+        .unwrap()
+        .write_name(r.id, &mut |b| name.extend_from_slice(b));
+    assert_eq!(name, b"second");
+    unsafe { __tpd_release(p.cast::<u8>().add(64).cast()) };
+}
+
+#[test]
+fn globals_register_once_and_stack_arrays_share_a_record() {
+    static mut GRID: [f64; 16] = [0.0; 16];
+    let addr = core::ptr::addr_of!(GRID) as *const c_void;
+    let g = array_desc("grid", ARRAY_GLOBAL, FP_DOUBLE, 16, addr);
+    let g2 = array_desc("grid", ARRAY_GLOBAL, FP_DOUBLE, 16, addr);
+    module("glob1.c", vec![], 0, vec![g]);
+    module("glob2.c", vec![], 0, vec![g2]);
+    let t = threads::current();
+    ranges::forget_hit(t);
+    let r = ranges::find(t, addr as usize + 8).unwrap();
+    assert_eq!((r.lo, r.hi), (addr as usize, addr as usize + 128));
+    let mut n = 0;
+    ranges::for_each_global(|x| n += (x.lo == addr as usize) as usize);
+    assert_eq!(n, 1, "the same global from two modules is one array");
+
+    // A stack array: every instance maps to the variable's record.
+    let d: &'static FpArrayDesc = leak(array_desc("tmp", ARRAY_STACK, FP_FLOAT, 8, null()));
+    let mut a = [0f32; 8];
+    let mut b = [0f32; 8];
+    unsafe {
+        __tpd_array_enter(a.as_mut_ptr().cast(), d);
+        let id1 = ranges::find(t, a.as_ptr() as usize + 4).unwrap().id;
+        __tpd_array_enter(b.as_mut_ptr().cast(), d);
+        let id2 = ranges::find(t, b.as_ptr() as usize).unwrap().id;
+        assert_eq!(id1, id2);
+        assert_eq!(ranges::find(t, a.as_ptr() as usize).unwrap().id, id1);
+        // Another thread sees this thread's stack array (OpenMP shared locals).
+        let addr_b = b.as_ptr() as usize;
+        let seen =
+            std::thread::spawn(move || ranges::find(threads::current(), addr_b + 8).map(|r| r.id))
+                .join()
+                .unwrap();
+        assert_eq!(seen, Some(id1));
+        // Leaving `a` also drops `b`, entered after it (its leave was skipped).
+        __tpd_array_leave(a.as_mut_ptr().cast());
+        assert!(ranges::find(t, b.as_ptr() as usize).is_none());
+        assert!(ranges::find(t, a.as_ptr() as usize).is_none());
+    }
+}
+
+#[test]
+fn shapes_before_and_after_registration() {
+    let (v, id) = heap_f32("flat", 1000);
+    unsafe { arrays::tp_array_shape(v.as_ptr().add(10).cast(), 20, 50, cs("field")) };
+    let r = arrays::rec(id).unwrap();
+    assert_eq!(r.shape(), Some((20, 50)));
+    let mut name = Vec::new();
+    r.write_name(id, &mut |b| name.extend_from_slice(b));
+    assert_eq!(name, b"field");
+    // Before: the shape waits for an array registered at that address.
+    let w: &'static mut [f32] = Box::leak(vec![0f32; 600].into_boxed_slice());
+    unsafe {
+        arrays::tp_array_shape(w.as_ptr().cast(), 30, 20, cs("later"));
+        __tpd_alloc(w.as_mut_ptr().cast(), 2400, alloc_site("w", FP_FLOAT, 9));
+    }
+    let t = threads::current();
+    ranges::forget_hit(t);
+    let id2 = ranges::find(t, w.as_ptr() as usize).unwrap().id;
+    let r2 = arrays::rec(id2).unwrap();
+    assert_eq!(r2.shape(), Some((30, 20)));
+    let mut name = Vec::new();
+    r2.write_name(id2, &mut |b| name.extend_from_slice(b));
+    assert_eq!(name, b"later");
+}
+
+#[test]
+fn counters_are_per_thread_and_summed() {
+    let m = module(
+        "thr.c",
+        vec![
+            sp("fadd", FP_FLOAT, 1, 0, 0, 50),
+            sp("load", FP_FLOAT, 1, FPSITE_LOAD, 0, 51),
+        ],
+        1,
+        vec![],
+    );
+    let (v, id) = heap_f32("shared", 256);
+    for x in v.iter_mut() {
+        *x = DENORM;
+    }
+    let addr = v.as_ptr() as usize;
+    let sites = m.sites.as_ptr() as usize;
+    let base = unsafe { &*m.m }.base as usize;
+    let before = threads::fp_operations();
+    let hs: Vec<_> = (0..4)
+        .map(|k| {
+            std::thread::spawn(move || {
+                let sites = sites as *const FpSiteDesc;
+                let blk = __tpd_thread_counters();
+                let mut t = [0u64];
+                for i in 0..1000usize {
+                    unsafe {
+                        *blk.add(base) += 1;
+                        __tpd_op(sites, 1, 0, [0u64].as_ptr(), t.as_mut_ptr());
+                        __tpd_load(
+                            sites.add(1),
+                            (addr + 4 * ((i + 64 * k) % 256)) as *const c_void,
+                            1,
+                            t.as_mut_ptr(),
+                        );
+                    }
+                }
+            })
+        })
+        .collect();
+    for h in hs {
+        h.join().unwrap();
+    }
+    assert_eq!(site_counts(&m.sites[0]).0, 4000);
+    assert_eq!(site_counts(&m.sites[1]).2, 4000);
+    assert_eq!(threads::fp_operations() - before, 4000);
+    assert_eq!(arrays::rec(id).unwrap().totals(), (4000, 0));
+    assert_eq!(creator_count(id, &m.sites[1]), 4000);
+}
+
+#[test]
+fn grids_fold_and_bin() {
+    assert_eq!(snapshot::fold(262144), (512, 512));
+    assert_eq!(snapshot::fold(10), (3, 4));
+    assert_eq!(snapshot::fold(1), (1, 1));
+    assert_eq!(snapshot::fold(12), (3, 4));
+    let g = Grid::new(512 * 512, None);
+    assert_eq!((g.hm_rows, g.hm_cols, g.cell_r, g.cell_c), (256, 256, 2, 2));
+    assert_eq!(g.cell(0), 0);
+    assert_eq!(g.cell(1), 0);
+    assert_eq!(g.cell(2), 1);
+    assert_eq!(g.cell(512), 0);
+    assert_eq!(g.cell(1024), 256);
+    let g = Grid::new(1000, Some((10, 100)));
+    assert_eq!((g.hm_rows, g.hm_cols, g.cell_r, g.cell_c), (10, 100, 1, 1));
+    assert_eq!(g.cell(105), 105);
+    let g = Grid::new(7, Some((2, 3)));
+    assert_eq!(
+        g.cell(6),
+        3,
+        "elements past rows × cols land in the last row"
+    );
+    let g = Grid::new(1000, Some((1, 1000)));
+    assert_eq!((g.hm_rows, g.hm_cols, g.cell_c), (1, 250, 4));
+    let mut out = vec![0u32; g.cells()];
+    g.bin(&[1, 2, 3, 4, 5, 0, 0, 0, 9], &mut out);
+    assert_eq!(&out[..3], &[10, 5, 9]);
+}
+
+#[test]
+fn snapshots_bin_and_reset_interval_counters() {
+    let m = module(
+        "snap.c",
+        vec![
+            sp("load", FP_FLOAT, 1, FPSITE_LOAD, 0, 60),
+            sp("store", FP_FLOAT, 1, FPSITE_STORE, 0, 61),
+        ],
+        1,
+        vec![],
+    );
+    let (v, id) = heap_f32("snapped", 100);
+    unsafe { arrays::tp_array_shape(v.as_ptr().cast(), 10, 10, null()) };
+    let mut t = [0u64];
+    unsafe {
+        for _ in 0..3 {
+            __tpd_load(&m.sites[0], v.as_ptr().add(11).cast(), 1, t.as_mut_ptr());
+        }
+        __tpd_store(&m.sites[1], v.as_mut_ptr().add(99).cast(), 1, t.as_ptr());
+    }
+    assert!(snapshot::take(b"first"));
+    unsafe { __tpd_load(&m.sites[0], v.as_ptr().cast(), 1, t.as_mut_ptr()) };
+    // SIGUSR1 while a snapshot is in progress: deferred, then taken by the holder.
+    {
+        let g = snapshot::lock_for_tests();
+        snapshot::signal_for_tests();
+        drop(g);
+        snapshot::drain_for_tests();
+    }
+    unsafe { snapshot::tp_snapshot(cs("quiet")) };
+    let mut found = Vec::new();
+    snapshot::for_each(|h| {
+        h.for_each_array(|e, r, w| {
+            if e.id == id {
+                found.push((
+                    h.label().to_vec(),
+                    e.reads,
+                    e.writes,
+                    e.grid,
+                    r.to_vec(),
+                    w.to_vec(),
+                ));
+            }
+        })
+    });
+    let labels: Vec<&[u8]> = found.iter().map(|f| f.0.as_slice()).collect();
+    let i = labels.iter().position(|l| *l == b"first").unwrap();
+    assert_eq!(&labels[i..i + 3], &[&b"first"[..], b"SIGUSR1", b"quiet"]);
+    let (_, r, w, g, rc, wc) = &found[i];
+    assert_eq!((*r, *w), (3, 1));
+    assert_eq!((g.hm_rows, g.hm_cols), (10, 10));
+    assert_eq!(rc[11], 3);
+    assert_eq!(wc[99], 1);
+    assert_eq!(rc.iter().sum::<u32>(), 3);
+    // The interval counters were reset: the next snapshot holds only the new read, and
+    // the cumulative totals go on.
+    let (_, r, w, _, rc, _) = &found[i + 1];
+    assert_eq!((*r, *w), (4, 1));
+    assert_eq!(rc[0], 1);
+    assert_eq!(rc.iter().sum::<u32>(), 1);
+    // No events in the interval: no heatmap.
+    let (_, r, _, _, rc, wc) = &found[i + 2];
+    assert_eq!(*r, 4);
+    assert!(rc.is_empty() && wc.is_empty());
+    assert_eq!(arrays::rec(id).unwrap().totals(), (4, 1));
+}
+
+#[test]
+fn roles_follow_the_read_write_ratio() {
+    use super::report::role;
+    assert_eq!(role(0, 0), "none");
+    assert_eq!(role(100, 0), "source");
+    assert_eq!(role(100, 10), "source");
+    assert_eq!(
+        role(8_914_864, 2_228_716),
+        "propagates",
+        "jacobi: 4 reads per write"
+    );
+    assert_eq!(role(80, 10), "propagates", "a 9-point stencil");
+    assert_eq!(role(10, 100), "sink");
+    assert_eq!(role(0, 5), "sink");
+    assert_eq!(role(5, 5), "propagates");
+}
+
+#[test]
+fn other_array_has_no_id_in_tags() {
+    assert_eq!(OTHER, 0);
+    assert_eq!(make_tag(OTHER, 0x40), 0x40);
+}
+
+/// Writes the report into memory and parses it.
+fn report_json() -> Value {
+    let mut out = Vec::new();
+    let inp = super::report::Inputs {
+        name: b"unit",
+        path: b"/x/unit",
+        argv: &[],
+        pid: 1,
+        exit: crate::report::Exit::Code(0),
+    };
+    super::report::write_json(&inp, &mut out);
+    serde_json::from_slice(&out)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out)))
+}
+
+#[test]
+fn the_report_has_the_schema_keys_and_this_tests_data() {
+    let m = module(
+        "json.c",
+        vec![
+            sp("load", FP_FLOAT, 1, FPSITE_LOAD, 0, 70),
+            sp("fmul", FP_FLOAT, 1, 0, 0, 71),
+            sp("store", FP_FLOAT, 1, FPSITE_STORE, 0, 72),
+            sp("fadd", FP_FLOAT, 1, 0, 1, 73),
+        ],
+        2,
+        vec![],
+    );
+    let (ld, mul, st) = (&m.sites[0], &m.sites[1], &m.sites[2]);
+    let (src, sid) = heap_f32("json_src", 16);
+    let (dst, _did) = heap_f32("json_dst", 16);
+    let blk = __tpd_thread_counters();
+    unsafe {
+        *blk.add((*m.m).base as usize) += 5;
+        let mut t = [0u64];
+        let mut r = [0u64];
+        __tpd_op(mul, 0, 1, [0u64, 0].as_ptr(), r.as_mut_ptr()); // creates
+        __tpd_store(st, src.as_mut_ptr().cast(), 1, r.as_ptr());
+        for _ in 0..4 {
+            __tpd_load(ld, src.as_ptr().cast(), 1, t.as_mut_ptr());
+        }
+        __tpd_op(mul, 1, 1, t.as_ptr(), r.as_mut_ptr());
+        __tpd_store(st, dst.as_mut_ptr().add(3).cast(), 1, r.as_ptr());
+    }
+    assert_eq!(sid, arrays::rec(sid).map(|_| sid).unwrap());
+    let v = report_json();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    for k in [
+        "schema",
+        "version",
+        "mode",
+        "taintprof_version",
+        "program",
+        "exit",
+        "threads",
+        "fp_environment",
+        "totals",
+        "sites",
+        "arrays",
+        "origins",
+        "creators",
+        "snapshots",
+        "origin_maps",
+        "timeline",
+        "warnings",
+    ] {
+        assert!(keys.contains(&k), "missing {k} in {keys:?}");
+    }
+    assert_eq!(keys.len(), 17, "{keys:?}");
+    assert_eq!(v["schema"], "taintprof.denormal");
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["mode"], "compiler");
+    assert_eq!(v["exit"], serde_json::json!({"reason": "exit", "code": 0}));
+    for k in ["ftz", "daz", "mxcsr", "changed_by_program"] {
+        assert!(v["fp_environment"].get(k).is_some(), "{k}");
+    }
+    assert!(v["fp_environment"]["mxcsr"]
+        .as_str()
+        .unwrap()
+        .starts_with("0x"));
+    assert!(v["timeline"].as_array().unwrap().is_empty());
+    let sites: Vec<&Value> = v["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["file"] == "json.c")
+        .collect();
+    assert_eq!(sites.len(), 3, "the fadd never saw a denormal: {sites:?}");
+    // Sorted by events within the function: the loads (4) first.
+    assert_eq!(sites[0]["op"], "load");
+    assert_eq!(sites[0]["denormal_loads"], 4);
+    assert_eq!(sites[1]["denormal_results"], 2);
+    assert_eq!(sites[1]["executions"], 5);
+    assert_eq!(sites[1]["type"], "float");
+    assert_eq!(sites[1]["column"], 7);
+    assert_eq!(sites[1]["function"], "kernel");
+    let keys: Vec<&str> = sites[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    let mut want = [
+        "function",
+        "linkage",
+        "file",
+        "line",
+        "column",
+        "op",
+        "type",
+        "executions",
+        "denormal_operands",
+        "denormal_results",
+        "denormal_loads",
+        "denormal_stores",
+    ];
+    want.sort();
+    assert_eq!(keys, want);
+    let arr = |name: &str| -> Value {
+        v["arrays"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("no array {name}"))
+    };
+    let a = arr("json_src");
+    assert_eq!(a["kind"], "heap");
+    assert_eq!(a["element_type"], "float");
+    assert_eq!(a["elements"], 16);
+    assert_eq!(a["shape"], Value::Null);
+    assert_eq!(
+        a["allocated_at"],
+        serde_json::json!({"function": "main", "file": "t.c", "line": 40})
+    );
+    assert_eq!(
+        (a["denormal_reads"].as_u64(), a["denormal_writes"].as_u64()),
+        (Some(4), Some(1))
+    );
+    assert_eq!(a["role"], "propagates");
+    assert_eq!(a["live"], true);
+    let keys: Vec<&str> = a.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    let mut want = [
+        "id",
+        "name",
+        "kind",
+        "element_type",
+        "elements",
+        "shape",
+        "allocated_at",
+        "denormal_reads",
+        "denormal_writes",
+        "role",
+        "live",
+    ];
+    want.sort();
+    assert_eq!(keys, want);
+    assert_eq!(arr("json_dst")["role"], "sink");
+    let o: Vec<&Value> = v["origins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["dest"] == "json_dst")
+        .collect();
+    assert_eq!(o.len(), 1);
+    assert_eq!(o[0]["src"], "json_src");
+    assert_eq!(o[0]["count"], 1);
+    let c: Vec<&Value> = v["creators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["array"] == "json_src")
+        .collect();
+    assert_eq!(c.len(), 1);
+    assert_eq!(c[0]["op"], "fmul");
+    assert_eq!(c[0]["line"], 71);
+    assert_eq!(c[0]["file"], "json.c");
+    assert_eq!(c[0]["count"], 5, "1 write + 4 reads");
+    let om: Vec<&Value> = v["origin_maps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["dest"] == "json_dst")
+        .collect();
+    assert_eq!(om.len(), 1);
+    assert_eq!(
+        (om[0]["rows"].as_u64(), om[0]["cols"].as_u64()),
+        (Some(4), Some(4))
+    );
+    assert_eq!(om[0]["cell"], serde_json::json!([1, 1]));
+    assert_eq!(om[0]["counts"][3], 1);
+    let tot = &v["totals"];
+    for k in [
+        "fp_operations",
+        "denormal_operands",
+        "denormal_results",
+        "denormal_loads",
+        "denormal_stores",
+    ] {
+        assert!(tot[k].as_u64().is_some(), "{k}");
+    }
+}
+
+#[test]
+fn duplicate_names_are_disambiguated() {
+    let (_a, ia) = heap_f32("twin", 4);
+    let (_b, ib) = heap_f32("twin", 4);
+    let m = module(
+        "twin.c",
+        vec![sp("store", FP_FLOAT, 1, FPSITE_STORE, 0, 1)],
+        1,
+        vec![],
+    );
+    unsafe {
+        __tpd_store(&m.sites[0], _a.as_mut_ptr().cast(), 1, [0u64].as_ptr());
+        __tpd_store(&m.sites[0], _b.as_mut_ptr().cast(), 1, [0u64].as_ptr());
+    }
+    let v = report_json();
+    let names: Vec<String> = v["arrays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a["name"].as_str())
+        .filter(|n| n.starts_with("twin"))
+        .map(String::from)
+        .collect();
+    assert!(names.contains(&format!("twin#{ia}")), "{names:?}");
+    assert!(names.contains(&format!("twin#{ib}")), "{names:?}");
+}
+
+#[test]
+fn lookups_while_other_threads_allocate() {
+    let (v, id) = heap_f32("steady", 64);
+    let addr = v.as_ptr() as usize;
+    let stop = std::sync::Arc::new(core::sync::atomic::AtomicBool::new(false));
+    let s2 = stop.clone();
+    let churn = std::thread::spawn(move || {
+        let site = alloc_site("churn", FP_FLOAT, 3);
+        let mut n = 0;
+        while !s2.load(Relaxed) && n < 2000 {
+            let b: Vec<f32> = vec![0.0; 8];
+            unsafe {
+                __tpd_alloc(b.as_ptr() as *mut c_void, 32, site);
+                __tpd_release(b.as_ptr() as *mut c_void);
+            }
+            n += 1;
+        }
+    });
+    let t = threads::current();
+    for i in 0..20000 {
+        ranges::forget_hit(t);
+        let r: Option<Range> = ranges::find(t, addr + 4 * (i % 64));
+        assert_eq!(r.map(|r| r.id), Some(id));
+    }
+    stop.store(true, Relaxed);
+    churn.join().unwrap();
+}
+
+#[test]
+fn unknown_creators_in_stale_tags_are_not_dereferenced() {
+    let m = module(
+        "stale.c",
+        vec![sp("store", FP_FLOAT, 1, FPSITE_STORE, 0, 1)],
+        1,
+        vec![],
+    );
+    let (v, id) = heap_f32("stale_dst", 4);
+    // A garbage creator address (as a stale shadow tag could hold).
+    unsafe {
+        __tpd_store(
+            &m.sites[0],
+            v.as_mut_ptr().cast(),
+            1,
+            [make_tag(0, 0x10)].as_ptr(),
+        )
+    };
+    let rep = report_json();
+    let c: Vec<&Value> = rep["creators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["array"] == "stale_dst")
+        .collect();
+    assert_eq!(c.len(), 1);
+    assert_eq!(c[0]["function"], "<unknown>");
+    let _ = id;
+}
