@@ -28,6 +28,26 @@
 #
 # To pass taintprof options to every compile, e.g. control-flow tainting off:
 #   -DCMAKE_C_FLAGS=--tp-control-flow=off -DCMAKE_CXX_FLAGS=--tp-control-flow=off
+#
+# Denormal mode (count denormal operands and results per source site, follow the
+# floating-point arrays; the wrappers then add full -g unless you chose a -g level):
+#   -DTAINTPROF_MODE=denormal
+# then `taintprof run -- build/<program>` and `taintprof denormals <report> --html DIR`.
+
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES TAINTPROF_MODE TAINTPROF_ROOT)
+if(DEFINED TAINTPROF_MODE AND NOT TAINTPROF_MODE STREQUAL "")
+  if(NOT TAINTPROF_MODE MATCHES "^(taint|denormal)$")
+    message(FATAL_ERROR
+      "taintprof-toolchain.cmake: TAINTPROF_MODE must be taint or denormal (got '${TAINTPROF_MODE}')")
+  endif()
+  # CMake reads a toolchain file more than once: add the flag once.
+  if(NOT CMAKE_C_FLAGS_INIT MATCHES "--tp-mode=")
+    string(APPEND CMAKE_C_FLAGS_INIT " --tp-mode=${TAINTPROF_MODE}")
+  endif()
+  if(NOT CMAKE_CXX_FLAGS_INIT MATCHES "--tp-mode=")
+    string(APPEND CMAKE_CXX_FLAGS_INIT " --tp-mode=${TAINTPROF_MODE}")
+  endif()
+endif()
 
 set(_tp_dirs "")
 if(DEFINED TAINTPROF_ROOT)

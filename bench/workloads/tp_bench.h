@@ -2,9 +2,12 @@
  *
  * Every workload is compiled once per configuration, with one of these defined:
  *
- *   TP_BENCH_TAINT   taintprof: tp_register_variable (the taintprof runtime)
- *   TP_BENCH_DFSAN   DataFlowSanitizer: one label bit per variable (1, 2, 4, ...)
- *   (neither)        native: registration compiles to nothing
+ *   TP_BENCH_TAINT     taintprof: tp_register_variable (the taintprof runtime)
+ *   TP_BENCH_DFSAN     DataFlowSanitizer: one label bit per variable (1, 2, 4, ...)
+ *   TP_BENCH_DENORMAL  taintprof denormal mode: parameters are not registered; arrays
+ *                      get names and 2-D shapes (TP_BENCH_ARRAY) and the time loop
+ *                      takes snapshots (TP_BENCH_SNAPSHOT_ITER) for the heatmaps
+ *   (none)             native: all of these compile to nothing
  *
  * so all configurations run the same code and differ only in the instrumentation.
  * Each workload prints one line `checksum <value>`; the bench checks that every
@@ -25,6 +28,26 @@ static dfsan_label tp_bench_next_label = 1;
   } while (0)
 #else
 #define TP_BENCH_PARAM(var) ((void)0)
+#endif
+
+#if defined(TP_BENCH_DENORMAL)
+#include <stddef.h>
+#include <stdio.h>
+#include <taintprof.h>
+/* The runtime's denormal-mode API (compatible redeclarations of taintprof.h's). */
+void tp_array_shape(const void *p, size_t rows, size_t cols, const char *name);
+void tp_snapshot(const char *label);
+#define TP_BENCH_ARRAY(p, rows, cols, name)                                    \
+  tp_array_shape((p), (size_t)(rows), (size_t)(cols), (name))
+#define TP_BENCH_SNAPSHOT_ITER(k)                                              \
+  do {                                                                         \
+    char tp_bench_label_[32];                                                  \
+    snprintf(tp_bench_label_, sizeof tp_bench_label_, "iter %d", (int)(k));    \
+    tp_snapshot(tp_bench_label_);                                              \
+  } while (0)
+#else
+#define TP_BENCH_ARRAY(p, rows, cols, name) ((void)0)
+#define TP_BENCH_SNAPSHOT_ITER(k) ((void)0)
 #endif
 
 #endif

@@ -9,7 +9,9 @@
 //! 3. append, depending on the action:
 //!    - compiling C/C++ (`-c`, `-S`, or sources on a link line):
 //!      `-fpass-plugin=<plugin>`, `-I<include dir>`, and `-gline-tables-only` unless the
-//!      user chose a debug level with line tables; the pass is told where to write its
+//!      user chose a debug level with line tables (with `--tp-mode=denormal`: full `-g`,
+//!      since arrays are named by their variables, unless the user chose a level); the
+//!      pass is told where to write its
 //!      compile-time sidecar through `TAINTPROF_SIDECAR` / `TAINTPROF_SIDECAR_DIR`;
 //!    - preprocessing: `-I<include dir>` (so `#include <taintprof.h>` resolves);
 //!    - linking an executable: the runtime archive, the system libraries it needs
@@ -68,7 +70,7 @@ pub struct TpOptions {
 pub const OWN_FLAGS: &[(&str, &str)] = &[
     (
         "--tp-mode=taint|denormal",
-        "what to instrument for (default: taint; sets TAINTPROF_MODE)",
+        "what to instrument for (default: taint; sets TAINTPROF_MODE; denormal adds -g)",
     ),
     (
         "--tp-control-flow=on|off",
@@ -136,7 +138,11 @@ pub fn help(lang: Lang) -> String {
          Usage: {name} [--tp-OPTIONS] [{cc} arguments ...]\n\n\
          Every argument except the --tp- options goes to clang unchanged. Compiling adds\n\
          the pass plugin, the taintprof include directory and -gline-tables-only (unless\n\
-         you chose a -g level); linking an executable adds the taintprof runtime.\n\n\
+         you chose a -g level); linking an executable adds the taintprof runtime.\n\
+         With --tp-mode=denormal the program counts denormal operands and results per\n\
+         source site and follows its floating-point arrays (read the report with\n\
+         `taintprof denormals`); compiling then adds full -g instead (unless you chose a\n\
+         -g level): arrays are named by their variables, which only full debug info has.\n\n\
          Options:\n"
     );
     for (flag, what) in OWN_FLAGS {
@@ -218,7 +224,28 @@ pub fn plan(
             out.args.push(format!("-I{}", dir.display()));
         }
     }
-    if need_plugin {
+    let denormal = opts.mode.as_deref() == Some("denormal");
+    if need_plugin && denormal {
+        match cl.debug {
+            Some(DebugLevel::Full) => {}
+            Some(DebugLevel::LineTables) => out.notes.push(
+                "note: line tables only (as you chose): denormal mode names arrays by their allocation sites instead of their variables; -g gives the names".into(),
+            ),
+            Some(DebugLevel::None) => {
+                out.args.push("-g".into());
+                out.notes.push(
+                    "note: -g0 overridden with -g: denormal mode names sites by source lines and arrays by their variables".into(),
+                );
+            }
+            Some(DebugLevel::LineDirectives) => {
+                out.args.push("-g".into());
+                out.notes.push(
+                    "note: -gline-directives-only extended to -g: denormal mode names sites by source lines and arrays by their variables".into(),
+                );
+            }
+            None => out.args.push("-g".into()),
+        }
+    } else if need_plugin {
         match cl.debug {
             Some(level) if level.has_line_tables() => {}
             Some(DebugLevel::None) => {
@@ -235,6 +262,8 @@ pub fn plan(
             }
             None => out.args.push("-gline-tables-only".into()),
         }
+    }
+    if need_plugin {
         // Line tables alone carry no linkage names for inlined C++ functions, so a loop
         // inlined from `matrix::at` would be reported as plain `at`. This flag adds them
         // (and discriminators) without changing the generated code (checked on the test
@@ -624,6 +653,40 @@ mod tests {
         let p = plan_for("-c a.c");
         assert_eq!(env(&p, ENV_MODE), None);
         assert_eq!(env(&p, ENV_CONTROL_FLOW), None);
+    }
+
+    #[test]
+    fn denormal_mode_adds_full_debug_info_unless_a_level_was_chosen() {
+        let p = plan_for("--tp-mode=denormal -O2 -c a.c -o a.o");
+        assert_eq!(env(&p, ENV_MODE).as_deref(), Some("denormal"));
+        assert!(p.args.contains(&"-g".to_string()), "{:?}", p.args);
+        assert!(!p.args.contains(&"-gline-tables-only".to_string()));
+        assert!(p.notes.is_empty());
+        // The same runtime is linked as in taint mode.
+        let p = plan_for("--tp-mode=denormal -O2 a.c -o app");
+        assert!(p.args.contains(&"-g".to_string()));
+        assert!(p.args.contains(&"/tp/libtaintprof_rt.a".to_string()));
+        // A level the user chose stays (with a note when it has no variable names).
+        let p = plan_for("--tp-mode=denormal -g3 -c a.c");
+        assert!(!p
+            .args
+            .iter()
+            .any(|a| a == "-g" || a == "-gline-tables-only"));
+        assert!(p.notes.is_empty());
+        let p = plan_for("--tp-mode=denormal -gline-tables-only -c a.c");
+        assert!(!p.args.iter().any(|a| a == "-g"));
+        assert!(p.notes[0].contains("allocation sites"), "{:?}", p.notes);
+        let p = plan_for("--tp-mode=denormal -g0 -c a.c");
+        assert_eq!(p.args.iter().filter(|a| *a == "-g").count(), 1);
+        assert!(
+            p.notes[0].contains("-g0 overridden with -g"),
+            "{:?}",
+            p.notes
+        );
+        // Linking objects only: no debug flags.
+        let p = plan_for("--tp-mode=denormal a.o -o app");
+        assert!(!p.args.iter().any(|a| a.starts_with("-g")));
+        assert!(help(Lang::C).contains("compiling then adds full -g"));
     }
 
     #[test]

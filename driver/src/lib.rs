@@ -1,7 +1,8 @@
 //! # taintprof-driver
 //!
 //! The user-facing side of taintprof: the compiler wrappers `taintprof-cc` /
-//! `taintprof-c++` and the `taintprof` command (`run`, `report`, `bench`). The driver
+//! `taintprof-c++` and the `taintprof` command (`run`, `report`, `denormals`, `dip`,
+//! `bench`). The driver
 //! compiles, runs, and reads reports; every analysis result comes from the pass and the
 //! runtime (see `shared/DESIGN.md`), so nothing here computes labels or loop results.
 //!
@@ -19,13 +20,17 @@
 //! | [`report::scorep`] | `--scorep-filter`: a Score-P filter with the parameter-dependent functions |
 //! | [`report::design`] | `--design`: the runs an empirical model needs, from the report's pairs |
 //! | [`report::volume`] | splitting the runtime's volume expressions into terms (for display) |
-//! | [`run`] | `taintprof run` |
-//! | [`bench`] | `taintprof bench`: slowdowns of taint tracking (with and without control-flow tainting) against native and DFSan |
+//! | [`run`] | `taintprof run` (taint and denormal reports) |
+//! | [`denormal`] | denormal reports (both modes): loading, the summary model, text, `--html` pages and PNG pictures, `--compare` |
+//! | [`dip`] | `taintprof dip`: an unmodified binary under the exception profiler (`LD_PRELOAD`), then symbolize and print |
+//! | [`bench`] | `taintprof bench`: slowdowns of taint tracking (with and without control-flow tainting), denormal tracing (compiler mode, exceptions) against native, DFSan and Valgrind's floor |
 //! | [`table`] | aligned text columns |
 
 pub mod bench;
 pub mod cc;
 pub mod cmdline;
+pub mod denormal;
+pub mod dip;
 pub mod locate;
 pub mod report;
 pub mod rsp;

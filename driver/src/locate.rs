@@ -11,6 +11,7 @@
 //! | C++ compiler | `TAINTPROF_CLANGXX` | `clang++-19` on `PATH`, `/usr/lib/llvm-19/bin/clang++` |
 //! | plugin `libtaintprof_pass.so` | `TAINTPROF_PLUGIN` | next to the driver's executable, `<exe>/../lib`, `<exe>/../lib/taintprof`, `<exe>/../release` |
 //! | runtime `libtaintprof_rt.a` | `TAINTPROF_RUNTIME` | same places as the plugin |
+//! | profiler `libtaintprof_dip.so` (`taintprof dip`) | `TAINTPROF_DIP_LIB` | same places as the plugin |
 //! | include dir (`taintprof.h`) | `TAINTPROF_INCLUDE` | `<exe>/../include/taintprof`, `<exe>/../include`, the checkout's `rt/include` |
 //!
 //! `<exe>` is the directory of the running executable with symlinks resolved, so a
@@ -26,6 +27,8 @@ use std::path::{Path, PathBuf};
 pub const PLUGIN_FILE: &str = "libtaintprof_pass.so";
 /// File name of the runtime archive.
 pub const RUNTIME_FILE: &str = "libtaintprof_rt.a";
+/// File name of the exception-based denormal profiler (`taintprof dip`).
+pub const DIP_FILE: &str = "libtaintprof_dip.so";
 /// The header that marks a valid include directory.
 pub const HEADER_FILE: &str = "taintprof.h";
 
@@ -34,6 +37,7 @@ pub const ENV_CLANGXX: &str = "TAINTPROF_CLANGXX";
 pub const ENV_PLUGIN: &str = "TAINTPROF_PLUGIN";
 pub const ENV_RUNTIME: &str = "TAINTPROF_RUNTIME";
 pub const ENV_INCLUDE: &str = "TAINTPROF_INCLUDE";
+pub const ENV_DIP_LIB: &str = "TAINTPROF_DIP_LIB";
 
 /// Which clang driver to look for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,6 +163,11 @@ impl Locator {
     /// The runtime archive.
     pub fn runtime(&self) -> Result<PathBuf, NotFound> {
         self.artifact(ENV_RUNTIME, RUNTIME_FILE, "the taintprof runtime")
+    }
+
+    /// The exception-based denormal profiler, preloaded by `taintprof dip`.
+    pub fn dip_lib(&self) -> Result<PathBuf, NotFound> {
+        self.artifact(ENV_DIP_LIB, DIP_FILE, "the denormal exception profiler")
     }
 
     /// The directory holding `taintprof.h` (and `perf-taint/`).

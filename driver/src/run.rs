@@ -1,4 +1,6 @@
 //! `taintprof run`: run an instrumented program, then summarize the report(s) it wrote.
+//! Taint reports (`.taintprof.json`) and denormal reports (`.denormal.json`, from
+//! builds with `--tp-mode=denormal`) are both recognized.
 //!
 //! The program runs with `TAINTPROF_OUT` set to the report directory and its output
 //! goes straight to the terminal. Afterwards every report that appeared in (or was
@@ -29,6 +31,12 @@ pub fn parse_report_name(file_name: &str) -> Option<(&str, u32)> {
     Some((name, pid.parse().ok()?))
 }
 
+/// If `file_name` is a taint or denormal run report, its program name and pid.
+pub fn parse_any_report_name(file_name: &str) -> Option<(&str, u32)> {
+    parse_report_name(file_name)
+        .or_else(|| crate::denormal::parse_name(file_name, crate::denormal::COMPILER_SUFFIX))
+}
+
 /// The reports in `dir` with their modification times.
 fn reports_in(dir: &Path) -> HashMap<PathBuf, Option<SystemTime>> {
     let mut found = HashMap::new();
@@ -37,7 +45,7 @@ fn reports_in(dir: &Path) -> HashMap<PathBuf, Option<SystemTime>> {
     };
     for e in entries.flatten() {
         let name = e.file_name();
-        if parse_report_name(&name.to_string_lossy()).is_some() {
+        if parse_any_report_name(&name.to_string_lossy()).is_some() {
             let mtime = e.metadata().ok().and_then(|m| m.modified().ok());
             found.insert(e.path(), mtime);
         }
@@ -58,7 +66,7 @@ pub fn new_reports(
         .map(|(p, _)| {
             let file_pid = p
                 .file_name()
-                .and_then(|n| parse_report_name(&n.to_string_lossy()).map(|(_, pid)| pid))
+                .and_then(|n| parse_any_report_name(&n.to_string_lossy()).map(|(_, pid)| pid))
                 .unwrap_or(0);
             (file_pid != pid, file_pid, p)
         })
@@ -111,6 +119,24 @@ pub fn run(out: Option<&Path>, program: &OsString, args: &[OsString]) -> Result<
                 reports.len()
             );
         }
+        let is_denormal = path.file_name().is_some_and(|n| {
+            n.to_string_lossy()
+                .ends_with(crate::denormal::COMPILER_SUFFIX)
+        });
+        if is_denormal {
+            match crate::denormal::load(path) {
+                Ok(r) => {
+                    let s = crate::denormal::summary::summarize(
+                        &r,
+                        &display_path(path),
+                        &Default::default(),
+                    );
+                    eprint!("{}", crate::denormal::render::short(&s));
+                }
+                Err(e) => eprintln!("taintprof: error: {e}"),
+            }
+            continue;
+        }
         match report::load(path) {
             Ok(r) => {
                 let s = report::summary::summarize(&r, &display_path(path));
@@ -123,7 +149,7 @@ pub fn run(out: Option<&Path>, program: &OsString, args: &[OsString]) -> Result<
 }
 
 /// `path` relative to the working directory when it is inside it.
-fn display_path(path: &Path) -> String {
+pub(crate) fn display_path(path: &Path) -> String {
     std::env::current_dir()
         .ok()
         .and_then(|cwd| {
@@ -156,13 +182,13 @@ fn no_report_message(program: &OsString, dir: &Path, status: std::process::ExitS
 }
 
 /// Ignores SIGINT and SIGQUIT while alive, like `system()`.
-struct IgnoreInterrupts {
+pub(crate) struct IgnoreInterrupts {
     old_int: libc::sighandler_t,
     old_quit: libc::sighandler_t,
 }
 
 impl IgnoreInterrupts {
-    fn new() -> IgnoreInterrupts {
+    pub(crate) fn new() -> IgnoreInterrupts {
         // SAFETY: setting a signal disposition to SIG_IGN is async-signal-safe and has no
         // memory-safety requirements; the previous handlers are restored on drop.
         unsafe {
@@ -214,14 +240,16 @@ mod tests {
         std::fs::write(dir.join("child.3.taintprof.json"), "{}").unwrap();
         std::fs::write(dir.join("main.9.taintprof.json"), "{}").unwrap();
         std::fs::write(dir.join("k.o.taintprof-static.json"), "{}").unwrap();
+        std::fs::write(dir.join("main.9.denormal.json"), "{}").unwrap();
+        std::fs::write(dir.join("main.9.dip-raw.json"), "{}").unwrap();
         let got = new_reports(&dir, &before, 9);
         let names: Vec<String> = got
             .iter()
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
-        assert_eq!(
-            names,
-            vec!["main.9.taintprof.json", "child.3.taintprof.json"]
-        );
+        assert_eq!(names.len(), 3, "{names:?}");
+        assert!(names[..2].contains(&"main.9.taintprof.json".to_string()));
+        assert!(names[..2].contains(&"main.9.denormal.json".to_string()));
+        assert_eq!(names[2], "child.3.taintprof.json");
     }
 }

@@ -446,6 +446,49 @@ fn cmake_with_the_toolchain_file() {
 }
 
 #[test]
+fn cmake_toolchain_mode_variable() {
+    let Some(dir) = setup("cmake-mode") else {
+        return;
+    };
+    if !cmake_available() {
+        eprintln!("skipping cmake-mode: cmake is not installed (apt-get install cmake)");
+        return;
+    }
+    let toolchain =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../cmake/taintprof-toolchain.cmake");
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cmake/example");
+    let configure = |build: &str, mode: &str| {
+        Command::new("cmake")
+            .arg("-S")
+            .arg(&example)
+            .arg("-B")
+            .arg(dir.join(build))
+            .arg(format!("-DCMAKE_TOOLCHAIN_FILE={}", toolchain.display()))
+            .arg(format!("-DTAINTPROF_MODE={mode}"))
+            .env("TAINTPROF_ROOT", Path::new(CC).parent().unwrap())
+            .output()
+            .unwrap()
+    };
+    ok(configure("b1", "taint"));
+    let cache = std::fs::read_to_string(dir.join("b1/CMakeCache.txt")).unwrap();
+    assert!(
+        cache.contains("CMAKE_C_FLAGS:STRING=--tp-mode=taint\n"),
+        "once"
+    );
+    assert!(cache.contains("CMAKE_CXX_FLAGS:STRING=--tp-mode=taint\n"));
+    let out = configure("b2", "fast");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("TAINTPROF_MODE must be taint or denormal"));
+    if denormal_mode_available(&dir) {
+        ok(configure("b3", "denormal"));
+        ok(Command::new("cmake")
+            .args(["--build", dir.join("b3").to_str().unwrap()])
+            .output()
+            .unwrap());
+    }
+}
+
+#[test]
 fn cmake_with_compiler_variables() {
     cmake_build(
         "cmake-vars",
@@ -497,15 +540,23 @@ fn bench_quick_measures_and_checks_all_configurations() {
         "--json".into(),
         json.display().to_string(),
     ];
+    // The taint configurations (the denormal ones have their own test below).
+    args.extend(
+        [
+            "--config",
+            "native",
+            "--config",
+            "taint",
+            "--config",
+            "taint-nocf",
+        ]
+        .map(String::from),
+    );
     let dfsan = Path::new("/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.dfsan-x86_64.a");
-    if !dfsan.exists() {
+    if dfsan.exists() {
+        args.extend(["--config".into(), "dfsan".into()]);
+    } else {
         eprintln!("bench test without dfsan: libclang-rt-19-dev is not installed");
-        args.extend([
-            "--config".into(),
-            "native".into(),
-            "--config".into(),
-            "taint".into(),
-        ]);
     }
     let out = ok(Command::new(TAINTPROF).args(&args).output().unwrap());
     let stdout = text(&out.stdout);
@@ -516,8 +567,98 @@ fn bench_quick_measures_and_checks_all_configurations() {
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let configs = v["configs"].as_array().unwrap().len();
-    assert_eq!(v["samples"].as_array().unwrap().len(), 2 * 2 * configs);
+    let workloads = v["workloads"].as_array().unwrap().len();
+    assert_eq!(
+        v["samples"].as_array().unwrap().len(),
+        2 * workloads * configs
+    );
     assert_eq!(v["checksums_agree"], true);
+}
+
+/// Whether the pass builds programs in denormal mode yet (it is being written).
+fn denormal_mode_available(dir: &Path) -> bool {
+    write(
+        dir,
+        "probe.c",
+        "int main(void) { volatile float x = 1e-40f; return x > 0 ? 0 : 1; }\n",
+    );
+    let out = run_in(
+        dir,
+        CC,
+        &["--tp-mode=denormal", "-O1", "probe.c", "-o", "probe"],
+    );
+    if !out.status.success() {
+        eprintln!(
+            "denormal mode not available in this build: {}",
+            text(&out.stderr).lines().next().unwrap_or("")
+        );
+        return false;
+    }
+    true
+}
+
+#[test]
+fn bench_denormal_configurations() {
+    let Some(dir) = setup("bench-denormal") else {
+        return;
+    };
+    let json = dir.join("bench.json");
+    let mut args: Vec<String> = [
+        "bench",
+        "--quick",
+        "--runs",
+        "1",
+        "--workload",
+        "jacobi",
+        "--workload",
+        "jacobi-denormal",
+        "--config",
+        "native",
+        "--config",
+        "dip",
+        "--timeout",
+        "120",
+        "--json",
+    ]
+    .map(String::from)
+    .to_vec();
+    args.push(json.display().to_string());
+    let denormal = denormal_mode_available(&dir);
+    if denormal {
+        args.extend(["--config".into(), "denormal".into()]);
+    }
+    let out = Command::new(TAINTPROF).args(&args).output().unwrap();
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    // dip needs the profiler next to the driver (cargo build --release puts it there).
+    let have_dip = Locator::new(
+        |k| std::env::var_os(k),
+        Path::new(TAINTPROF).parent().map(Path::to_path_buf),
+        None,
+    )
+    .dip_lib()
+    .is_ok();
+    if !have_dip {
+        eprintln!("bench dip column without libtaintprof_dip.so: {stdout}{stderr}");
+        return;
+    }
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("jacobi-denormal"), "{stdout}");
+    assert!(stdout.contains("(all configurations agree)"), "{stdout}");
+    assert!(stdout.contains("What the dip runs found"), "{stdout}");
+    // The plain jacobi has no denormals; the variant has them on the stencil line.
+    assert!(stdout.contains("no denormals"), "{stdout}");
+    assert!(stdout.contains(" jacobi.c:"), "{stdout}");
+    if denormal {
+        assert!(stdout.contains("What the denormal runs found"), "{stdout}");
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(v["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["status"] == "ok"));
 }
 
 #[test]
@@ -583,4 +724,99 @@ fn very_long_response_files_reach_clang_through_a_response_file() {
         })
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+const JACOBI_DN_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <taintprof.h>
+void tp_array_shape(const void *p, size_t rows, size_t cols, const char *name);
+void tp_snapshot(const char *label);
+static void sweep(const float *prev, float *cur, int n) {
+  for (int i = 1; i < n - 1; i++)
+    for (int j = 1; j < n - 1; j++)
+      cur[i * n + j] = 0.25f * (prev[(i - 1) * n + j] + prev[(i + 1) * n + j] + prev[i * n + j - 1] + prev[i * n + j + 1]);
+}
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 192;
+  int iters = argc > 2 ? atoi(argv[2]) : 120;
+  float *a = malloc(sizeof(float) * n * n), *b = malloc(sizeof(float) * n * n);
+  tp_array_shape(a, n, n, "a");
+  tp_array_shape(b, n, n, "b");
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      a[i * n + j] = b[i * n + j] = (i == 0 || j == 0 || i == n - 1 || j == n - 1) ? 1.0f : 0.0f;
+  for (int it = 0; it < iters; it += 2) {
+    sweep(a, b, n);
+    sweep(b, a, n);
+    if (it % 40 == 38) {
+      char l[32];
+      snprintf(l, sizeof l, "iter %d", it + 2);
+      tp_snapshot(l);
+    }
+  }
+  double s = 0;
+  for (int i = 0; i < n * n; i++) s += a[i];
+  printf("sum %.6f\n", s);
+  free(a);
+  free(b);
+  return 0;
+}
+"#;
+
+/// The whole denormal path with the real pass and runtime: build with
+/// `--tp-mode=denormal`, run, read the report as text and as HTML. Runs once the pass
+/// and the runtime support denormal mode.
+#[test]
+fn denormal_mode_build_run_and_report() {
+    let Some(dir) = setup("denormal-e2e") else {
+        return;
+    };
+    if !denormal_mode_available(&dir) {
+        return;
+    }
+    write(&dir, "jacobi.c", JACOBI_DN_C);
+    let out = ok(run_in(
+        &dir,
+        CC,
+        &[
+            "--tp-mode=denormal",
+            "--tp-verbose",
+            "-O2",
+            "jacobi.c",
+            "-o",
+            "jacobi",
+        ],
+    ));
+    // Full debug info for the array names.
+    assert!(text(&out.stderr).contains(" -g "), "{}", text(&out.stderr));
+    let out = run_in(&dir, TAINTPROF, &["run", "--out", "r", "--", "./jacobi"]);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(text(&out.stdout).starts_with("sum "));
+    assert!(err.contains("Denormal report: r/jacobi."), "{err}");
+    assert!(err.contains("sweep"), "{err}");
+    let report = std::fs::read_dir(dir.join("r"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().ends_with(".denormal.json"))
+        .expect("a denormal report");
+    let out = ok(run_in(
+        &dir,
+        TAINTPROF,
+        &["denormals", report.to_str().unwrap(), "--html", "h"],
+    ));
+    let s = text(&out.stdout);
+    eprintln!("{s}");
+    assert!(s.contains("mode     compiler"), "{s}");
+    assert!(s.contains("jacobi.c:9:"), "the stencil line: {s}");
+    assert!(s.contains("Arrays:"), "{s}");
+    for name in ["a", "b"] {
+        assert!(
+            s.lines().any(|l| l.starts_with(&format!("  {name} "))),
+            "array {name}: {s}"
+        );
+    }
+    let index = std::fs::read_to_string(dir.join("h/index.html")).unwrap();
+    assert!(index.contains("heat-"), "heatmaps");
 }

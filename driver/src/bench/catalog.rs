@@ -6,6 +6,8 @@
 //! entry to [`WORKLOADS`]. To add a configuration, add an entry to [`CONFIGS`]: how to
 //! build ([`Build`]) and how to run ([`Runner`]). Configurations that share a build
 //! (e.g. native and native under valgrind) name the same [`Build::id`] and are built once.
+//! A configuration that is slow or needs extra tools can be left out of the default set
+//! ([`Config::default`]) and given a time limit per run ([`Config::timeout`]).
 
 /// A benchmark program.
 #[derive(Debug, Clone, Copy)]
@@ -41,6 +43,16 @@ pub const WORKLOADS: &[Workload] = &[
         args: &["1024", "1000"],
         quick_args: &["128", "20"],
         callgrind_args: &["256", "20"],
+        libs: &[],
+    },
+    Workload {
+        name: "jacobi-denormal",
+        file: "jacobi.c",
+        source: include_str!("../../../bench/workloads/jacobi.c"),
+        about: "the same stencil with the interior at 0 (thesis 6.4): a wavefront of denormals sweeps the grid",
+        args: &["512", "768", "0"],
+        quick_args: &["256", "120", "0"],
+        callgrind_args: &["256", "120", "0"],
         libs: &[],
     },
     Workload {
@@ -96,6 +108,19 @@ pub enum Tool {
     Taintprof,
 }
 
+/// The reports a configuration's runs write (shown after the runs as proof that
+/// they tracked something).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reports {
+    None,
+    /// `<prog>.<pid>.taintprof.json`: must show parameter-dependent loops.
+    Taint,
+    /// `<prog>.<pid>.denormal.json` (compiler mode).
+    Denormal,
+    /// `<prog>.<pid>.dip.json` (exceptions mode, written by `taintprof dip`).
+    Dip,
+}
+
 /// A column of the bench table.
 #[derive(Debug, Clone, Copy)]
 pub struct Config {
@@ -103,8 +128,12 @@ pub struct Config {
     pub about: &'static str,
     pub build: Build,
     pub runner: Runner,
-    /// The programs write taint reports (checked after the runs).
-    pub taint_reports: bool,
+    pub reports: Reports,
+    /// Seconds after which a run is stopped and the cell shows "timed out"
+    /// (`--timeout` overrides); `None`: no limit.
+    pub timeout: Option<u64>,
+    /// Part of the default set (without `--config`).
+    pub default: bool,
 }
 
 /// The baseline every slowdown is relative to.
@@ -113,7 +142,8 @@ pub const BASELINE: &str = "native";
 pub const NATIVE_BUILD: Build = Build {
     id: "native",
     compiler: Compiler::Clang,
-    flags: &["-O2"],
+    // Debug info changes no code; it lets `dip` name source lines.
+    flags: &["-O2", "-g"],
     define: None,
     hint: "is clang-19 installed? (apt-get install clang-19)",
 };
@@ -121,10 +151,12 @@ pub const NATIVE_BUILD: Build = Build {
 pub const CONFIGS: &[Config] = &[
     Config {
         name: "native",
-        about: "clang-19 -O2",
+        about: "clang-19 -O2 -g",
         build: NATIVE_BUILD,
         runner: Runner::Direct,
-        taint_reports: false,
+        reports: Reports::None,
+        timeout: None,
+        default: true,
     },
     Config {
         name: "taint",
@@ -137,7 +169,9 @@ pub const CONFIGS: &[Config] = &[
             hint: "build taintprof first: cargo build --release",
         },
         runner: Runner::Direct,
-        taint_reports: true,
+        reports: Reports::Taint,
+        timeout: None,
+        default: true,
     },
     Config {
         name: "taint-nocf",
@@ -150,7 +184,9 @@ pub const CONFIGS: &[Config] = &[
             hint: "build taintprof first: cargo build --release",
         },
         runner: Runner::Direct,
-        taint_reports: true,
+        reports: Reports::Taint,
+        timeout: None,
+        default: true,
     },
     Config {
         name: "dfsan",
@@ -163,7 +199,42 @@ pub const CONFIGS: &[Config] = &[
             hint: "DataFlowSanitizer needs its runtime: apt-get install libclang-rt-19-dev",
         },
         runner: Runner::Direct,
-        taint_reports: false,
+        reports: Reports::None,
+        timeout: None,
+        default: true,
+    },
+    Config {
+        name: "denormal",
+        about: "taintprof-cc -O2 --tp-mode=denormal (compiler-mode denormal tracing: every FP operation checked, arrays, origins)",
+        build: Build {
+            id: "denormal",
+            compiler: Compiler::TaintprofCc,
+            flags: &["-O2", "--tp-mode=denormal"],
+            define: Some("TP_BENCH_DENORMAL"),
+            hint: "does this taintprof's pass support --tp-mode=denormal? build it with: cargo build --release",
+        },
+        runner: Runner::Direct,
+        reports: Reports::Denormal,
+        timeout: None,
+        default: true,
+    },
+    Config {
+        name: "valgrind-none",
+        about: "the native binary under valgrind --tool=none: the floor of any Valgrind-based tracer (DART)",
+        build: NATIVE_BUILD,
+        runner: Runner::Under(Tool::Valgrind, &["--tool=none"]),
+        reports: Reports::None,
+        timeout: Some(600),
+        default: false,
+    },
+    Config {
+        name: "dip",
+        about: "the native binary under taintprof dip (denormal exceptions; a trap per denormal instruction)",
+        build: NATIVE_BUILD,
+        runner: Runner::Under(Tool::Taintprof, &["dip", "--"]),
+        reports: Reports::Dip,
+        timeout: Some(300),
+        default: false,
     },
 ];
 
@@ -192,7 +263,7 @@ mod tests {
         assert_eq!(on.build.define, off.build.define);
         assert_eq!(on.build.compiler, off.build.compiler);
         assert_ne!(on.build.id, off.build.id);
-        assert!(on.taint_reports && off.taint_reports);
+        assert!(on.reports == Reports::Taint && off.reports == Reports::Taint);
         // The flags are the wrapper's own (it consumes them; clang never sees them).
         for c in [on, off] {
             let args: Vec<String> = c.build.flags.iter().map(|s| s.to_string()).collect();
@@ -200,6 +271,51 @@ mod tests {
             assert!(opts.control_flow.is_some());
             assert_eq!(rest, ["-O2"]);
         }
+    }
+
+    #[test]
+    fn denormal_configurations() {
+        let find = |n: &str| CONFIGS.iter().find(|c| c.name == n).unwrap();
+        let d = find("denormal");
+        let args: Vec<String> = d.build.flags.iter().map(|s| s.to_string()).collect();
+        let (opts, rest) = crate::cc::split_own_flags(args).unwrap();
+        assert_eq!(opts.mode.as_deref(), Some("denormal"));
+        assert_eq!(rest, ["-O2"]);
+        assert_eq!(d.reports, Reports::Denormal);
+        // valgrind-none and dip run the native binary; they are opt-in and time-limited.
+        for n in ["valgrind-none", "dip"] {
+            let c = find(n);
+            assert_eq!(c.build.id, NATIVE_BUILD.id);
+            assert!(!c.default && c.timeout.is_some(), "{n}");
+        }
+        assert_eq!(
+            find("valgrind-none").runner,
+            Runner::Under(Tool::Valgrind, &["--tool=none"])
+        );
+        assert_eq!(
+            find("dip").runner,
+            Runner::Under(Tool::Taintprof, &["dip", "--"])
+        );
+        assert_eq!(find("dip").reports, Reports::Dip);
+        // The baseline is in the default set.
+        assert!(find(BASELINE).default);
+    }
+
+    #[test]
+    fn jacobi_variants_share_the_source_and_differ_in_the_interior() {
+        let find = |n: &str| WORKLOADS.iter().find(|w| w.name == n).unwrap();
+        let (plain, den) = (find("jacobi"), find("jacobi-denormal"));
+        assert_eq!(plain.file, den.file);
+        // The default interior (no third argument) is normal; the variant's is 0.
+        assert_eq!(plain.args.len(), 2);
+        for a in [den.args, den.quick_args, den.callgrind_args] {
+            assert_eq!(a.len(), 3);
+            assert_eq!(a[2], "0");
+            // Denormals appear only once the wavefront is ~64 cells in.
+            assert!(a[0].parse::<u32>().unwrap() >= 256, "{a:?}");
+            assert!(a[1].parse::<u32>().unwrap() >= 100, "{a:?}");
+        }
+        assert!(plain.source.contains("argv[3]"));
     }
 
     #[test]

@@ -13,6 +13,12 @@
 //!
 //! `--callgrind` counts instructions with `valgrind --tool=callgrind` on smaller inputs
 //! instead of timing (stable figures, one run by default).
+//!
+//! A configuration that cannot be measured does not stop the others: a failed build,
+//! a failed run, a run stopped at its time limit (`--timeout`, or the configuration's
+//! own: `dip` traps on every denormal instruction and may take minutes) and a
+//! configuration that does not apply (`dip` under `--callgrind`) each get their own
+//! cell (`build failed`, `failed`, `timed out`, `n/a`) and a line saying why.
 
 pub mod catalog;
 
@@ -20,7 +26,9 @@ use crate::locate::{Lang, Locator};
 use crate::report;
 use crate::table::{Align, Table};
 use anyhow::{bail, Context, Result};
-use catalog::{Build, Compiler, Config, Runner, Tool, Workload, BASELINE, CONFIGS, WORKLOADS};
+use catalog::{
+    Build, Compiler, Config, Reports, Runner, Tool, Workload, BASELINE, CONFIGS, WORKLOADS,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -39,9 +47,68 @@ pub struct BenchOptions {
     /// Subsets by name (empty = all).
     pub workloads: Vec<String>,
     pub configs: Vec<String>,
+    /// Seconds per run before it is stopped (overrides the configurations' own limits).
+    pub timeout: Option<u64>,
     /// Build directory to use and keep (default: a temporary one, removed afterwards).
     pub dir: Option<PathBuf>,
 }
+
+/// Why a cell has no figure.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Problem {
+    BuildFailed(String),
+    Failed(String),
+    TimedOut(u64),
+    NotApplicable(String),
+}
+
+impl Problem {
+    /// The table cell.
+    pub fn cell(&self) -> String {
+        match self {
+            Problem::BuildFailed(_) => "build failed".into(),
+            Problem::Failed(_) => "failed".into(),
+            Problem::TimedOut(s) => format!("timed out (>{s} s)"),
+            Problem::NotApplicable(_) => "n/a".into(),
+        }
+    }
+
+    /// The `status` key of the JSON summary.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Problem::BuildFailed(_) => "build failed",
+            Problem::Failed(_) => "failed",
+            Problem::TimedOut(_) => "timed out",
+            Problem::NotApplicable(_) => "not applicable",
+        }
+    }
+
+    /// Whether the bench should fail because of it.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Problem::BuildFailed(_) | Problem::Failed(_))
+    }
+
+    pub fn message(&self) -> String {
+        match self {
+            Problem::BuildFailed(m) | Problem::Failed(m) | Problem::NotApplicable(m) => m.clone(),
+            Problem::TimedOut(s) => {
+                format!("stopped after {s} s (--timeout SECONDS sets the limit)")
+            }
+        }
+    }
+}
+
+/// A run stopped at its time limit.
+#[derive(Debug)]
+pub struct TimedOut(pub u64);
+
+impl std::fmt::Display for TimedOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "timed out after {} s", self.0)
+    }
+}
+
+impl std::error::Error for TimedOut {}
 
 /// One measurement.
 #[derive(Debug, Clone, Serialize)]
@@ -60,6 +127,8 @@ struct CellSummary {
     config: String,
     median: Option<f64>,
     slowdown: Option<f64>,
+    /// `ok`, `failed`, `build failed`, `timed out`, `not applicable`.
+    status: String,
     error: Option<String>,
 }
 
@@ -101,6 +170,9 @@ struct Machine {
 pub fn bench(opts: &BenchOptions) -> Result<i32> {
     let workloads = select(WORKLOADS, &opts.workloads, |w| w.name, "workload")?;
     let mut configs = select(CONFIGS, &opts.configs, |c| c.name, "configuration")?;
+    if opts.configs.is_empty() {
+        configs.retain(|c| c.default);
+    }
     if !configs.iter().any(|c| c.name == BASELINE) {
         // Slowdowns need the baseline.
         configs.insert(0, *CONFIGS.iter().find(|c| c.name == BASELINE).unwrap());
@@ -108,6 +180,9 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
     let runs = opts.runs.unwrap_or(if opts.callgrind { 1 } else { 5 });
     if runs == 0 {
         bail!("--runs must be at least 1");
+    }
+    if opts.timeout == Some(0) {
+        bail!("--timeout must be at least 1 second");
     }
     let unit = if opts.callgrind {
         "instructions"
@@ -146,9 +221,28 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
         configs.len(),
         dir.display()
     );
+    let mut errors: BTreeMap<(String, String), Problem> = BTreeMap::new();
     for b in &builds {
         for w in &workloads {
-            build(&tools, b, w, &src, &binary(&dir, b, w))?;
+            if let Err(e) = build(&tools, b, w, &src, &binary(&dir, b, w)) {
+                let msg = format!("{e:#}");
+                eprintln!("  build {} / {} failed", b.id, w.name);
+                for c in configs.iter().filter(|c| c.build.id == b.id) {
+                    errors.insert(
+                        (w.name.to_string(), c.name.to_string()),
+                        Problem::BuildFailed(msg.clone()),
+                    );
+                }
+            }
+        }
+    }
+    for c in &configs {
+        if let Some(why) = not_applicable(c, opts.callgrind) {
+            for w in &workloads {
+                errors
+                    .entry((w.name.to_string(), c.name.to_string()))
+                    .or_insert_with(|| Problem::NotApplicable(why.clone()));
+            }
         }
     }
 
@@ -164,13 +258,12 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
         a.iter().map(|s| s.to_string()).collect()
     };
     let mut samples: Vec<Sample> = Vec::new();
-    let mut errors: BTreeMap<(String, String), String> = BTreeMap::new();
     eprintln!(
         "taintprof bench: {runs} round(s); each round runs every workload once in every configuration"
     );
     for round in 0..runs {
         for w in &workloads {
-            let mut line = format!("  round {}/{runs}  {:<8}", round + 1, w.name);
+            let mut line = format!("  round {}/{runs}  {:<15}", round + 1, w.name);
             for i in 0..configs.len() {
                 let c = &configs[(i + round) % configs.len()];
                 let key = (w.name.to_string(), c.name.to_string());
@@ -185,6 +278,7 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
                     &args_of(w),
                     &reports,
                     opts.callgrind,
+                    opts.timeout.or(c.timeout),
                 ) {
                     Ok((value, checksum)) => {
                         line.push_str(&format!("  {} {}", c.name, format_value(value, unit)));
@@ -197,8 +291,12 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
                         });
                     }
                     Err(e) => {
-                        line.push_str(&format!("  {} failed", c.name));
-                        errors.insert(key, format!("{e:#}"));
+                        let p = match e.downcast_ref::<TimedOut>() {
+                            Some(t) => Problem::TimedOut(t.0),
+                            None => Problem::Failed(format!("{e:#}")),
+                        };
+                        line.push_str(&format!("  {} {}", c.name, p.cell()));
+                        errors.insert(key, p);
                     }
                 }
             }
@@ -212,18 +310,22 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
         let base = median_of(&samples, w.name, BASELINE);
         for c in &configs {
             let median = median_of(&samples, w.name, c.name);
-            let error = errors
+            let problem = errors
                 .get(&(w.name.to_string(), c.name.to_string()))
                 .cloned();
             cells.push(CellSummary {
                 workload: w.name.to_string(),
                 config: c.name.to_string(),
-                median: if error.is_some() { None } else { median },
-                slowdown: match (median, base, &error) {
+                median: if problem.is_some() { None } else { median },
+                slowdown: match (median, base, &problem) {
                     (Some(m), Some(b), None) if b > 0.0 => Some(m / b),
                     _ => None,
                 },
-                error,
+                status: problem
+                    .as_ref()
+                    .map(|p| p.status().to_string())
+                    .unwrap_or_else(|| "ok".into()),
+                error: problem.map(|p| p.message()),
             });
         }
     }
@@ -251,7 +353,7 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
     );
     print!(
         "{}",
-        results_table(&workloads, &configs, &cells, &geomeans, unit, &args_of)
+        results_table(&workloads, &configs, &cells, &errors, &geomeans, unit, &args_of)
     );
     println!();
     let mut t = Table::new(&[Align::Left, Align::Left]);
@@ -262,11 +364,13 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
 
     let mut status = 0;
     if !errors.is_empty() {
-        status = 1;
+        if errors.values().any(Problem::is_failure) {
+            status = 1;
+        }
         println!();
-        println!("Failures");
-        for ((w, c), e) in &errors {
-            println!("  {w} / {c}: {e}");
+        println!("Not measured");
+        for ((w, c), p) in &errors {
+            println!("  {w} / {c}: {}: {}", p.cell(), p.message());
         }
     }
 
@@ -275,11 +379,27 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
     if !agree {
         status = 1;
     }
-    for c in configs.iter().filter(|c| c.taint_reports) {
+    for c in configs.iter().filter(|c| c.reports == Reports::Taint) {
         if errors.keys().any(|(_, cn)| cn == c.name) {
             continue;
         }
         if !show_taint_reports(&dir, c, &workloads)? {
+            status = 1;
+        }
+    }
+    for c in configs
+        .iter()
+        .filter(|c| matches!(c.reports, Reports::Denormal | Reports::Dip))
+    {
+        let measured: Vec<Workload> = workloads
+            .iter()
+            .filter(|w| !errors.contains_key(&(w.name.to_string(), c.name.to_string())))
+            .copied()
+            .collect();
+        if measured.is_empty() {
+            continue;
+        }
+        if !show_denormal_reports(&dir, c, &measured) {
             status = 1;
         }
     }
@@ -437,7 +557,7 @@ fn build(tools: &Tools, b: &Build, w: &Workload, src: &Path, out: &Path) -> Resu
         );
     }
     eprintln!(
-        "  built {:<8} {:<8} in {:.1} s",
+        "  built {:<13} {:<15} in {:.1} s",
         b.id,
         w.name,
         started.elapsed().as_secs_f64()
@@ -445,7 +565,21 @@ fn build(tools: &Tools, b: &Build, w: &Workload, src: &Path, out: &Path) -> Resu
     Ok(())
 }
 
-/// Runs one program once: (seconds or instructions, checksum).
+/// Why a configuration cannot be measured in this mode, if it cannot.
+fn not_applicable(c: &Config, callgrind: bool) -> Option<String> {
+    match c.runner {
+        Runner::Under(Tool::Taintprof, _) if callgrind => Some(format!(
+            "{} runs under taintprof, whose traps callgrind cannot count",
+            c.name
+        )),
+        _ => None,
+    }
+}
+
+/// Runs one program once: (seconds or instructions, checksum). With a time limit, a
+/// run that exceeds it is killed (its whole process group: `taintprof dip` and the
+/// program it runs) and the error is [`TimedOut`].
+#[allow(clippy::too_many_arguments)]
 fn run_once(
     tools: &Tools,
     c: &Config,
@@ -453,6 +587,7 @@ fn run_once(
     args: &[String],
     reports: &Path,
     callgrind: bool,
+    timeout: Option<u64>,
 ) -> Result<(f64, Option<String>)> {
     std::fs::create_dir_all(reports)?;
     let argv = command_line(tools, c.runner, exe, callgrind)?;
@@ -465,8 +600,7 @@ fn run_once(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let started = Instant::now();
-    let output = cmd
-        .output()
+    let output = output_with_timeout(&mut cmd, timeout)
         .with_context(|| format!("cannot run {}", exe.display()))?;
     let seconds = started.elapsed().as_secs_f64();
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -494,6 +628,58 @@ fn run_once(
         seconds
     };
     Ok((value, checksum))
+}
+
+/// Like `Command::output`, but with a time limit: the child runs in its own process
+/// group, which is killed when the limit passes (the error is then [`TimedOut`]).
+fn output_with_timeout(cmd: &mut Command, timeout: Option<u64>) -> Result<std::process::Output> {
+    let Some(limit) = timeout else {
+        return Ok(cmd.output()?);
+    };
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    cmd.process_group(0);
+    let mut child = cmd.spawn()?;
+    let pgid = child.id() as libc::pid_t;
+    let mut out_pipe = child.stdout.take();
+    let mut err_pipe = child.stderr.take();
+    let out_reader = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        if let Some(p) = out_pipe.as_mut() {
+            let _ = p.read_to_end(&mut b);
+        }
+        b
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        if let Some(p) = err_pipe.as_mut() {
+            let _ = p.read_to_end(&mut b);
+        }
+        b
+    });
+    let deadline = Instant::now() + std::time::Duration::from_secs(limit);
+    let status = loop {
+        if let Some(st) = child.try_wait()? {
+            break st;
+        }
+        if Instant::now() >= deadline {
+            // SAFETY: kill(2) on the process group this function created for its own
+            // child; no memory is involved.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+            let _ = child.wait();
+            let _ = out_reader.join();
+            let _ = err_reader.join();
+            return Err(TimedOut(limit).into());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Ok(std::process::Output {
+        status,
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+    })
 }
 
 /// The command (program first) that runs `exe` for a configuration with `runner`,
@@ -598,6 +784,7 @@ fn results_table(
     workloads: &[Workload],
     configs: &[Config],
     cells: &[CellSummary],
+    problems: &BTreeMap<(String, String), Problem>,
     geomeans: &BTreeMap<String, f64>,
     unit: &str,
     args_of: &dyn Fn(&Workload) -> Vec<String>,
@@ -627,7 +814,12 @@ fn results_table(
                     row.push(slowdown.map(|s| format!("{s:.2}×")).unwrap_or_default());
                 }
                 Some(CellSummary { error: Some(_), .. }) => {
-                    row.push("failed".to_string());
+                    row.push(
+                        problems
+                            .get(&(w.name.to_string(), c.name.to_string()))
+                            .map(Problem::cell)
+                            .unwrap_or_else(|| "failed".to_string()),
+                    );
                     row.push(String::new());
                 }
                 _ => {
@@ -672,16 +864,16 @@ fn check_checksums(samples: &[Sample], workloads: &[Workload]) -> bool {
             0 => {}
             1 => {
                 let (v, _) = by_value.iter().next().unwrap();
-                lines.push(format!("  {:<8} {v}  (all configurations agree)", w.name));
+                lines.push(format!("  {:<15} {v}  (all configurations agree)", w.name));
             }
             _ => {
                 ok = false;
                 lines.push(format!(
-                    "  {:<8} MISMATCH: instrumentation changed the result",
+                    "  {:<15} MISMATCH: instrumentation changed the result",
                     w.name
                 ));
                 for (v, cs) in &by_value {
-                    lines.push(format!("           {v}  from {}", cs.join(", ")));
+                    lines.push(format!("                  {v}  from {}", cs.join(", ")));
                 }
             }
         }
@@ -783,6 +975,110 @@ fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<
         println!("  note: {n}");
     }
     Ok(ok)
+}
+
+/// Shows what the last denormal report of each workload found (the configuration's
+/// proof that it traced): totals, the top site, the busiest array. False if a report
+/// is missing or unreadable.
+fn show_denormal_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> bool {
+    println!();
+    println!("What the {} runs found (denormal reports)", c.name);
+    let suffix = if c.reports == Reports::Dip {
+        crate::denormal::EXCEPTIONS_SUFFIX
+    } else {
+        crate::denormal::COMPILER_SUFFIX
+    };
+    let mut ok = true;
+    let dip = c.reports == Reports::Dip;
+    let mut head = vec![
+        "workload",
+        if dip { "operand exc." } else { "operands" },
+        if dip { "underflow exc." } else { "results" },
+        "top site",
+    ];
+    if !dip {
+        head.push("busiest array");
+    }
+    let mut t = Table::new(&[
+        Align::Left,
+        Align::Right,
+        Align::Right,
+        Align::Left,
+        Align::Left,
+    ])
+    .header(head);
+    for w in workloads {
+        let rdir = report_dir(dir, c, w);
+        let newest = std::fs::read_dir(&rdir)
+            .ok()
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| {
+                crate::denormal::parse_name(&e.file_name().to_string_lossy(), suffix).is_some()
+            })
+            .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok());
+        let Some(entry) = newest else {
+            t.row([
+                w.name.to_string(),
+                String::new(),
+                String::new(),
+                format!("no report in {}", rdir.display()),
+            ]);
+            ok = false;
+            continue;
+        };
+        let r = match crate::denormal::load(&entry.path()) {
+            Ok(r) => r,
+            Err(e) => {
+                t.row([w.name.to_string(), String::new(), String::new(), e]);
+                ok = false;
+                continue;
+            }
+        };
+        let s = crate::denormal::summary::summarize(
+            &r,
+            &entry.path().display().to_string(),
+            &crate::denormal::summary::SummaryOptions { top: Some(1) },
+        );
+        let top = s
+            .functions
+            .first()
+            .and_then(|f| f.sites.first().map(|x| (f, x)))
+            .map(|(f, x)| {
+                format!(
+                    "{} {} {} ({})",
+                    f.function,
+                    x.source,
+                    x.instruction.clone().unwrap_or_else(|| x.op.clone()),
+                    crate::denormal::thousands(x.events)
+                )
+            })
+            .unwrap_or_else(|| "no denormals".into());
+        let arr = s
+            .arrays
+            .first()
+            .filter(|a| a.denormal_reads + a.denormal_writes > 0)
+            .map(|a| {
+                format!(
+                    "{}: {} reads, {} writes ({})",
+                    a.name,
+                    crate::denormal::thousands(a.denormal_reads),
+                    crate::denormal::thousands(a.denormal_writes),
+                    a.role
+                )
+            })
+            .unwrap_or_default();
+        t.row([
+            w.name.to_string(),
+            crate::denormal::thousands(s.totals.denormal_operands),
+            crate::denormal::thousands(s.totals.denormal_results),
+            top,
+            arr,
+        ]);
+    }
+    print!("{}", t.render("  "));
+    ok
 }
 
 /// The control-flow setting a configuration builds with, if it says.

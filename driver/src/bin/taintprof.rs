@@ -1,12 +1,12 @@
 //! `taintprof`: run instrumented programs, read their reports, benchmark the overhead.
 //!
-//! Subcommands: `run`, `report`, `bench` (see `taintprof help`). Errors are one line on
+//! Subcommands: `run`, `report`, `denormals`, `dip`, `bench` (see `taintprof help`). Errors are one line on
 //! stderr (`taintprof: error: ...`) and a non-zero exit status.
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
-use taintprof_driver::{bench, report, run};
+use taintprof_driver::{bench, denormal, dip, report, run};
 
 /// Which input parameters control which loops: run a program built with
 /// taintprof-cc / taintprof-c++, then read its report.
@@ -14,7 +14,10 @@ use taintprof_driver::{bench, report, run};
 #[command(name = "taintprof", version, propagate_version = true)]
 #[command(
     after_help = "Build with:  taintprof-cc -O2 app.c -o app   (or CC=taintprof-cc make)\n\
-Then:        taintprof run -- ./app ARGS"
+Then:        taintprof run -- ./app ARGS\n\n\
+Denormals:   taintprof-cc --tp-mode=denormal -O2 app.c -o app && taintprof run -- ./app\n\
+\x20            taintprof dip -- ./unmodified-app ARGS     (no rebuild: CPU exceptions)\n\
+\x20            taintprof denormals app.<pid>.denormal.json --html out/"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -78,8 +81,76 @@ taintprof report app.4242.taintprof.json --design m=32,64,128,256,512 n=8,16,32,
         #[arg(long = "design-base", value_name = "PARAM=V", requires = "design")]
         design_base: Vec<String>,
     },
-    /// Measure slowdowns: native vs taintprof (with and without control-flow tainting)
-    /// vs DataFlowSanitizer, side by side.
+    /// Print a denormal report (either mode): the instruction profile by function, the
+    /// arrays with their roles, origins, creators, denormals over time, warnings.
+    #[command(after_help = "Examples:\n  \
+taintprof denormals jacobi.4242.denormal.json\n  \
+taintprof denormals jacobi.4242.denormal.json --html jacobi-html   (open jacobi-html/index.html)\n  \
+taintprof denormals stencil.77.dip.json --top 10\n  \
+taintprof denormals stencil.77.dip.json --compare stencil.80.denormal.json")]
+    Denormals {
+        /// The report (<program>.<pid>.denormal.json or <program>.<pid>.dip.json).
+        #[arg(value_name = "REPORT")]
+        file: PathBuf,
+        /// Also write DIR/index.html with the tables and PNG pictures: heatmaps of every
+        /// array over time, origin maps, a timeline and the top sites.
+        #[arg(long, value_name = "DIR")]
+        html: Option<PathBuf>,
+        /// Print the summary as normalized JSON (stable keys, for scripts).
+        #[arg(long)]
+        json: bool,
+        /// Show the N sites with the most denormal events (0: all) [default: 30].
+        #[arg(long, value_name = "N")]
+        top: Option<usize>,
+        /// Compare this exceptions-mode report with a compiler-mode report of the same
+        /// program, line by line.
+        #[arg(long, value_name = "REPORT")]
+        compare: Option<PathBuf>,
+    },
+    /// Profile the denormals of an unmodified, dynamically linked program: run it with
+    /// the exception profiler preloaded, then print its instruction profile.
+    ///
+    /// Writes <program>.<pid>.dip.json (and the raw .dip-raw.json) for each process of
+    /// the run and exits with the program's status. Each denormal operand costs a trap
+    /// (microseconds): programs with billions of denormal operations take long; use
+    /// taintprof-cc --tp-mode=denormal for those.
+    #[command(after_help = "Examples:\n  \
+taintprof dip -- ./stencil 512 300\n  \
+taintprof dip --underflow --interval-ms 10 --html out -- ./app input.dat\n  \
+taintprof dip --compare app.4242.denormal.json -- ./app")]
+    Dip {
+        /// Directory for the reports (TAINTPROF_OUT); default: $TAINTPROF_OUT or the
+        /// working directory.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Also count instructions producing denormal results (underflow exceptions).
+        #[arg(long)]
+        underflow: bool,
+        /// Width of a timeline interval in milliseconds [default: 100].
+        #[arg(long, value_name = "N")]
+        interval_ms: Option<u64>,
+        /// Also write DIR/index.html with the tables and pictures.
+        #[arg(long, value_name = "DIR")]
+        html: Option<PathBuf>,
+        /// Show the N instructions with the most exceptions (0: all) [default: 30].
+        #[arg(long, value_name = "N")]
+        top: Option<usize>,
+        /// Compare the result with a compiler-mode report of the same program
+        /// (<program>.<pid>.denormal.json), line by line.
+        #[arg(long, value_name = "REPORT")]
+        compare: Option<PathBuf>,
+        /// The program and its arguments.
+        #[arg(
+            required = true,
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "PROG ARGS"
+        )]
+        command: Vec<OsString>,
+    },
+    /// Measure slowdowns: native vs taintprof (taint tracking with and without
+    /// control-flow tainting, denormal tracing) vs DataFlowSanitizer, Valgrind's floor
+    /// and the exception profiler, side by side.
     Bench {
         /// Runs per workload and configuration (medians are reported) [default: 5, or
         /// 1 with --callgrind].
@@ -95,13 +166,18 @@ taintprof report app.4242.taintprof.json --design m=32,64,128,256,512 n=8,16,32,
         /// Write every run's figures to FILE as JSON.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
-        /// Only this workload (repeatable): jacobi, matmul.
+        /// Only this workload (repeatable): jacobi, jacobi-denormal, matmul.
         #[arg(long = "workload", value_name = "NAME")]
         workloads: Vec<String>,
-        /// Only this configuration (repeatable): native, taint, taint-nocf, dfsan. The native
-        /// baseline always runs.
+        /// Only this configuration (repeatable): native, taint, taint-nocf, dfsan,
+        /// denormal, valgrind-none, dip. The native baseline always runs. Default: all
+        /// but valgrind-none and dip (slow; ask for them).
         #[arg(long = "config", value_name = "NAME")]
         configs: Vec<String>,
+        /// Give up on a run after this many seconds and show "timed out" for its
+        /// configuration (default: per configuration; dip 300 s, the others none).
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<u64>,
         /// Build in DIR and keep the binaries and reports (default: a temporary
         /// directory, removed afterwards).
         #[arg(long, value_name = "DIR")]
@@ -133,6 +209,36 @@ fn main() {
             design,
             design_base,
         }),
+        Cmd::Denormals {
+            file,
+            html,
+            json,
+            top,
+            compare,
+        } => denormals_command(&file, html.as_deref(), json, top, compare.as_deref()),
+        Cmd::Dip {
+            out,
+            underflow,
+            interval_ms,
+            html,
+            top,
+            compare,
+            command,
+        } => {
+            let (prog, args) = command.split_first().expect("clap requires a program");
+            dip::dip(
+                &dip::DipOptions {
+                    out,
+                    underflow,
+                    interval_ms,
+                    compare,
+                    html,
+                    top,
+                },
+                prog,
+                args,
+            )
+        }
         Cmd::Bench {
             runs,
             quick,
@@ -140,6 +246,7 @@ fn main() {
             json,
             workloads,
             configs,
+            timeout,
             dir,
         } => bench::bench(&bench::BenchOptions {
             runs,
@@ -148,6 +255,7 @@ fn main() {
             json,
             workloads,
             configs,
+            timeout,
             dir,
         }),
     };
@@ -158,6 +266,63 @@ fn main() {
             std::process::exit(1);
         }
     }
+}
+
+/// `taintprof denormals`.
+fn denormals_command(
+    file: &std::path::Path,
+    html: Option<&std::path::Path>,
+    json: bool,
+    top: Option<usize>,
+    compare: Option<&std::path::Path>,
+) -> anyhow::Result<i32> {
+    let r = denormal::load(file).map_err(anyhow::Error::msg)?;
+    let name = file.display().to_string();
+    let opts = denormal::summary::SummaryOptions {
+        top: match top {
+            None => Some(denormal::summary::DEFAULT_TOP),
+            Some(0) => None,
+            Some(n) => Some(n),
+        },
+    };
+    let comparison = match compare {
+        Some(c) => {
+            let other = denormal::load(c).map_err(anyhow::Error::msg)?;
+            Some(
+                denormal::compare::compare(&r, &name, &other, &c.display().to_string())
+                    .map_err(anyhow::Error::msg)?,
+            )
+        }
+        None => None,
+    };
+    let s = denormal::summary::summarize(&r, &name, &opts);
+    if json {
+        let text = match &comparison {
+            None => serde_json::to_string_pretty(&s)?,
+            Some(c) => serde_json::to_string_pretty(&serde_json::json!({
+                "summary": s,
+                "comparison": c,
+            }))?,
+        };
+        print(&(text + "\n"))?;
+    } else {
+        let mut text = denormal::render::full(&s);
+        if let Some(c) = &comparison {
+            text.push('\n');
+            text.push_str(&denormal::compare::render(c));
+        }
+        print(&text)?;
+    }
+    if let Some(dir) = html {
+        let w = denormal::html::write(&r, &s, dir).map_err(anyhow::Error::msg)?;
+        eprintln!(
+            "taintprof: wrote {} and {} picture{}",
+            w.index.display(),
+            w.images.len(),
+            if w.images.len() == 1 { "" } else { "s" }
+        );
+    }
+    Ok(0)
 }
 
 struct ReportArgs {

@@ -390,6 +390,11 @@ pub fn parse(text: &str) -> Result<Report, LoadError> {
                 "a compile-time sidecar written by the pass, not a run report; run the program to get <program>.<pid>.taintprof.json".to_string(),
             ))
         }
+        (Some("taintprof.denormal"), _) => {
+            return Err(LoadError::WrongKind(
+                "a denormal report (\"taintprof.denormal\"): read it with `taintprof denormals FILE` (--html DIR for the pictures)".to_string(),
+            ))
+        }
         (Some(s), _) if s != TAINT_SCHEMA => {
             return Err(LoadError::WrongKind(if s.starts_with("taintprof.") {
                 format!("a \"{s}\" report; this version of taintprof reads \"{TAINT_SCHEMA}\" reports only")
@@ -442,7 +447,8 @@ mod tests {
         let e = parse("{\"schema\":\"taintprof.denormal\",\"version\":1}")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("\"taintprof.denormal\" report"), "{e}");
+        assert!(e.contains("a denormal report"), "{e}");
+        assert!(e.contains("taintprof denormals FILE"), "{e}");
         let e = parse("{\"schema\":\"taintprof.static\",\"version\":1}")
             .unwrap_err()
             .to_string();
