@@ -122,8 +122,10 @@ pub fn try_compile(sources: &[&str], opt: &str, extra: &[&str]) -> Result<Build,
 pub struct Run {
     pub output: Output,
     pub out_dir: PathBuf,
-    /// Every report the process tree wrote.
+    /// Every taint report the process tree wrote.
     pub reports: Vec<PathBuf>,
+    /// Every denormal report (`*.denormal.json`) the process tree wrote.
+    pub denormal_reports: Vec<PathBuf>,
 }
 
 impl Run {
@@ -146,6 +148,29 @@ impl Run {
         );
         Report::load(&self.reports[0])
     }
+
+    /// The single denormal report of this run, parsed.
+    pub fn denormal_report(&self) -> Value {
+        assert_eq!(
+            self.denormal_reports.len(),
+            1,
+            "expected exactly one denormal report in {}, found {:?}\nstdout:\n{}\nstderr:\n{}",
+            self.out_dir.display(),
+            self.denormal_reports,
+            self.stdout(),
+            self.stderr()
+        );
+        let text = std::fs::read_to_string(&self.denormal_reports[0]).unwrap();
+        let v: Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("invalid JSON: {e}\n{text}"));
+        assert_eq!(
+            v["schema"],
+            "taintprof.denormal",
+            "{}",
+            self.denormal_reports[0].display()
+        );
+        v
+    }
 }
 
 impl Build {
@@ -166,16 +191,22 @@ impl Build {
             cmd.env(k, v);
         }
         let output = cmd.output().expect("cannot run the instrumented program");
-        let mut reports: Vec<PathBuf> = std::fs::read_dir(&out_dir)
-            .unwrap()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.to_string_lossy().ends_with(".taintprof.json"))
-            .collect();
-        reports.sort();
+        let files_ending = |suffix: &str| {
+            let mut v: Vec<PathBuf> = std::fs::read_dir(&out_dir)
+                .unwrap()
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.to_string_lossy().ends_with(suffix))
+                .collect();
+            v.sort();
+            v
+        };
+        let reports = files_ending(".taintprof.json");
+        let denormal_reports = files_ending(".denormal.json");
         Run {
             output,
             out_dir,
             reports,
+            denormal_reports,
         }
     }
 

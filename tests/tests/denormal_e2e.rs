@@ -1,0 +1,260 @@
+//! End to end, denormal mode (issue 4): programs built with `taintprof-cc
+//! --tp-mode=denormal`, run, and checked through their `taintprof.denormal` reports.
+
+use serde_json::Value;
+use taintprof_tests::*;
+
+const DN: &str = "--tp-mode=denormal";
+
+fn array<'a>(r: &'a Value, name: &str) -> &'a Value {
+    r["arrays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == name)
+        .unwrap_or_else(|| {
+            let names: Vec<&Value> = r["arrays"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| &a["name"])
+                .collect();
+            panic!("no array {name} in report; arrays: {names:?}")
+        })
+}
+
+fn origin(r: &Value, dest: &str, src: &str) -> u64 {
+    r["origins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["dest"] == dest && o["src"] == src)
+        .map(|o| o["count"].as_u64().unwrap())
+        .sum()
+}
+
+fn u(v: &Value) -> u64 {
+    v.as_u64()
+        .unwrap_or_else(|| panic!("expected an integer, got {v}"))
+}
+
+#[test]
+fn jacobi_denormals_split_between_the_two_arrays_each_from_the_other() {
+    for opt in ["-O0", "-O3"] {
+        let b = compile(&["jacobi_dn.c"], opt, &[DN]);
+        let run = b.run(&["0.0", "200"]);
+        assert!(run.output.status.success(), "{}", run.stderr());
+        let r = run.denormal_report();
+        assert_eq!(r["mode"], "compiler");
+        let (a, bb) = (array(&r, "a"), array(&r, "b"));
+        let (ra, rb) = (u(&a["denormal_reads"]), u(&bb["denormal_reads"]));
+        assert!(
+            ra > 10_000 && rb > 10_000,
+            "[{opt}] denormal reads a={ra} b={rb}"
+        );
+        let ratio = ra as f64 / rb as f64;
+        assert!(
+            (0.8..1.25).contains(&ratio),
+            "[{opt}] reads should split evenly: a={ra} b={rb}"
+        );
+        assert!(
+            u(&a["denormal_writes"]) > 0 && u(&bb["denormal_writes"]) > 0,
+            "[{opt}]"
+        );
+        // The origin of each array's denormals is the other array, never itself.
+        assert!(
+            origin(&r, "a", "b") > 0 && origin(&r, "b", "a") > 0,
+            "[{opt}] origins: {}",
+            r["origins"]
+        );
+        assert_eq!(
+            origin(&r, "a", "a") + origin(&r, "b", "b"),
+            0,
+            "[{opt}] {}",
+            r["origins"]
+        );
+        // The instruction profile names the stencil line.
+        let line = line_of_marker(&[programs_dir().join("jacobi_dn.c")], "@stencil");
+        let on_line: u64 = r["sites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["line"] == line && s["function"] == "sweep")
+            .map(|s| u(&s["denormal_loads"]) + u(&s["denormal_operands"]))
+            .sum();
+        assert!(
+            on_line > 0,
+            "[{opt}] no denormal events on the stencil line {line}"
+        );
+        assert_eq!(
+            a["shape"],
+            serde_json::json!([512, 512]),
+            "[{opt}] tp_array_shape"
+        );
+        assert!(
+            !r["snapshots"].as_array().unwrap().is_empty(),
+            "[{opt}] the exit snapshot"
+        );
+    }
+}
+
+#[test]
+fn jacobi_with_interior_0_1_has_no_denormals() {
+    at_each_level(&["jacobi_dn.c"], &[DN], |b| {
+        let run = b.run(&["0.1", "200"]);
+        let r = run.denormal_report();
+        let t = &r["totals"];
+        for k in [
+            "denormal_operands",
+            "denormal_results",
+            "denormal_loads",
+            "denormal_stores",
+        ] {
+            assert_eq!(u(&t[k]), 0, "[{}] {k}: {t}", b.opt);
+        }
+        assert!(
+            u(&t["fp_operations"]) > 10_000_000,
+            "[{}] the FP operations were counted: {t}",
+            b.opt
+        );
+        // Arrays are listed once they see a denormal event; none did.
+        for a in r["arrays"].as_array().unwrap() {
+            assert_eq!(a["role"], "none", "[{}] {a}", b.opt);
+        }
+    });
+}
+
+/// The same program gives the same denormal counts at -O0 and -O3: the vectorized loop
+/// is counted element-wise.
+#[test]
+fn denormal_counts_agree_at_o0_and_o3() {
+    let mut seen = vec![];
+    for opt in ["-O0", "-O3"] {
+        let b = compile(&["jacobi_dn.c"], opt, &[DN]);
+        let r = b.run(&["0.0", "120", "256"]).denormal_report();
+        let t = &r["totals"];
+        let a = array(&r, "a");
+        seen.push((
+            opt,
+            [
+                u(&t["denormal_loads"]),
+                u(&t["denormal_stores"]),
+                u(&a["denormal_reads"]),
+                u(&a["denormal_writes"]),
+                origin(&r, "a", "b"),
+            ],
+        ));
+    }
+    assert!(seen[0].1[0] > 0, "no denormals at all: {seen:?}");
+    assert_eq!(
+        seen[0].1, seen[1].1,
+        "counts differ between -O0 and -O3 (loads, stores, a reads, a writes, a<-b): {seen:?}"
+    );
+}
+
+fn check_creator_chain(src: &str, marker: &str) {
+    at_each_level(&[src], &[DN], |b| {
+        let run = b.run(&[]);
+        assert!(run.output.status.success(), "{}", run.stderr());
+        let r = run.denormal_report();
+        let line = line_of_marker(&[programs_dir().join(src)], marker);
+        for arr in ["kernel", "work", "copy"] {
+            let from_line: u64 = r["creators"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["array"] == arr && c["line"] == line)
+                .map(|c| u(&c["count"]))
+                .sum();
+            assert!(
+                from_line > 0,
+                "[{}] {src}: {arr} must name the {marker} line {line} as creator: {}",
+                b.opt,
+                r["creators"]
+            );
+            let others: Vec<&Value> = r["creators"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["array"] == arr && c["line"] != line)
+                .collect();
+            assert!(
+                others.is_empty(),
+                "[{}] {arr} has other creators: {others:?}",
+                b.opt
+            );
+        }
+        assert!(
+            origin(&r, "work", "kernel") > 0,
+            "[{}] work's denormals come from kernel: {}",
+            b.opt,
+            r["origins"]
+        );
+        let expf_site = r["sites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["line"] == line && s["op"].as_str().unwrap_or("").starts_with("call "))
+            .unwrap_or_else(|| panic!("[{}] no call site on line {line}: {}", b.opt, r["sites"]));
+        assert!(
+            u(&expf_site["denormal_results"]) > 0,
+            "[{}] {expf_site}",
+            b.opt
+        );
+    });
+}
+
+#[test]
+fn expf_creator_reported_for_kernel_work_and_copied_array() {
+    check_creator_chain("creator_chain.c", "@expf");
+}
+
+#[test]
+fn double_precision_creator_chain() {
+    check_creator_chain("creator_chain_double.c", "@exp");
+}
+
+#[test]
+fn integer_bit_patterns_that_look_like_denormals_report_nothing() {
+    at_each_level(&["int_bits.c"], &[DN], |b| {
+        let r = b.run(&[]).denormal_report();
+        let t = &r["totals"];
+        for k in [
+            "denormal_operands",
+            "denormal_results",
+            "denormal_loads",
+            "denormal_stores",
+        ] {
+            assert_eq!(u(&t[k]), 0, "[{}] {k}: {t}", b.opt);
+        }
+        for a in r["arrays"].as_array().unwrap() {
+            assert!(
+                a["name"] != "bits" && a["name"] != "moved",
+                "[{}] integer array tracked: {a}",
+                b.opt
+            );
+        }
+    });
+}
+
+#[test]
+fn flush_to_zero_is_reported() {
+    let b = compile(&["ftz.c"], "-O2", &[DN, "-ffast-math"]);
+    let run = b.run(&[]);
+    let r = run.denormal_report();
+    let env = &r["fp_environment"];
+    assert!(
+        env["ftz"] == true || env["daz"] == true,
+        "fp_environment: {env}"
+    );
+    let warnings: Vec<String> = r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap().to_lowercase())
+        .collect();
+    assert!(
+        warnings.iter().any(|w| w.contains("flush")),
+        "no FTZ/DAZ warning: {warnings:?}"
+    );
+}
