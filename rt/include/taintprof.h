@@ -44,6 +44,10 @@
  *                                handles SIGUSR1 itself)
  *
  * These functions are thread-safe. They exist only in programs linked with the runtime.
+ *
+ * Building the same code without taintprof (a plain compiler, no runtime): define
+ * TAINTPROF_DISABLE (cc -DTAINTPROF_DISABLE ...) and every call above compiles to nothing,
+ * so the annotations can stay in production code.
  */
 #ifndef TAINTPROF_H
 #define TAINTPROF_H
@@ -56,6 +60,21 @@
 /* Most parameters that can be registered. */
 #define TAINTPROF_MAX_PARAMETERS 16
 
+#ifdef TAINTPROF_DISABLE
+/* Built without taintprof: the API is a set of no-ops (see the top of this file). */
+static inline void tp_register_variable(const void *addr, size_t size, const char *name) {
+  (void)addr; (void)size; (void)name;
+}
+static inline void tp_write_report(void) {}
+static inline uint16_t tp_read_label(const void *addr, size_t size) {
+  (void)addr; (void)size;
+  return 0;
+}
+static inline void tp_array_shape(const void *ptr, size_t rows, size_t cols, const char *name) {
+  (void)ptr; (void)rows; (void)cols; (void)name;
+}
+static inline void tp_snapshot(const char *label) { (void)label; }
+#else /* !TAINTPROF_DISABLE */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -106,7 +125,10 @@ void tp_snapshot(const char *label);
 
 #ifdef __cplusplus
 } /* extern "C" */
+#endif
+#endif /* TAINTPROF_DISABLE */
 
+#ifdef __cplusplus
 namespace taintprof {
 /* Registers the object `*p` (all sizeof(T) bytes) as parameter `name`. */
 template <class T>

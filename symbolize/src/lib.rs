@@ -229,6 +229,7 @@ pub fn symbolize(raw: &RawReport) -> Result<DenormalReport> {
                 ty,
                 executions: None,
                 denormal_operands: 0,
+                operations_with_denormal_operands: None,
                 denormal_results: 0,
                 denormal_loads: None,
                 denormal_stores: None,

@@ -68,6 +68,11 @@ pub struct Site {
     /// Element-wise executions (compiler mode); `null` in exceptions mode.
     pub executions: Option<u64>,
     pub denormal_operands: u64,
+    /// Compiler mode: operations (per lane) with at least one denormal operand — the
+    /// unit of the CPU's denormal-operand exception, which counts one per instruction
+    /// however many of its operands are denormal. Absent in exceptions mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operations_with_denormal_operands: Option<u64>,
     pub denormal_results: u64,
     pub denormal_loads: Option<u64>,
     pub denormal_stores: Option<u64>,

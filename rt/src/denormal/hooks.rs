@@ -110,6 +110,8 @@ pub unsafe extern "C" fn __tpd_op(
     let c = t.site(slot_of(t, s));
     if omask != 0 {
         bump(&c.operands, omask.count_ones() as u64);
+        let lanes_hit = (omask | omask >> 16 | omask >> 32) & ob;
+        bump(&c.operand_ops, lanes_hit.count_ones() as u64);
     }
     if rmask != 0 {
         bump(&c.results, rmask.count_ones() as u64);

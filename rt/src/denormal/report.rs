@@ -82,6 +82,8 @@ struct SiteRow {
     d: *const FpSiteDesc,
     exec: u64,
     ops: u64,
+    /// Lanes with at least one denormal operand (the exception profiler's unit).
+    op_ops: u64,
     res: u64,
     loads: u64,
     stores: u64,
@@ -265,6 +267,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
                 d,
                 exec: 0,
                 ops: 0,
+                op_ops: 0,
                 res: 0,
                 loads: 0,
                 stores: 0,
@@ -290,6 +293,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
                 if let Some(x) = slot {
                     let c = t.site(x);
                     r.ops += c.operands.load(Relaxed);
+                    r.op_ops += c.operand_ops.load(Relaxed);
                     r.res += c.results.load(Relaxed);
                     r.loads += c.loads.load(Relaxed);
                     r.stores += c.stores.load(Relaxed);
@@ -331,6 +335,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
             Some(last) if unsafe { site_key(&*last.d) == site_key(&*r.d) } => {
                 last.exec += r.exec;
                 last.ops += r.ops;
+                last.op_ops += r.op_ops;
                 last.res += r.res;
                 last.loads += r.loads;
                 last.stores += r.stores;
@@ -504,6 +509,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
         j.kv_bytes("type", tb.as_bytes());
         j.kv_u64("executions", r.exec);
         j.kv_u64("denormal_operands", r.ops);
+        j.kv_u64("operations_with_denormal_operands", r.op_ops);
         j.kv_u64("denormal_results", r.res);
         j.kv_u64("denormal_loads", r.loads);
         j.kv_u64("denormal_stores", r.stores);

@@ -874,6 +874,7 @@ fn the_report_has_the_schema_keys_and_this_tests_data() {
         "type",
         "executions",
         "denormal_operands",
+        "operations_with_denormal_operands",
         "denormal_results",
         "denormal_loads",
         "denormal_stores",

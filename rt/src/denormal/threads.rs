@@ -34,6 +34,10 @@ use super::ranges::StackList;
 #[repr(C)]
 pub struct SiteCounters {
     pub operands: AtomicU64,
+    /// Operations (per lane) with at least one denormal operand: the unit of the
+    /// CPU's denormal-operand exception, so that `taintprof dip --compare` can match
+    /// an exception profile exactly.
+    pub operand_ops: AtomicU64,
     pub results: AtomicU64,
     pub loads: AtomicU64,
     pub stores: AtomicU64,
