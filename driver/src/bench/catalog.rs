@@ -50,7 +50,7 @@ pub const WORKLOADS: &[Workload] = &[
         file: "jacobi.c",
         source: include_str!("../../../bench/workloads/jacobi.c"),
         about: "the same stencil with the interior at 0 (thesis 6.4): a wavefront of denormals sweeps the grid",
-        args: &["512", "768", "0"],
+        args: &["1024", "1000", "0"],
         quick_args: &["256", "120", "0"],
         callgrind_args: &["256", "120", "0"],
         libs: &[],
