@@ -16,11 +16,14 @@
 //! no id is left, new arrays share the record **other** (id 0: no origin in tags, totals
 //! only, no heatmap), and the report warns.
 //!
-//! Per array: per-element **interval counters** of denormal reads and writes (`u32`,
-//! relaxed atomics, one `mmap` made on the array's first denormal event), reset by each
-//! snapshot (which adds them to `flushed_*`); cumulative totals are `flushed + extra +
-//! current interval`. `extra_*` counts events that have no element counter (record
-//! *other*, or counters that could not be mapped).
+//! Per array and thread: per-element **cumulative counters** of denormal reads and writes
+//! (`u32`, one `mmap` made on the thread's first denormal event in the array, reached
+//! through `DnThread::shards` and the thread's range cache). Only their thread writes
+//! them, with plain increments; nobody resets them. A snapshot sums them over threads
+//! and takes the difference to what the previous snapshot saw (`seen`, per element):
+//! that is the **interval** it bins, and it adds it to `flushed_*`. Cumulative totals are
+//! `flushed + extra + current interval`. `extra_*` (shared atomics) counts events that
+//! have no element counter (record *other*, or counters that could not be mapped).
 //!
 //! Records live in 256 chunks of 256, mapped on demand and never freed, so readers (the
 //! report, possibly in a signal handler) need no lock; mutable fields are atomics.
@@ -28,11 +31,14 @@
 use core::ffi::c_char;
 use core::mem::size_of;
 use core::ptr::{self, null_mut};
-use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
+use core::sync::atomic::{
+    fence, AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering::*,
+};
 
 use taintprof_abi::{AllocSiteDesc, FpArrayDesc, ARRAY_HEAP};
 
 use super::lock::SpinLock;
+use super::threads::DnThread;
 use crate::sys::{self, cstr, MmapVec};
 
 /// Largest array id.
@@ -64,8 +70,14 @@ pub struct ArrayRec {
     pub cols: AtomicU64,
     pub live: AtomicBool,
     pub touched: AtomicBool,
-    /// `2 * elements` interval counters: reads, then writes. Null until first event.
-    pub counters: AtomicPtr<AtomicU32>,
+    /// Per element, the cumulative counts (summed over threads) the last snapshot saw:
+    /// `2 * elements` (reads, then writes). Null until a snapshot needs it.
+    pub seen: AtomicPtr<AtomicU32>,
+    /// The interval counters as [`ArrayRec::counters`] last materialized them.
+    view: AtomicPtr<AtomicU32>,
+    /// Odd while a snapshot moves the interval into `seen` and `flushed_*` (readers of
+    /// the totals retry).
+    snap_seq: AtomicU64,
     pub flushed_reads: AtomicU64,
     pub flushed_writes: AtomicU64,
     pub extra_reads: AtomicU64,
@@ -179,7 +191,8 @@ pub fn create(a: &NewArray) -> u32 {
     r.rows.store(0, Relaxed);
     r.cols.store(0, Relaxed);
     r.touched.store(false, Relaxed);
-    r.counters.store(null_mut(), Relaxed);
+    r.seen.store(null_mut(), Relaxed);
+    r.view.store(null_mut(), Relaxed);
     r.flushed_reads.store(0, Relaxed);
     r.flushed_writes.store(0, Relaxed);
     r.extra_reads.store(0, Relaxed);
@@ -206,11 +219,7 @@ pub fn released(id: u32) {
     }
     r.live.store(false, Release);
     if !r.touched.load(Acquire) {
-        if let Some(c) = ptr::NonNull::new(r.counters.swap(null_mut(), AcqRel)) {
-            let n = r.elements.load(Relaxed);
-            // SAFETY: our mapping (untouched arrays never got one, but be thorough).
-            unsafe { sys::munmap(c.as_ptr().cast(), counter_bytes(n) as usize) };
-        }
+        // Untouched: no thread has counters of it, no tag names it.
         r.state.store(FREE, Release);
         let _g = ID_LOCK.lock();
         // SAFETY: under ID_LOCK.
@@ -222,42 +231,84 @@ fn counter_bytes(elements: u64) -> u64 {
     elements.saturating_mul(2 * size_of::<u32>() as u64)
 }
 
-impl ArrayRec {
-    /// The interval counters, mapped on first use (null if the array is too large or
-    /// memory ran out; events then go to `extra_*`).
-    #[inline]
-    pub fn counters(&self) -> *const AtomicU32 {
-        let p = self.counters.load(Acquire);
+/// Whether the counters of an array of `elements` elements may be mapped.
+fn countable(r: &ArrayRec) -> bool {
+    let bytes = counter_bytes(r.elements.load(Relaxed));
+    bytes > 0 && bytes <= MAX_COUNTER_BYTES && r.kind.load(Relaxed) != 0
+}
+
+/// The calling thread's element counters of array `id`, mapped on its first event in
+/// the array; null when the array has no element counters (record *other*, too large,
+/// out of memory). Marks the array touched.
+#[cold]
+#[inline(never)]
+pub fn make_shard(t: &DnThread, id: u32) -> *mut AtomicU32 {
+    let p = t.shard(id);
+    if !p.is_null() {
+        return p;
+    }
+    let Some(r) = rec_if_exists(id) else {
+        return null_mut();
+    };
+    r.touch();
+    if id == OTHER || !countable(r) {
+        return null_mut();
+    }
+    let bytes = counter_bytes(r.elements.load(Relaxed)) as usize;
+    let m = sys::mmap_anon(bytes).cast::<AtomicU32>();
+    if !m.is_null() {
+        t.set_shard(id, m);
+    }
+    m
+}
+
+/// Counts an event of array `id` that has no element counter.
+#[cold]
+#[inline(never)]
+pub fn count_extra(id: u32, write: bool) {
+    if let Some(r) = rec_if_exists(id) {
+        r.touch();
+        if write {
+            r.extra_writes.fetch_add(1, Relaxed);
+        } else {
+            r.extra_reads.fetch_add(1, Relaxed);
+        }
+    }
+}
+
+/// Owner-only increment of a `u32` counter (no `lock` prefix).
+#[inline(always)]
+pub fn bump32(c: &AtomicU32) {
+    c.store(c.load(Relaxed).wrapping_add(1), Relaxed);
+}
+
+/// The element counters of array `id` of every thread that has some.
+fn shards_of(id: u32, out: &mut MmapVec<usize>) {
+    out.truncate(0);
+    super::threads::for_each(|t| {
+        let p = t.shard(id);
         if !p.is_null() {
-            return p;
+            out.push(p as usize);
         }
-        self.map_counters()
-    }
+    });
+}
 
-    #[cold]
-    #[inline(never)]
-    fn map_counters(&self) -> *const AtomicU32 {
-        let bytes = counter_bytes(self.elements.load(Relaxed));
-        if bytes == 0 || bytes > MAX_COUNTER_BYTES || self.kind.load(Relaxed) == 0 {
-            return ptr::null();
-        }
-        let m = sys::mmap_anon(bytes as usize).cast::<AtomicU32>();
-        if m.is_null() {
-            return ptr::null();
-        }
-        match self
-            .counters
-            .compare_exchange(null_mut(), m, AcqRel, Acquire)
-        {
-            Ok(_) => m,
-            Err(other) => {
-                // SAFETY: our fresh mapping, never published.
-                unsafe { sys::munmap(m.cast(), bytes as usize) };
-                other
-            }
+/// Per element `i`: (reads, writes) counted by all threads so far (wrapping `u32`).
+#[inline]
+fn cumulative(shards: &[usize], n: usize, i: usize) -> (u32, u32) {
+    let (mut r, mut w) = (0u32, 0u32);
+    for &p in shards {
+        let p = p as *const AtomicU32;
+        // SAFETY: each shard has 2n counters; i < n.
+        unsafe {
+            r = r.wrapping_add((*p.add(i)).load(Relaxed));
+            w = w.wrapping_add((*p.add(n + i)).load(Relaxed));
         }
     }
+    (r, w)
+}
 
+impl ArrayRec {
     #[inline(always)]
     fn touch(&self) {
         if !self.touched.load(Relaxed) {
@@ -265,48 +316,165 @@ impl ArrayRec {
         }
     }
 
-    /// One denormal read of element `e`.
-    #[inline]
-    pub fn read(&self, e: u64) {
-        self.touch();
-        let n = self.elements.load(Relaxed);
-        let c = self.counters();
-        if e < n && !c.is_null() {
-            // SAFETY: e < elements; reads come first.
-            unsafe { &*c.add(e as usize) }.fetch_add(1, Relaxed);
-        } else {
-            self.extra_reads.fetch_add(1, Relaxed);
+    /// The per-element counts seen by the previous snapshot, mapped on first use.
+    fn seen_map(&self) -> *mut AtomicU32 {
+        let p = self.seen.load(Acquire);
+        if !p.is_null() || !countable(self) {
+            return p;
+        }
+        let bytes = counter_bytes(self.elements.load(Relaxed)) as usize;
+        let m = sys::mmap_anon(bytes).cast::<AtomicU32>();
+        if m.is_null() {
+            return m;
+        }
+        match self.seen.compare_exchange(null_mut(), m, AcqRel, Acquire) {
+            Ok(_) => m,
+            Err(other) => {
+                // SAFETY: our fresh mapping, never published.
+                unsafe { sys::munmap(m.cast(), bytes) };
+                other
+            }
         }
     }
 
-    /// One denormal write of element `e`.
-    #[inline]
-    pub fn write(&self, e: u64) {
-        self.touch();
-        let n = self.elements.load(Relaxed);
-        let c = self.counters();
-        if e < n && !c.is_null() {
-            // SAFETY: e < elements; writes follow the n reads.
-            unsafe { &*c.add((n + e) as usize) }.fetch_add(1, Relaxed);
-        } else {
-            self.extra_writes.fetch_add(1, Relaxed);
+    /// Takes the interval: calls `f(element, reads, writes)` for every element with
+    /// events since the previous call, records them as seen, adds them to `flushed_*`,
+    /// and returns the interval's (reads, writes). The caller holds the snapshot lock
+    /// (one taker at a time).
+    pub fn take_interval(&self, id: u32, f: impl FnMut(usize, u32, u32)) -> (u64, u64) {
+        let mut shards: MmapVec<usize> = MmapVec::new();
+        shards_of(id, &mut shards);
+        if shards.is_empty() {
+            return (0, 0);
         }
+        let seen = self.seen_map();
+        if seen.is_null() {
+            return (0, 0);
+        }
+        let s = self.snap_seq.load(Relaxed);
+        self.snap_seq.store(s + 1, Relaxed);
+        fence(Release);
+        let (sr, sw) = self.move_interval(shards.as_slice(), seen, f);
+        self.flushed_reads.fetch_add(sr, Relaxed);
+        self.flushed_writes.fetch_add(sw, Relaxed);
+        self.snap_seq.store(s + 2, Release);
+        (sr, sw)
+    }
+
+    fn move_interval(
+        &self,
+        shards: &[usize],
+        seen: *mut AtomicU32,
+        mut f: impl FnMut(usize, u32, u32),
+    ) -> (u64, u64) {
+        let n = self.elements.load(Relaxed) as usize;
+        let (mut sr, mut sw) = (0u64, 0u64);
+        for i in 0..n {
+            let (cr, cw) = cumulative(shards, n, i);
+            // SAFETY: 2n counters.
+            let (pr, pw) = unsafe { (&*seen.add(i), &*seen.add(n + i)) };
+            let dr = cr.wrapping_sub(pr.load(Relaxed));
+            let dw = cw.wrapping_sub(pw.load(Relaxed));
+            if dr | dw != 0 {
+                pr.store(cr, Relaxed);
+                pw.store(cw, Relaxed);
+                sr += dr as u64;
+                sw += dw as u64;
+                f(i, dr, dw);
+            }
+        }
+        (sr, sw)
+    }
+
+    /// The current interval's (reads, writes) of every element, without taking it.
+    fn for_each_pending(&self, id: u32, mut f: impl FnMut(usize, u32, u32)) {
+        let mut shards: MmapVec<usize> = MmapVec::new();
+        shards_of(id, &mut shards);
+        if shards.is_empty() {
+            return;
+        }
+        let seen = self.seen.load(Acquire);
+        let n = self.elements.load(Relaxed) as usize;
+        for i in 0..n {
+            let (cr, cw) = cumulative(shards.as_slice(), n, i);
+            let (pr, pw) = if seen.is_null() {
+                (0, 0)
+            } else {
+                // SAFETY: 2n counters.
+                unsafe {
+                    (
+                        (*seen.add(i)).load(Relaxed),
+                        (*seen.add(n + i)).load(Relaxed),
+                    )
+                }
+            };
+            f(i, cr.wrapping_sub(pr), cw.wrapping_sub(pw));
+        }
+    }
+
+    /// The current interval counters (`2 * elements`: reads, then writes), summed over
+    /// threads into a buffer of the record (for tests and diagnostics; null if the array
+    /// has no element counters).
+    pub fn counters(&self) -> *const AtomicU32 {
+        if !countable(self) {
+            return ptr::null();
+        }
+        let n = self.elements.load(Relaxed) as usize;
+        let mut v = self.view.load(Acquire);
+        if v.is_null() {
+            v = sys::mmap_anon(counter_bytes(n as u64) as usize).cast();
+            if v.is_null() {
+                return ptr::null();
+            }
+            self.view.store(v, Release);
+        }
+        let id = self.id();
+        self.for_each_pending(id, |i, r, w| {
+            // SAFETY: 2n counters.
+            unsafe {
+                (*v.add(i)).store(r, Relaxed);
+                (*v.add(n + i)).store(w, Relaxed);
+            }
+        });
+        v
+    }
+
+    /// This record's id.
+    fn id(&self) -> u32 {
+        for (c, p) in CHUNKS.iter().enumerate() {
+            let base = p.load(Acquire);
+            if base.is_null() {
+                continue;
+            }
+            let off = (self as *const ArrayRec as usize).wrapping_sub(base as usize);
+            if off < CHUNK * size_of::<ArrayRec>() {
+                return (c * CHUNK + off / size_of::<ArrayRec>()) as u32;
+            }
+        }
+        OTHER
     }
 
     /// Cumulative (reads, writes) so far.
     pub fn totals(&self) -> (u64, u64) {
-        let mut r = self.flushed_reads.load(Relaxed) + self.extra_reads.load(Relaxed);
-        let mut w = self.flushed_writes.load(Relaxed) + self.extra_writes.load(Relaxed);
-        let c = self.counters.load(Acquire);
-        if !c.is_null() {
-            let n = self.elements.load(Relaxed) as usize;
-            // SAFETY: 2n counters.
-            let all = unsafe { core::slice::from_raw_parts(c as *const AtomicU32, 2 * n) };
-            let (rs, ws) = all.split_at(n);
-            r += rs.iter().map(|x| x.load(Relaxed) as u64).sum::<u64>();
-            w += ws.iter().map(|x| x.load(Relaxed) as u64).sum::<u64>();
+        let id = self.id();
+        let mut tries = 0u32;
+        loop {
+            let s1 = self.snap_seq.load(Acquire);
+            let mut r = self.flushed_reads.load(Relaxed) + self.extra_reads.load(Relaxed);
+            let mut w = self.flushed_writes.load(Relaxed) + self.extra_writes.load(Relaxed);
+            self.for_each_pending(id, |_, x, y| {
+                r += x as u64;
+                w += y as u64;
+            });
+            fence(Acquire);
+            tries += 1;
+            // A snapshot that never finishes (this thread, interrupted in one by a fatal
+            // signal) does not hang the report.
+            if (s1 & 1 == 0 && self.snap_seq.load(Relaxed) == s1) || tries > 10_000 {
+                return (r, w);
+            }
+            core::hint::spin_loop();
         }
-        (r, w)
     }
 
     /// The `FpArrayDesc` of a global, static or stack array.

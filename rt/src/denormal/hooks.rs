@@ -37,7 +37,7 @@ use taintprof_abi::{
 
 use super::arrays::{self, NewArray, OTHER};
 use super::modules::{site_base_of, site_slot};
-use super::ranges::{self, Range};
+use super::ranges::{self, Hit, Range};
 use super::threads::{self, bump, DnThread};
 use super::{elem_size, make_tag, mode, origins, tag_creator, tag_origin};
 
@@ -78,12 +78,36 @@ fn me(s: &FpSiteDesc) -> u64 {
     s as *const FpSiteDesc as u64 & TAG_CREATOR_MASK
 }
 
-/// The element index of `a` in the array of range `r`, and its record.
+/// Zeroes `n` tags at `p` (null: nothing).
 #[inline(always)]
-fn element(r: &Range, a: usize) -> Option<(&'static arrays::ArrayRec, u64)> {
-    let rec = arrays::rec_if_exists(r.id)?;
-    let esz = rec.elem_size.load(Relaxed).max(1);
-    Some((rec, (a - r.lo) as u64 / esz))
+fn clear_tags(p: *mut u64, n: usize) {
+    if !p.is_null() {
+        // SAFETY: the caller's buffer holds `n` tags.
+        unsafe { ptr::write_bytes(p, 0, n) };
+    }
+}
+
+/// Counts one denormal read (`write` false) or write of the element at `a` of the array
+/// of cached entry `(i, h)`, mapping the thread's counters of the array first if needed.
+#[inline(always)]
+fn count_element(t: &DnThread, i: usize, h: &mut Hit, a: usize, write: bool) -> u64 {
+    let e = h.element(a);
+    if h.shard.is_null() {
+        h.shard = arrays::make_shard(t, h.id);
+        ranges::set_hit_shard(t, i, h.shard);
+        if h.shard.is_null() {
+            arrays::count_extra(h.id, write);
+            return e;
+        }
+    }
+    if e < h.n {
+        let k = if write { h.n + e } else { e };
+        // SAFETY: the shard holds 2n counters.
+        arrays::bump32(unsafe { &*h.shard.add(k as usize) });
+    } else {
+        arrays::count_extra(h.id, write);
+    }
+    e
 }
 
 /// `void __tpd_op(const FpSiteDesc *s, u64 operand_mask, u64 result_mask,
@@ -119,25 +143,26 @@ pub unsafe extern "C" fn __tpd_op(
     if result_tags.is_null() || s.flags & FPSITE_NO_RESULT != 0 {
         return;
     }
+    clear_tags(result_tags, lanes);
     let me = me(s);
-    for lane in 0..lanes {
-        let mut out = 0;
-        if rmask >> lane & 1 != 0 {
-            out = make_tag(0, me);
-            if lane < 16 && !operand_tags.is_null() {
-                for k in 0..3 {
-                    if omask >> (k * 16 + lane) & 1 != 0 {
-                        // SAFETY: operand k exists (it is denormal in this lane); the
-                        // buffer holds `lanes` tags per operand.
-                        let ot = unsafe { *operand_tags.add(k * raw_lanes + lane) };
-                        out = if tag_creator(ot) != 0 {
-                            ot
-                        } else {
-                            make_tag(tag_origin(ot), me)
-                        };
-                        break;
-                    }
-                }
+    let mut m = rmask;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let mut out = make_tag(0, me);
+        if lane < 16 && !operand_tags.is_null() {
+            // The first operand that is denormal in this lane.
+            let k = (omask >> lane) & 0x1_0001_0001;
+            if k != 0 {
+                let k = (k.trailing_zeros() / 16) as usize;
+                // SAFETY: operand k exists (it is denormal in this lane); the buffer holds
+                // `lanes` tags per operand.
+                let ot = unsafe { *operand_tags.add(k * raw_lanes + lane) };
+                out = if tag_creator(ot) != 0 {
+                    ot
+                } else {
+                    make_tag(tag_origin(ot), me)
+                };
             }
         }
         // SAFETY: the buffer holds `s->lanes` result tags.
@@ -160,33 +185,34 @@ pub unsafe extern "C" fn __tpd_load(
     let s = unsafe { &*s };
     let lanes = (s.lanes.max(1) as usize).min(64);
     let mask = lane_mask & lane_bits(lanes);
-    let t = threads::current();
-    if mask != 0 {
-        bump(&t.site(slot_of(t, s)).loads, mask.count_ones() as u64);
+    clear_tags(tags, lanes);
+    if mask == 0 {
+        return;
     }
+    let t = threads::current();
+    bump(&t.site(slot_of(t, s)).loads, mask.count_ones() as u64);
     let esz = elem_size(s.ty);
     let me = me(s);
     let half = s.ty == FP_HALF;
-    for lane in 0..lanes {
-        let mut out = 0;
-        if mask >> lane & 1 != 0 {
-            let a = (addr as usize).wrapping_add(lane * esz);
-            let st = if half { 0 } else { read_tag(a) };
-            let mut creator = tag_creator(st);
-            if creator == 0 {
-                creator = me;
-            }
-            out = match ranges::find(t, a) {
-                Some(r) => {
-                    if let Some((rec, e)) = element(&r, a) {
-                        rec.read(e);
-                    }
-                    t.count_creator(r.id, creator);
-                    make_tag(r.id, creator)
-                }
-                None => make_tag(tag_origin(st), creator),
-            };
+    ranges::validate_hits(t);
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let a = (addr as usize).wrapping_add(lane * esz);
+        let st = if half { 0 } else { read_tag(a) };
+        let mut creator = tag_creator(st);
+        if creator == 0 {
+            creator = me;
         }
+        let out = match ranges::find_hit(t, a) {
+            Some((i, mut h)) => {
+                count_element(t, i, &mut h, a, false);
+                t.count_creator(h.id, creator);
+                make_tag(h.id, creator)
+            }
+            None => make_tag(tag_origin(st), creator),
+        };
         if !tags.is_null() {
             // SAFETY: the buffer holds `s->lanes` tags.
             unsafe { *tags.add(lane) = out };
@@ -217,10 +243,11 @@ pub unsafe extern "C" fn __tpd_store(
     let esz = elem_size(s.ty);
     let me = me(s);
     let write = s.ty != FP_HALF && mode::shadow_writes_allowed();
-    for lane in 0..lanes {
-        if mask >> lane & 1 == 0 {
-            continue;
-        }
+    ranges::validate_hits(t);
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
         let a = (addr as usize).wrapping_add(lane * esz);
         let tin = if tags.is_null() {
             0
@@ -232,60 +259,20 @@ pub unsafe extern "C" fn __tpd_store(
         if creator == 0 {
             creator = me;
         }
-        let new = match ranges::find(t, a) {
-            Some(r) => {
-                if let Some((rec, e)) = element(&r, a) {
-                    rec.write(e);
-                    let src = tag_origin(tin);
-                    if src != 0 && r.id != OTHER {
-                        count_pair(t, r.id, src, rec, e);
-                    }
+        let new = match ranges::find_hit(t, a) {
+            Some((i, mut h)) => {
+                let e = count_element(t, i, &mut h, a, true);
+                let src = tag_origin(tin);
+                if src != 0 && h.id != OTHER {
+                    origins::count_pair(t, h.id, src, h.n, e);
                 }
-                t.count_creator(r.id, creator);
-                make_tag(r.id, creator)
+                t.count_creator(h.id, creator);
+                make_tag(h.id, creator)
             }
             None => make_tag(tag_origin(tin), creator),
         };
         if write {
             write_tag(a, new);
-        }
-    }
-}
-
-#[inline]
-fn count_pair(t: &DnThread, dest: u32, src: u32, rec: &arrays::ArrayRec, e: u64) {
-    let slot = t.pair(dest, src);
-    let g = match slot {
-        Some(p) => {
-            bump(&p.count, 1);
-            let g = p.global.load(Relaxed);
-            if g != 0 {
-                Some(g as usize - 1)
-            } else {
-                let gi = origins::pair_index(dest, src);
-                if let Some(i) = gi {
-                    p.global.store(i as u32 + 1, Relaxed);
-                }
-                gi
-            }
-        }
-        None => {
-            let gi = origins::pair_index(dest, src);
-            match gi.and_then(origins::pair) {
-                Some(p) => {
-                    p.overflow.fetch_add(1, Relaxed);
-                }
-                None => {
-                    origins::DROPPED_PAIRS.fetch_add(1, Relaxed);
-                }
-            }
-            gi
-        }
-    };
-    match g.and_then(origins::pair) {
-        Some(p) => p.hit(rec, e),
-        None => {
-            origins::DROPPED_PAIRS.fetch_add(1, Relaxed);
         }
     }
 }

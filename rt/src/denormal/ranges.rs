@@ -2,9 +2,13 @@
 //!
 //! Three places, looked up in this order by the cold hooks:
 //!
-//! 1. **The calling thread's last hit** (`DnThread::hit_*`): `[lo, hi) → id`, valid while
-//!    the generation it was taken at is current (the global [`GEN`] for global/heap
-//!    ranges, the thread's own stack generation for its stack arrays).
+//! 1. **The calling thread's last hits** (`DnThread::hits`, [`HITS`] entries replaced
+//!    round-robin, so that a loop reading one array and writing another hits both):
+//!    `[lo, hi) → id` plus what counting an element needs (element size, the thread's
+//!    counters of the array). A window of unmarked memory (the gap between ranges) is
+//!    cached too, while no thread has stack arrays that could lie in it. All entries are
+//!    valid while the global [`GEN`] and the thread's own stack generation are what they
+//!    were when the entry was made (checked once per hook call).
 //! 2. **The thread's stack list** (its live stack-array instances, pushed by
 //!    `__tpd_array_enter`, popped by `__tpd_array_leave`), only if the address lies within
 //!    the list's bounds.
@@ -39,8 +43,6 @@ pub const MAX_LIVE: usize = 1 << 20;
 /// Most live stack-array instances per thread.
 pub const STACK_CAP: usize = 4096;
 const NONE: u32 = u32::MAX;
-/// Bit that marks a cached hit as one of the thread's own stack arrays.
-const STACK_HIT: u64 = 1 << 63;
 
 struct Entry {
     lo: AtomicUsize,
@@ -202,20 +204,29 @@ pub fn lookup_global(a: usize) -> Option<Range> {
     lookup_window(a).map(|(r, _, _)| r)
 }
 
+/// A range and the window `[lo, hi)` around an address that maps to it.
+type Window = (Range, usize, usize);
+
 /// The innermost live global/heap range containing `a`, with the window around `a`
 /// that maps to the same range (the range minus the ranges nested in it), which is what
 /// a thread may cache.
-fn lookup_window(a: usize) -> Option<(Range, usize, usize)> {
+fn lookup_window(a: usize) -> Option<Window> {
+    lookup_window_or_gap(a).0
+}
+
+/// [`lookup_window`], and if no range contains `a`, the gap `[lo, hi)` around it that no
+/// range intersects (`(0, 0)` when the table is being rewritten by this thread).
+fn lookup_window_or_gap(a: usize) -> (Option<Window>, (usize, usize)) {
     let t = table();
     if t.is_null() {
-        return None;
+        return (None, (0, usize::MAX));
     }
     let mut spins = 0u32;
     loop {
         let s1 = SEQ.load(Acquire);
         if s1 & 1 == 1 {
             if LOCK.held_by_me() {
-                return None;
+                return (None, (0, 0));
             }
             spins += 1;
             if spins > 1000 {
@@ -227,6 +238,9 @@ fn lookup_window(a: usize) -> Option<(Range, usize, usize)> {
         }
         let n = LEN.load(Relaxed).min(MAX_LIVE);
         let mut found = None;
+        let mut gap_hi = usize::MAX;
+        // Nested ranges passed on the way up end at or before `a`.
+        let mut wlo = 0usize;
         // Last entry with lo <= a.
         let (mut l, mut h) = (0usize, n);
         while l < h {
@@ -238,12 +252,17 @@ fn lookup_window(a: usize) -> Option<(Range, usize, usize)> {
                 h = m;
             }
         }
+        if l < n {
+            // SAFETY: l < n.
+            gap_hi = unsafe { &*t.add(l) }.lo.load(Relaxed);
+        }
+        // The walk reached the outermost range (or there was none to walk).
+        let mut complete = l == 0;
         if l > 0 {
             let mut j = (l - 1) as u32;
-            // Nested ranges passed on the way up end at or before `a`.
-            let mut wlo = 0usize;
             for _ in 0..64 {
                 if j as usize >= n {
+                    complete = true;
                     break;
                 }
                 // SAFETY: j < n.
@@ -274,7 +293,13 @@ fn lookup_window(a: usize) -> Option<(Range, usize, usize)> {
         }
         fence(Acquire);
         if SEQ.load(Relaxed) == s1 {
-            return found;
+            // A walk cut short (64 levels) proves nothing about the gap.
+            let gap = if found.is_none() && complete && wlo <= a && a < gap_hi {
+                (wlo, gap_hi)
+            } else {
+                (0, 0)
+            };
+            return (found, gap);
         }
     }
 }
@@ -446,6 +471,11 @@ impl StackList {
         }
     }
 
+    /// Bounds `[min_lo, max_hi)` of the live entries (owner; empty when none).
+    fn bounds(&self) -> (usize, usize) {
+        (self.min_lo.load(Relaxed), self.max_hi.load(Relaxed))
+    }
+
     /// Owner-side lookup (no seqlock needed).
     fn lookup_own(&self, a: usize) -> Option<Range> {
         if a < self.min_lo.load(Relaxed) || a >= self.max_hi.load(Relaxed) {
@@ -516,62 +546,202 @@ impl StackList {
     }
 }
 
-/// The marked array containing `a`, as seen by thread `t` (its id and the element
-/// range). Uses and refreshes `t`'s last-hit cache.
-#[inline]
-pub fn find(t: &DnThread, a: usize) -> Option<Range> {
-    let g = t.hit_gen.get();
-    if a >= t.hit_lo.get() && a < t.hit_hi.get() {
-        let valid = if g & STACK_HIT != 0 {
-            g == STACK_HIT | t.stack.gen.get()
+/// Entries of the per-thread cache of array ranges hit (`DnThread::hits`).
+pub const HITS: usize = 4;
+/// `Hit::shift` of arrays whose element size is not a power of two.
+pub const NO_SHIFT: u32 = u32::MAX;
+
+/// A cached array range: addresses in the window `[lo, hi)` belong to array `id`
+/// (`[arr_lo, arr_hi)`; the window leaves out the ranges nested in it), with what the
+/// hooks need to count an element: its size and the calling thread's counters.
+#[derive(Clone, Copy, Debug)]
+pub struct Hit {
+    pub lo: usize,
+    pub hi: usize,
+    pub arr_lo: usize,
+    pub arr_hi: usize,
+    pub id: u32,
+    /// log2 of the element size, or [`NO_SHIFT`] (divide by `esz`).
+    pub shift: u32,
+    pub esz: u64,
+    /// Elements of the array (the length of `shard`'s halves).
+    pub n: u64,
+    /// The thread's element counters of the array (`arrays::shard`), null until the
+    /// first event through this entry.
+    pub shard: *mut AtomicU32,
+}
+
+impl Hit {
+    pub const EMPTY: Hit = Hit {
+        lo: 0,
+        hi: 0,
+        arr_lo: 0,
+        arr_hi: 0,
+        id: 0,
+        shift: NO_SHIFT,
+        esz: 1,
+        n: 0,
+        shard: core::ptr::null_mut(),
+    };
+
+    pub fn range(&self) -> Range {
+        Range {
+            lo: self.arr_lo,
+            hi: self.arr_hi,
+            id: self.id,
+        }
+    }
+
+    /// Index of the element at `a` (inside the array).
+    #[inline(always)]
+    pub fn element(&self, a: usize) -> u64 {
+        let off = (a - self.arr_lo) as u64;
+        if self.shift != NO_SHIFT {
+            off >> self.shift
         } else {
-            g == GEN.load(Relaxed)
-        };
-        if valid {
-            return Some(Range {
-                lo: t.hit_arr_lo.get(),
-                hi: t.hit_arr_hi.get(),
-                id: t.hit_id.get(),
-            });
+            off / self.esz
+        }
+    }
+}
+
+/// What the cached hits of `t` are valid for: the global table's generation plus the
+/// thread's stack-list generation (both only grow, so the sum changes with either).
+#[inline(always)]
+fn hit_key(t: &DnThread) -> u64 {
+    GEN.load(Relaxed)
+        .wrapping_add(t.stack.gen.get())
+        .wrapping_add(threads::ANY_STACK.load(Relaxed) as u64)
+}
+
+/// `Hit::id` of a cached window of unmarked memory.
+const UNMARKED: u32 = u32::MAX;
+
+/// Drops `t`'s cached hits if the ranges changed since they were taken. The hooks call
+/// it once per call, then [`find_hit`] per element.
+#[inline(always)]
+pub fn validate_hits(t: &DnThread) {
+    let k = hit_key(t);
+    if k != t.hit_key.get() {
+        forget_hit(t);
+        t.hit_key.set(k);
+    }
+}
+
+/// The marked array containing `a`, as seen by thread `t`: a cached entry (after
+/// [`validate_hits`]), else the lookup, whose result is cached. `None`: unmarked.
+#[inline(always)]
+pub fn find_hit(t: &DnThread, a: usize) -> Option<(usize, Hit)> {
+    for (i, c) in t.hits.iter().enumerate() {
+        let h = c.get();
+        if a.wrapping_sub(h.lo) < h.hi.wrapping_sub(h.lo) {
+            return (h.id != UNMARKED).then_some((i, h));
         }
     }
     find_slow(t, a)
 }
 
+/// The marked array containing `a`, as seen by thread `t` (its id and range). Uses and
+/// refreshes `t`'s cache.
+#[inline]
+pub fn find(t: &DnThread, a: usize) -> Option<Range> {
+    validate_hits(t);
+    find_hit(t, a).map(|(_, h)| h.range())
+}
+
 #[inline(never)]
-fn find_slow(t: &DnThread, a: usize) -> Option<Range> {
+fn find_slow(t: &DnThread, a: usize) -> Option<(usize, Hit)> {
     if let Some(r) = t.stack.lookup_own(a) {
-        remember(t, r, r.lo, r.hi, STACK_HIT | t.stack.gen.get());
-        return Some(r);
+        return Some(remember(t, r, r.lo, r.hi));
     }
-    let gen = GEN.load(Acquire);
-    if let Some((r, wlo, whi)) = lookup_window(a) {
-        remember(t, r, wlo, whi, gen);
-        return Some(r);
+    let (found, gap) = lookup_window_or_gap(a);
+    if let Some((r, wlo, whi)) = found {
+        return Some(remember(t, r, wlo, whi));
     }
-    if threads::ANY_STACK.load(Relaxed) != 0 {
-        let mut found = None;
-        threads::for_each(|o| {
-            if found.is_none() && !core::ptr::eq(o, t) && !o.stack.is_empty() {
-                found = o.stack.lookup_other(a);
+    if threads::ANY_STACK.load(Relaxed) == 0 {
+        // Unmarked: remember the gap, minus the bounds of our own stack arrays (there
+        // are none on other threads, and any new one changes the key).
+        let (mut lo, mut hi) = gap;
+        let (slo, shi) = t.stack.bounds();
+        if slo < shi && lo < shi && slo < hi {
+            if a < slo {
+                hi = slo;
+            } else if a >= shi {
+                lo = shi;
+            } else {
+                return None;
             }
-        });
-        return found;
+        }
+        if lo <= a && a < hi {
+            let h = Hit {
+                lo,
+                hi,
+                id: UNMARKED,
+                ..Hit::EMPTY
+            };
+            let i = t.hit_next.get() as usize % HITS;
+            t.hit_next.set(((i + 1) % HITS) as u32);
+            if let Some(c) = t.hits.get(i) {
+                c.set(h);
+            }
+        }
+        return None;
     }
-    None
+    let mut found = None;
+    threads::for_each(|o| {
+        if found.is_none() && !core::ptr::eq(o, t) && !o.stack.is_empty() {
+            found = o.stack.lookup_other(a);
+        }
+    });
+    // Not cached: another thread's stack changes without our knowing.
+    found.map(|r| (HITS, hit_for(t, r, a, a + 1)))
 }
 
-fn remember(t: &DnThread, r: Range, wlo: usize, whi: usize, gen: u64) {
-    t.hit_lo.set(wlo);
-    t.hit_hi.set(whi);
-    t.hit_arr_lo.set(r.lo);
-    t.hit_arr_hi.set(r.hi);
-    t.hit_id.set(r.id);
-    t.hit_gen.set(gen);
+fn hit_for(t: &DnThread, r: Range, wlo: usize, whi: usize) -> Hit {
+    let mut h = Hit {
+        lo: wlo,
+        hi: whi,
+        arr_lo: r.lo,
+        arr_hi: r.hi,
+        id: r.id,
+        ..Hit::EMPTY
+    };
+    if let Some(rec) = super::arrays::rec_if_exists(r.id) {
+        let esz = rec.elem_size.load(Relaxed).max(1);
+        h.esz = esz;
+        h.shift = if esz.is_power_of_two() {
+            esz.trailing_zeros()
+        } else {
+            NO_SHIFT
+        };
+        h.n = rec.elements.load(Relaxed);
+        h.shard = t.shard(r.id);
+    }
+    h
 }
 
-/// Forgets `t`'s cached hit (tests).
+fn remember(t: &DnThread, r: Range, wlo: usize, whi: usize) -> (usize, Hit) {
+    let h = hit_for(t, r, wlo, whi);
+    let i = t.hit_next.get() as usize % HITS;
+    t.hit_next.set(((i + 1) % HITS) as u32);
+    if let Some(c) = t.hits.get(i) {
+        c.set(h);
+    }
+    (i, h)
+}
+
+/// Updates the counters pointer of cached entry `i` (after they were mapped).
+#[inline]
+pub fn set_hit_shard(t: &DnThread, i: usize, shard: *mut AtomicU32) {
+    if let Some(c) = t.hits.get(i) {
+        let mut h = c.get();
+        h.shard = shard;
+        c.set(h);
+    }
+}
+
+/// Forgets `t`'s cached hits.
 pub fn forget_hit(t: &DnThread) {
-    t.hit_gen.set(u64::MAX);
-    t.hit_hi.set(0);
+    for c in t.hits.iter() {
+        c.set(Hit::EMPTY);
+    }
 }

@@ -3,8 +3,10 @@
 //! A snapshot records, for every array that ever saw a denormal, its cumulative
 //! denormal reads and writes and its **heatmap for the interval** ending now: the
 //! per-element interval counters binned into at most 256 × 256 cells (a 1-D array is
-//! folded into a near-square layout, or into the shape given by `tp_array_shape`), then
-//! resets the interval counters (atomic swaps: no event is lost or counted twice).
+//! folded into a near-square layout, or into the shape given by `tp_array_shape`). The
+//! interval is the difference between the threads' cumulative element counters and what
+//! the previous snapshot saw (`ArrayRec::take_interval`): nothing is reset under a
+//! running thread's feet, so no event is lost or counted twice.
 //! Arrays without events in the interval get `"heatmap": null`.
 //!
 //! Taken by:
@@ -260,33 +262,23 @@ fn take_locked(label: &[u8], budgeted: bool) -> bool {
                 core::slice::from_raw_parts_mut(cells_at.add(cells), cells),
             )
         };
-        let (mut sr, mut sw) = (0u64, 0u64);
-        let c = r.counters.load(Acquire);
-        if !c.is_null() {
-            let ne = r.elements.load(Relaxed) as usize;
-            for i in 0..ne {
-                // SAFETY: 2 * ne counters.
-                let (x, y) = unsafe { (&*c.add(i), &*c.add(ne + i)) };
-                if x.load(Relaxed) != 0 {
-                    let v = x.swap(0, Relaxed);
-                    sr += v as u64;
-                    let cell = g.cell(i as u64);
-                    if let Some(o) = rc.get_mut(cell) {
-                        *o = o.saturating_add(v);
-                    }
-                }
-                if y.load(Relaxed) != 0 {
-                    let v = y.swap(0, Relaxed);
-                    sw += v as u64;
-                    let cell = g.cell(i as u64);
-                    if let Some(o) = wc.get_mut(cell) {
-                        *o = o.saturating_add(v);
-                    }
+        let (sr, sw) = r.take_interval(id, |i, vr, vw| {
+            let cell = g.cell(i as u64);
+            if vr != 0 {
+                if let Some(o) = rc.get_mut(cell) {
+                    *o = o.saturating_add(vr);
                 }
             }
-        }
-        let fr = r.flushed_reads.fetch_add(sr, Relaxed) + sr;
-        let fw = r.flushed_writes.fetch_add(sw, Relaxed) + sw;
+            if vw != 0 {
+                if let Some(o) = wc.get_mut(cell) {
+                    *o = o.saturating_add(vw);
+                }
+            }
+        });
+        // `take_interval` added the interval to the flushed totals (only the snapshot
+        // lock's holder changes them).
+        let fr = r.flushed_reads.load(Relaxed);
+        let fw = r.flushed_writes.load(Relaxed);
         let has = sr + sw > 0;
         let entry_bytes = if has {
             full

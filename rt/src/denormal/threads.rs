@@ -10,15 +10,23 @@
 //!   ├─ counters ──► u64[DN_THREAD_COUNTERS]  block counters (separate NORESERVE mmap;
 //!   │                                         instrumented code: blk[base+i] += 1)
 //!   ├─ sites    ──► SiteCounters[MAX_SITES]  operands/results/loads/stores per site
+//!   ├─ shards   ──► per array id: this thread's cumulative element counters (u32[2n]:
+//!   │               reads, then writes), mapped on the thread's first event in the array
 //!   ├─ creators:   open addressing (array id, creator) → count
-//!   ├─ pairs:      open addressing (dest id, src id) → count, global pair index
+//!   ├─ pairs:      open addressing (dest id, src id) → count, global pair index, this
+//!   │              thread's origin map of the pair (u32 per element of dest)
 //!   ├─ stack:      live stack-array instances (see `ranges`)
-//!   └─ caches:     last module/site base, last array range hit
+//!   └─ caches:     last module/site base, the last array ranges hit, last creator/pair
 //! ```
 //!
-//! Only the owner writes; counters use relaxed load + store (plain `add`), table slots
-//! are published value-first, key-last, and the report reads everything with relaxed or
-//! acquire loads. Nothing here calls malloc.
+//! Only the owner writes; counters use relaxed load + store (plain `add`, never a
+//! `lock`-prefixed instruction, whatever the number of threads), table slots are
+//! published value-first, key-last, and the report and snapshots read everything with
+//! relaxed or acquire loads. Element counters and origin maps are cumulative and never
+//! reset by another thread: a snapshot takes the difference to what the previous one saw
+//! (`arrays`), so an increment racing with a snapshot — on another thread, or in a
+//! `SIGUSR1` handler that interrupted the hook — is counted exactly once, in this
+//! snapshot or the next. Nothing here calls malloc.
 
 use core::cell::Cell;
 use core::mem::size_of;
@@ -27,8 +35,9 @@ use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering:
 
 use taintprof_abi::DN_THREAD_COUNTERS;
 
+use super::arrays::MAX_ID;
 use super::modules::{SiteBase, MAX_SITES, NO_SITE_BASE};
-use super::ranges::StackList;
+use super::ranges::{Hit, StackList, HITS};
 
 /// Denormal counters of one site in one thread.
 #[repr(C)]
@@ -70,6 +79,10 @@ pub struct PairSlot {
     pub count: AtomicU64,
     /// Index of the shared pair record + 1 (0 = none yet).
     pub global: AtomicU32,
+    /// This thread's origin map of the pair: `map_len` cumulative counts, one per
+    /// element of `dest` (null until the thread's first event of the pair).
+    pub map: AtomicPtr<AtomicU32>,
+    pub map_len: AtomicU64,
 }
 
 /// Key of a creator-table slot.
@@ -92,21 +105,25 @@ pub struct DnThread {
     pub sites: *mut SiteCounters,
     pub creators: *mut CreatorSlot,
     pub pairs: *mut PairSlot,
+    /// This thread's element counters per array id (`MAX_ID + 1` pointers, each to
+    /// `2 * elements` cumulative `u32`: reads, then writes; null until the thread's
+    /// first event in the array).
+    pub shards: *mut AtomicPtr<AtomicU32>,
     pub stack: StackList,
     // ---- owner-only caches ----
     pub site_cache: Cell<SiteBase>,
-    /// Last array range hit: [lo, hi) → id, valid while `gen` matches.
-    pub hit_lo: Cell<usize>,
-    pub hit_hi: Cell<usize>,
-    pub hit_id: Cell<u32>,
-    /// The hit array's own range (the window above may be smaller: nested arrays).
-    pub hit_arr_lo: Cell<usize>,
-    pub hit_arr_hi: Cell<usize>,
-    /// `ranges::GEN` at the time of the hit, or `u64::MAX - stack gen` for own stack.
-    pub hit_gen: Cell<u64>,
+    /// The last array ranges hit (see `ranges::find_hit`), valid while `hit_key`
+    /// equals `ranges::hit_key(self)`.
+    pub hits: [Cell<Hit>; HITS],
+    pub hit_key: Cell<u64>,
+    /// Next entry of `hits` to replace.
+    pub hit_next: Cell<u32>,
     /// Last creator key and its slot.
     pub last_creator_key: Cell<u64>,
     pub last_creator_slot: Cell<*const CreatorSlot>,
+    /// Last origin pair key and its slot.
+    pub last_pair_key: Cell<u64>,
+    pub last_pair_slot: Cell<*const PairSlot>,
 }
 
 static THREADS: AtomicPtr<DnThread> = AtomicPtr::new(null_mut());
@@ -162,7 +179,8 @@ fn create() -> &'static DnThread {
     let mem = crate::sys::mmap_anon(total);
     let counters = crate::sys::mmap_anon(DN_THREAD_COUNTERS * size_of::<u64>());
     let sites = crate::sys::mmap_anon(MAX_SITES * size_of::<SiteCounters>());
-    if mem.is_null() || counters.is_null() || sites.is_null() {
+    let shards = crate::sys::mmap_anon((MAX_ID as usize + 1) * size_of::<usize>());
+    if mem.is_null() || counters.is_null() || sites.is_null() || shards.is_null() {
         out_of_memory("counters");
     }
     let t = mem.cast::<DnThread>();
@@ -181,20 +199,20 @@ fn create() -> &'static DnThread {
                 sites: sites.cast(),
                 creators: creators.cast(),
                 pairs: pairs.cast(),
+                shards: shards.cast(),
                 stack: StackList::new(stack.cast()),
                 site_cache: Cell::new(SiteBase {
                     module: 0,
                     site_base: NO_SITE_BASE,
                     n_sites: 0,
                 }),
-                hit_lo: Cell::new(0),
-                hit_hi: Cell::new(0),
-                hit_id: Cell::new(0),
-                hit_arr_lo: Cell::new(0),
-                hit_arr_hi: Cell::new(0),
-                hit_gen: Cell::new(u64::MAX),
+                hits: [const { Cell::new(Hit::EMPTY) }; HITS],
+                hit_key: Cell::new(u64::MAX),
+                hit_next: Cell::new(0),
                 last_creator_key: Cell::new(0),
                 last_creator_slot: Cell::new(ptr::null()),
+                last_pair_key: Cell::new(0),
+                last_pair_slot: Cell::new(ptr::null()),
             },
         );
         let mut h = THREADS.load(Relaxed);
@@ -239,6 +257,24 @@ pub fn count() -> u32 {
 }
 
 impl DnThread {
+    /// This thread's element counters of array `id` (null if it has none yet).
+    #[inline(always)]
+    pub fn shard(&self, id: u32) -> *mut AtomicU32 {
+        if id > MAX_ID {
+            return null_mut();
+        }
+        // SAFETY: the table has MAX_ID + 1 entries.
+        unsafe { &*self.shards.add(id as usize) }.load(Acquire)
+    }
+
+    /// Publishes this thread's element counters of array `id` (owner only).
+    pub fn set_shard(&self, id: u32, p: *mut AtomicU32) {
+        if id <= MAX_ID {
+            // SAFETY: as in `shard`.
+            unsafe { &*self.shards.add(id as usize) }.store(p, Release);
+        }
+    }
+
     /// This thread's counters of site slot `i` (`i < MAX_SITES`).
     #[inline(always)]
     pub fn site(&self, i: usize) -> &SiteCounters {
@@ -306,6 +342,37 @@ impl DnThread {
     #[inline]
     pub fn pair(&self, dest: u32, src: u32) -> Option<&PairSlot> {
         let key = ((dest as u64) << 16) | src as u64;
+        if key == self.last_pair_key.get() {
+            // SAFETY: the cached slot is ours.
+            return Some(unsafe { &*self.last_pair_slot.get() });
+        }
+        let s = self.pair_slow(key)?;
+        self.last_pair_key.set(key);
+        self.last_pair_slot.set(s);
+        Some(s)
+    }
+
+    /// The slot of `dest << 16 | src` (see [`DnThread::pair`]) if it exists (no insert).
+    pub fn pair_if_exists(&self, dest: u32, src: u32) -> Option<&PairSlot> {
+        let key = ((dest as u64) << 16) | src as u64;
+        let mask = PAIR_CAP - 1;
+        let start = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize;
+        for step in 0..PROBES {
+            // SAFETY: the table has PAIR_CAP slots.
+            let s = unsafe { &*self.pairs.add((start + step) & mask) };
+            let k = s.key.load(Acquire);
+            if k == key {
+                return Some(s);
+            }
+            if k == 0 {
+                return None;
+            }
+        }
+        None
+    }
+
+    #[inline(never)]
+    fn pair_slow(&self, key: u64) -> Option<&PairSlot> {
         let mask = PAIR_CAP - 1;
         let start = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize;
         for step in 0..PROBES {
