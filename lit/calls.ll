@@ -22,8 +22,16 @@ declare i32 @ext(i32, <2 x double>, i32) memory(none)
 ; CHECK-LABEL: define i32 @caller(i32 %a, <2 x double> %v, ptr %fp)
 ; CHECK: [[LA_RAW:%.*]] = load i16, ptr @__tp_arg_tls, align 2
 ; CHECK-NEXT: [[LA:%.*]] = select i1 {{%.*}}, i16 [[LA_RAW]], i16 0
+; The <2 x double> argument's label, splat to its (i64-wide) lanes, then collapsed for
+; the call.
+; CHECK-NEXT: [[LV_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1), align 2
+; CHECK-NEXT: [[LV_ARG:%.*]] = select i1 {{%.*}}, i16 [[LV_RAW]], i16 0
+; CHECK-NEXT: [[LVW:%.*]] = zext i16 [[LV_ARG]] to i64
+; CHECK-NEXT: [[LVI:%.*]] = insertelement <2 x i64> poison, i64 [[LVW]], i32 0
+; CHECK-NEXT: [[LVS:%.*]] = shufflevector <2 x i64> [[LVI]], <2 x i64> poison, <2 x i32> zeroinitializer
 ; CHECK: [[NODE:%.*]] = call ptr @__tp_enter(
-; CHECK: [[LV:%.*]] = call i16 @llvm.vector.reduce.or.v2i16(
+; CHECK: [[LV64:%.*]] = call i64 @llvm.vector.reduce.or.v2i64(<2 x i64> [[LVS]])
+; CHECK-NEXT: [[LV:%.*]] = trunc i64 [[LV64]] to i16
 ; CHECK-NEXT: store i16 [[LA]], ptr @__tp_arg_tls, align 2
 ; CHECK-NEXT: store i16 [[LV]], ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1), align 2
 ; CHECK-NEXT: store i16 0, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 2), align 2

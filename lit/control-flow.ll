@@ -165,6 +165,11 @@ exit:
 ; inline (small constant sizes) or through a cold __tp_shadow_or when ctrl != 0;
 ; memset writes label | ctrl. Rule 3: ctrl(B) goes to __tp_ctrl_tls before the call.
 ; CHECK-LABEL: define void @body(i32 %n, ptr %p, i32 %v, ptr %q, i64 %len)
+; Shadow addresses of the arguments %p and %q: the mapping, once, in the entry block.
+; CHECK: ptrtoint ptr %p to i64
+; CHECK: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK-NEXT: ptrtoint ptr %q to i64
+; CHECK: [[SQ:%.*]] = inttoptr i64 {{%.*}} to ptr
 ; CHECK: [[OK:%.*]] = icmp eq ptr {{%.*}}, @body
 ; CHECK: [[LV0:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 2)
 ; CHECK-NEXT: [[LV:%.*]] = select i1 [[OK]], i16 [[LV0]], i16 0
@@ -178,15 +183,15 @@ exit:
 ; CHECK-NEXT: [[CTRL:%.*]] = or i16 [[ENTRY]], [[CL]]
 ; CHECK: [[SV:%.*]] = or i16 [[LV]], [[CTRL]]
 ; CHECK: [[W:%.*]] = mul i64 {{%.*}}, 281479271743489
-; CHECK: store i64 [[W]], ptr {{%.*}}, align 2
+; CHECK-NEXT: store i64 [[W]], ptr [[SP]], align 2
 ; CHECK-NEXT: store i32 %v, ptr %p
 ; memcpy of 16 bytes: copy the labels, then OR ctrl into the 16 labels inline.
-; CHECK: call void @llvm.memmove.p0.p0.i64(ptr {{%.*}}, ptr {{%.*}}, i64 32, i1 false)
-; CHECK: [[SD:%.*]] = inttoptr i64 {{%.*}} to ptr
-; CHECK: [[SPL:%.*]] = shufflevector <16 x i16> {{%.*}}, <16 x i16> poison, <16 x i32> zeroinitializer
-; CHECK: [[OLD:%.*]] = load <16 x i16>, ptr [[SD]], align 2
+; CHECK-NEXT: call void @llvm.memmove.p0.p0.i64(ptr [[SP]], ptr [[SQ]], i64 32, i1 false)
+; CHECK-NEXT: [[SPI:%.*]] = insertelement <16 x i16> poison, i16 [[CTRL]], i32 0
+; CHECK-NEXT: [[SPL:%.*]] = shufflevector <16 x i16> [[SPI]], <16 x i16> poison, <16 x i32> zeroinitializer
+; CHECK-NEXT: [[OLD:%.*]] = load <16 x i16>, ptr [[SP]], align 2
 ; CHECK-NEXT: [[NEW:%.*]] = or <16 x i16> [[OLD]], [[SPL]]
-; CHECK-NEXT: store <16 x i16> [[NEW]], ptr [[SD]], align 2
+; CHECK-NEXT: store <16 x i16> [[NEW]], ptr [[SP]], align 2
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %q, i64 16, i1 false)
 ; memcpy of a variable length: runtime copy, then the cold OR.
 ; CHECK: call void @__tp_shadow_copy(ptr %p, ptr %q, i64 %len)
@@ -198,9 +203,11 @@ exit:
 ; CHECK: [[REST]]:
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %q, i64 %len, i1 false)
 ; memset(p, v, 8): one inline store of (label(v) | ctrl) per byte.
-; CHECK: [[MS:%.*]] = or i16 {{%.*}}, [[CTRL]]
-; CHECK: shufflevector <8 x i16> {{%.*}}, <8 x i16> poison, <8 x i32> zeroinitializer
-; CHECK: call void @llvm.memset.p0.i64(ptr %p, i8 %b8, i64 8, i1 false)
+; CHECK: [[MS:%.*]] = or i16 [[LV]], [[CTRL]]
+; CHECK-NEXT: [[MSI:%.*]] = insertelement <8 x i16> poison, i16 [[MS]], i32 0
+; CHECK-NEXT: [[MSS:%.*]] = shufflevector <8 x i16> [[MSI]], <8 x i16> poison, <8 x i32> zeroinitializer
+; CHECK-NEXT: store <8 x i16> [[MSS]], ptr [[SP]], align 2
+; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr %p, i8 %b8, i64 8, i1 false)
 ; The call: ctrl(B) into __tp_ctrl_tls, the callee into __tp_callee_tls.
 ; CHECK: store i16 [[CTRL]], ptr @__tp_ctrl_tls, align 2
 ; CHECK-NEXT: store ptr @ext, ptr @__tp_callee_tls, align 8
@@ -231,11 +238,15 @@ exit:
 ; Rule 3, callee side: the entry control label is read from __tp_ctrl_tls at entry (if
 ; the call was meant for us) and ORed into what the function writes.
 ; CHECK-LABEL: define void @callee_writes(ptr %p)
+; CHECK: ptrtoint ptr %p to i64
+; CHECK: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
 ; CHECK: [[OK:%.*]] = icmp eq ptr {{%.*}}, @callee_writes
 ; CHECK: [[C:%.*]] = load i16, ptr @__tp_ctrl_tls, align 2
 ; CHECK-NEXT: [[ENTRY:%.*]] = select i1 [[OK]], i16 [[C]], i16 0
-; CHECK: [[W:%.*]] = mul i64 {{%.*}}, 281479271743489
-; CHECK: store i32 7, ptr %p
+; CHECK-NEXT: [[Z:%.*]] = zext i16 [[ENTRY]] to i64
+; CHECK-NEXT: [[W:%.*]] = mul i64 [[Z]], 281479271743489
+; CHECK-NEXT: store i64 [[W]], ptr [[SP]], align 2
+; CHECK-NEXT: store i32 7, ptr %p
 define void @callee_writes(ptr %p) {
   store i32 7, ptr %p
   ret void

@@ -1,21 +1,32 @@
 ; Scalar loads and stores: shadow(addr) = ((addr & 0xfffffffffff) << 1) + 0x100000000000,
 ; one i16 label per byte. Loads OR the labels of all bytes; stores broadcast the label.
-; RUN: %opt_dataflow < %s | %FileCheck %s --check-prefixes=CHECK,PTR
-; RUN: %opt -passes='taintprof-taint<no-pointer-labels;no-control-flow;no-hoist>' -S < %s | %FileCheck %s --check-prefixes=CHECK,NOPTR
-; RUN: env TAINTPROF_POINTER_LABELS=0 TAINTPROF_CONTROL_FLOW=0 TAINTPROF_HOIST=0 %opt_taint < %s | %FileCheck %s --check-prefixes=CHECK,NOPTR
+; With shadow-address strength reduction (the default, SR) the shadow address of an
+; argument pointer is computed once at the top of the entry block; without it (NOSR,
+; pass parameter no-shadow-sr or TAINTPROF_SHADOW_SR=0) at each access. shadow-sr.ll
+; tests the derived (GEP, PHI, select) shadow addresses.
+; RUN: %opt_dataflow < %s | %FileCheck %s --check-prefixes=CHECK,PTR,SR
+; RUN: %opt -passes='taintprof-taint<no-pointer-labels;no-control-flow;no-hoist>' -S < %s | %FileCheck %s --check-prefixes=CHECK,NOPTR,SR
+; RUN: env TAINTPROF_POINTER_LABELS=0 TAINTPROF_CONTROL_FLOW=0 TAINTPROF_HOIST=0 %opt_taint < %s | %FileCheck %s --check-prefixes=CHECK,NOPTR,SR
+; RUN: %opt -passes='taintprof-taint<no-control-flow;no-hoist;no-shadow-sr>' -S < %s | %FileCheck %s --check-prefixes=CHECK,PTR,NOSR
+; RUN: env TAINTPROF_SHADOW_SR=0 %opt_dataflow < %s | %FileCheck %s --check-prefixes=CHECK,PTR,NOSR
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
 ; CHECK-LABEL: define i8 @load1(ptr %p)
+; SR-NEXT: [[I:%.*]] = ptrtoint ptr %p to i64
+; SR-NEXT: [[M:%.*]] = and i64 [[I]], 17592186044415
+; SR-NEXT: [[S:%.*]] = shl i64 [[M]], 1
+; SR-NEXT: [[A:%.*]] = add i64 [[S]], 17592186044416
+; SR-NEXT: [[SP:%.*]] = inttoptr i64 [[A]] to ptr
 ; PTR: [[LP_RAW:%.*]] = load i16, ptr @__tp_arg_tls
 ; PTR-NEXT: [[LP:%.*]] = select i1 {{%.*}}, i16 [[LP_RAW]], i16 0
 ; NOPTR-NOT: load i16, ptr @__tp_arg_tls
 ; CHECK: %v = load i8, ptr %p
-; CHECK-NEXT: [[I:%.*]] = ptrtoint ptr %p to i64
-; CHECK-NEXT: [[M:%.*]] = and i64 [[I]], 17592186044415
-; CHECK-NEXT: [[S:%.*]] = shl i64 [[M]], 1
-; CHECK-NEXT: [[A:%.*]] = add i64 [[S]], 17592186044416
-; CHECK-NEXT: [[SP:%.*]] = inttoptr i64 [[A]] to ptr
+; NOSR-NEXT: [[I:%.*]] = ptrtoint ptr %p to i64
+; NOSR-NEXT: [[M:%.*]] = and i64 [[I]], 17592186044415
+; NOSR-NEXT: [[S:%.*]] = shl i64 [[M]], 1
+; NOSR-NEXT: [[A:%.*]] = add i64 [[S]], 17592186044416
+; NOSR-NEXT: [[SP:%.*]] = inttoptr i64 [[A]] to ptr
 ; CHECK-NEXT: [[L:%.*]] = load i16, ptr [[SP]], align 2
 ; PTR-NEXT: [[R:%.*]] = or i16 [[L]], [[LP]]
 ; PTR: store i16 [[R]], ptr @__tp_ret_tls
@@ -25,38 +36,63 @@ define i8 @load1(ptr %p) {
   ret i8 %v
 }
 
+; 2, 4 and 8 bytes: two halves loaded as integers, ORed, then folded by shifts.
 ; CHECK-LABEL: define i16 @load2(ptr %p)
-; CHECK: [[W:%.*]] = load i32, ptr {{%.*}}, align 2
-; CHECK-NEXT: [[H:%.*]] = lshr i32 [[W]], 16
-; CHECK-NEXT: [[O:%.*]] = or i32 [[W]], [[H]]
-; CHECK-NEXT: trunc i32 [[O]] to i16
+; SR-NEXT: ptrtoint ptr %p to i64
+; CHECK: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK: [[W0:%.*]] = load i16, ptr [[SP]], align 2
+; CHECK-NEXT: [[SP2:%.*]] = getelementptr inbounds i8, ptr [[SP]], i64 2
+; CHECK-NEXT: [[W1:%.*]] = load i16, ptr [[SP2]], align 2
+; CHECK-NEXT: [[L:%.*]] = or i16 [[W0]], [[W1]]
+; PTR-NEXT: [[R:%.*]] = or i16 [[L]], [[LP:%.*]]
+; PTR-NEXT: store i16 [[R]], ptr @__tp_ret_tls
+; NOPTR-NEXT: store i16 [[L]], ptr @__tp_ret_tls
 define i16 @load2(ptr %p) {
   %v = load i16, ptr %p
   ret i16 %v
 }
 
 ; CHECK-LABEL: define float @load4(ptr %p)
-; CHECK: [[W:%.*]] = load i64, ptr {{%.*}}, align 2
-; CHECK-NEXT: [[H:%.*]] = lshr i64 [[W]], 32
-; CHECK-NEXT: [[O:%.*]] = or i64 [[W]], [[H]]
-; CHECK-NEXT: [[H2:%.*]] = lshr i64 [[O]], 16
-; CHECK-NEXT: [[O2:%.*]] = or i64 [[O]], [[H2]]
-; CHECK-NEXT: trunc i64 [[O2]] to i16
+; SR-NEXT: ptrtoint ptr %p to i64
+; CHECK: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK: [[W0:%.*]] = load i32, ptr [[SP]], align 2
+; CHECK-NEXT: [[SP4:%.*]] = getelementptr inbounds i8, ptr [[SP]], i64 4
+; CHECK-NEXT: [[W1:%.*]] = load i32, ptr [[SP4]], align 2
+; CHECK-NEXT: [[W:%.*]] = or i32 [[W0]], [[W1]]
+; CHECK-NEXT: [[H:%.*]] = lshr i32 [[W]], 16
+; CHECK-NEXT: [[O:%.*]] = or i32 [[W]], [[H]]
+; CHECK-NEXT: [[L:%.*]] = trunc i32 [[O]] to i16
+; PTR-NEXT: [[R:%.*]] = or i16 {{%.*}}, [[L]]
+; PTR-NEXT: store i16 [[R]], ptr @__tp_ret_tls
+; NOPTR-NEXT: store i16 [[L]], ptr @__tp_ret_tls
 define float @load4(ptr %p) {
   %v = load float, ptr %p
   ret float %v
 }
 
 ; CHECK-LABEL: define double @load8(ptr %p)
-; CHECK: [[W:%.*]] = load <8 x i16>, ptr {{%.*}}, align 2
-; CHECK-NEXT: call i16 @llvm.vector.reduce.or.v8i16(<8 x i16> [[W]])
+; SR-NEXT: ptrtoint ptr %p to i64
+; CHECK: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK: [[W0:%.*]] = load i64, ptr [[SP]], align 2
+; CHECK-NEXT: [[SP8:%.*]] = getelementptr inbounds i8, ptr [[SP]], i64 8
+; CHECK-NEXT: [[W1:%.*]] = load i64, ptr [[SP8]], align 2
+; CHECK-NEXT: [[W:%.*]] = or i64 [[W0]], [[W1]]
+; CHECK-NEXT: [[H:%.*]] = lshr i64 [[W]], 32
+; CHECK-NEXT: [[O:%.*]] = or i64 [[W]], [[H]]
+; CHECK-NEXT: [[H2:%.*]] = lshr i64 [[O]], 16
+; CHECK-NEXT: [[O2:%.*]] = or i64 [[O]], [[H2]]
+; CHECK-NEXT: [[L:%.*]] = trunc i64 [[O2]] to i16
+; PTR-NEXT: [[R:%.*]] = or i16 {{%.*}}, [[L]]
+; PTR-NEXT: store i16 [[R]], ptr @__tp_ret_tls
+; NOPTR-NEXT: store i16 [[L]], ptr @__tp_ret_tls
 define double @load8(ptr %p) {
   %v = load double, ptr %p
   ret double %v
 }
 
 ; CHECK-LABEL: define i128 @load16(ptr %p)
-; CHECK: load <16 x i16>, ptr {{%.*}}, align 2
+; CHECK: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK: load <16 x i16>, ptr [[SP]], align 2
 ; CHECK-NEXT: call i16 @llvm.vector.reduce.or.v16i16
 define i128 @load16(ptr %p) {
   %v = load i128, ptr %p
@@ -65,7 +101,8 @@ define i128 @load16(ptr %p) {
 
 ; A 32-byte first-class aggregate: one collapsed label.
 ; CHECK-LABEL: define { i64, i64, i64, i64 } @load32(ptr %p)
-; CHECK: load <32 x i16>, ptr {{%.*}}, align 2
+; CHECK: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK: load <32 x i16>, ptr [[SP]], align 2
 ; CHECK-NEXT: call i16 @llvm.vector.reduce.or.v32i16
 define { i64, i64, i64, i64 } @load32(ptr %p) {
   %v = load { i64, i64, i64, i64 }, ptr %p
@@ -82,9 +119,10 @@ define x86_fp80 @load10(ptr %p) {
 
 ; Stores never add the pointer's label.
 ; CHECK-LABEL: define void @store1(ptr %p, i8 %v)
+; SR: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
 ; CHECK: [[LV_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
 ; CHECK-NEXT: [[LV:%.*]] = select i1 {{%.*}}, i16 [[LV_RAW]], i16 0
-; CHECK: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; NOSR: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
 ; CHECK-NEXT: store i16 [[LV]], ptr [[SP]], align 2
 ; CHECK-NEXT: store i8 %v, ptr %p
 define void @store1(ptr %p, i8 %v) {
@@ -93,9 +131,13 @@ define void @store1(ptr %p, i8 %v) {
 }
 
 ; CHECK-LABEL: define void @store2(ptr %p, i16 %v)
-; CHECK: [[Z:%.*]] = zext i16 {{%.*}} to i32
+; SR: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK: [[LV_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK-NEXT: [[LV:%.*]] = select i1 {{%.*}}, i16 [[LV_RAW]], i16 0
+; CHECK-NEXT: [[Z:%.*]] = zext i16 [[LV]] to i32
 ; CHECK-NEXT: [[M:%.*]] = mul i32 [[Z]], 65537
-; CHECK: store i32 [[M]], ptr {{%.*}}, align 2
+; NOSR: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK-NEXT: store i32 [[M]], ptr [[SP]], align 2
 ; CHECK-NEXT: store i16 %v, ptr %p
 define void @store2(ptr %p, i16 %v) {
   store i16 %v, ptr %p
@@ -103,18 +145,26 @@ define void @store2(ptr %p, i16 %v) {
 }
 
 ; CHECK-LABEL: define void @store4(ptr %p, i32 %v)
-; CHECK: [[Z:%.*]] = zext i16 {{%.*}} to i64
+; SR: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK: [[LV_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK-NEXT: [[LV:%.*]] = select i1 {{%.*}}, i16 [[LV_RAW]], i16 0
+; CHECK-NEXT: [[Z:%.*]] = zext i16 [[LV]] to i64
 ; CHECK-NEXT: [[M:%.*]] = mul i64 [[Z]], 281479271743489
-; CHECK: store i64 [[M]], ptr {{%.*}}, align 2
+; NOSR: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK-NEXT: store i64 [[M]], ptr [[SP]], align 2
 define void @store4(ptr %p, i32 %v) {
   store i32 %v, ptr %p
   ret void
 }
 
 ; CHECK-LABEL: define void @store8(ptr %p, double %v)
-; CHECK: [[I:%.*]] = insertelement <8 x i16> poison, i16 {{%.*}}, i32 0
+; SR: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK: [[LV_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK-NEXT: [[LV:%.*]] = select i1 {{%.*}}, i16 [[LV_RAW]], i16 0
+; CHECK-NEXT: [[I:%.*]] = insertelement <8 x i16> poison, i16 [[LV]], i32 0
 ; CHECK-NEXT: [[S:%.*]] = shufflevector <8 x i16> [[I]], <8 x i16> poison, <8 x i32> zeroinitializer
-; CHECK: store <8 x i16> [[S]], ptr {{%.*}}, align 2
+; NOSR: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK-NEXT: store <8 x i16> [[S]], ptr [[SP]], align 2
 define void @store8(ptr %p, double %v) {
   store double %v, ptr %p
   ret void
@@ -122,7 +172,8 @@ define void @store8(ptr %p, double %v) {
 
 ; Constants have label 0.
 ; CHECK-LABEL: define void @store_const(ptr %p)
-; CHECK: store <8 x i16> zeroinitializer, ptr {{%.*}}, align 2
+; CHECK: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK-NEXT: store <8 x i16> zeroinitializer, ptr [[SP]], align 2
 ; CHECK-NEXT: store i64 42, ptr %p
 define void @store_const(ptr %p) {
   store i64 42, ptr %p
@@ -137,11 +188,32 @@ define void @store10(ptr %p, x86_fp80 %v) {
 }
 
 ; Volatile and atomic loads are instrumented like ordinary ones.
+; With SR both accesses use the one shadow address of %p; the union of the two loaded
+; values ORs their raw shadow words and folds once.
 ; CHECK-LABEL: define i32 @volatile_atomic(ptr %p)
+; SR: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
 ; CHECK: %a = load volatile i32, ptr %p
-; CHECK-NEXT: ptrtoint
-; CHECK: %b = load atomic i32, ptr %p seq_cst, align 4
-; CHECK-NEXT: ptrtoint
+; NOSR-NEXT: ptrtoint ptr %p
+; NOSR: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK-NEXT: [[A0:%.*]] = load i32, ptr [[SP]], align 2
+; CHECK-NEXT: [[SPA:%.*]] = getelementptr inbounds i8, ptr [[SP]], i64 4
+; CHECK-NEXT: [[A1:%.*]] = load i32, ptr [[SPA]], align 2
+; CHECK-NEXT: [[A:%.*]] = or i32 [[A0]], [[A1]]
+; CHECK-NEXT: %b = load atomic i32, ptr %p seq_cst, align 4
+; NOSR-NEXT: ptrtoint ptr %p
+; NOSR: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; CHECK-NEXT: [[B0:%.*]] = load i32, ptr [[SP]], align 2
+; CHECK-NEXT: [[SPB:%.*]] = getelementptr inbounds i8, ptr [[SP]], i64 4
+; CHECK-NEXT: [[B1:%.*]] = load i32, ptr [[SPB]], align 2
+; CHECK-NEXT: [[B:%.*]] = or i32 [[B0]], [[B1]]
+; CHECK-NEXT: %c = add i32 %a, %b
+; CHECK-NEXT: [[AB:%.*]] = or i32 [[A]], [[B]]
+; CHECK-NEXT: [[H:%.*]] = lshr i32 [[AB]], 16
+; CHECK-NEXT: [[F:%.*]] = or i32 [[AB]], [[H]]
+; CHECK-NEXT: [[L:%.*]] = trunc i32 [[F]] to i16
+; PTR-NEXT: [[R:%.*]] = or i16 {{%.*}}, [[L]]
+; PTR-NEXT: store i16 [[R]], ptr @__tp_ret_tls
+; NOPTR-NEXT: store i16 [[L]], ptr @__tp_ret_tls
 define i32 @volatile_atomic(ptr %p) {
   %a = load volatile i32, ptr %p
   %b = load atomic i32, ptr %p seq_cst, align 4

@@ -20,11 +20,19 @@ define i32 @sel(i1 %c, i32 %a, i32 %b) {
   ret i32 %r
 }
 
-; Vector select with a vector condition: per lane.
+; Vector select with a vector condition: per lane. <2 x double> has i64 shadow lanes;
+; the condition's <2 x i16> lanes are widened lane by lane.
 ; CHECK-LABEL: define <2 x double> @vsel(
-; CHECK: %r = select <2 x i1> %c, <2 x double> %a, <2 x double> %b
-; CHECK-NEXT: [[VP:%.*]] = select <2 x i1> %c, <2 x i16> {{%.*}}, <2 x i16> {{%.*}}
-; CHECK-NEXT: or <2 x i16> {{%.*}}, [[VP]]
+; CHECK: [[LC_RAW:%.*]] = load i16, ptr @__tp_arg_tls, align 2
+; CHECK-NEXT: [[LC:%.*]] = select i1 {{%.*}}, i16 [[LC_RAW]], i16 0
+; CHECK-NEXT: [[LCI:%.*]] = insertelement <2 x i16> poison, i16 [[LC]], i32 0
+; CHECK-NEXT: [[SC:%.*]] = shufflevector <2 x i16> [[LCI]], <2 x i16> poison, <2 x i32> zeroinitializer
+; CHECK: [[SA:%.*]] = shufflevector <2 x i64> {{%.*}}, <2 x i64> poison, <2 x i32> zeroinitializer
+; CHECK: [[SB:%.*]] = shufflevector <2 x i64> {{%.*}}, <2 x i64> poison, <2 x i32> zeroinitializer
+; CHECK-NEXT: %r = select <2 x i1> %c, <2 x double> %a, <2 x double> %b
+; CHECK-NEXT: [[VP:%.*]] = select <2 x i1> %c, <2 x i64> [[SA]], <2 x i64> [[SB]]
+; CHECK-NEXT: [[SCW:%.*]] = zext <2 x i16> [[SC]] to <2 x i64>
+; CHECK-NEXT: or <2 x i64> [[SCW]], [[VP]]
 define <2 x double> @vsel(<2 x i1> %c, <2 x double> %a, <2 x double> %b) {
   %r = select <2 x i1> %c, <2 x double> %a, <2 x double> %b
   ret <2 x double> %r
@@ -64,12 +72,17 @@ define ptr @gep(ptr %p, i64 %i) {
   ret ptr %q
 }
 
-; Vector GEP: per-lane labels.
+; Vector GEP: per-lane labels (i64 lanes for pointer vectors): the scalar base's label
+; splat, ORed with the index lanes.
 ; CHECK-LABEL: define <4 x ptr> @vgep(ptr %p, <4 x i64> %i)
-; CHECK: %q = getelementptr double, ptr %p, <4 x i64> %i
-; CHECK-NEXT: insertelement <4 x i16> poison
-; CHECK-NEXT: shufflevector <4 x i16>
-; CHECK-NEXT: or <4 x i16>
+; CHECK: [[LP_RAW:%.*]] = load i16, ptr @__tp_arg_tls, align 2
+; CHECK-NEXT: [[LP:%.*]] = select i1 {{%.*}}, i16 [[LP_RAW]], i16 0
+; CHECK: [[SI:%.*]] = shufflevector <4 x i64> {{%.*}}, <4 x i64> poison, <4 x i32> zeroinitializer
+; CHECK-NEXT: %q = getelementptr double, ptr %p, <4 x i64> %i
+; CHECK-NEXT: [[LPW:%.*]] = zext i16 [[LP]] to i64
+; CHECK-NEXT: [[LPI:%.*]] = insertelement <4 x i64> poison, i64 [[LPW]], i32 0
+; CHECK-NEXT: [[SP:%.*]] = shufflevector <4 x i64> [[LPI]], <4 x i64> poison, <4 x i32> zeroinitializer
+; CHECK-NEXT: or <4 x i64> [[SP]], [[SI]]
 define <4 x ptr> @vgep(ptr %p, <4 x i64> %i) {
   %q = getelementptr double, ptr %p, <4 x i64> %i
   ret <4 x ptr> %q

@@ -329,7 +329,7 @@ extern "C" unsigned tp_simplify(LLVMValueRef *Insts, unsigned N) {
 static bool tpIsPureLabelOp(Instruction *I) {
   return isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<InsertElementInst>(I) ||
          isa<ExtractElementInst>(I) || isa<ShuffleVectorInst>(I) || isa<SelectInst>(I) ||
-         isa<CmpInst>(I) || isa<FreezeInst>(I) ||
+         isa<CmpInst>(I) || isa<FreezeInst>(I) || isa<GetElementPtrInst>(I) ||
          (isa<IntrinsicInst>(I) &&
           cast<IntrinsicInst>(I)->getIntrinsicID() == Intrinsic::vector_reduce_or);
 }
@@ -386,6 +386,16 @@ static unsigned tpHoist(Function &F, SmallPtrSetImpl<Instruction *> &Ours, LoopI
   return N;
 }
 
+/// Whether `T` is a shadow type: `i16`, or a vector of `i16`/`i32`/`i64` lanes (wide
+/// lanes for vectors of 32- and 64-bit elements).
+static bool tpIsLabelType(Type *T) {
+  if (T->isIntegerTy(16))
+    return true;
+  auto *VT = dyn_cast<FixedVectorType>(T);
+  return VT && (VT->getElementType()->isIntegerTy(16) || VT->getElementType()->isIntegerTy(32) ||
+                VT->getElementType()->isIntegerTy(64));
+}
+
 /// Leaves of the OR tree `V` (our `or`s only) into `Leaves`; false if it is not one.
 static bool tpOrLeaves(Value *V, PHINode *Self, SmallPtrSetImpl<Instruction *> &Ours,
                        SmallVectorImpl<Value *> &Leaves, unsigned Depth) {
@@ -418,7 +428,7 @@ extern "C" unsigned tp_hoist_labels(LLVMValueRef Fn, LLVMValueRef *Insts, unsign
   SmallVector<PHINode *, 16> Phis;
   for (Loop *L : LI.getLoopsInPreorder())
     for (PHINode &P : L->getHeader()->phis())
-      if (Ours.count(&P) && P.getType()->isIntOrIntVectorTy(16))
+      if (Ours.count(&P) && tpIsLabelType(P.getType()))
         Phis.push_back(&P);
   for (PHINode *P : Phis) {
     Loop *L = LI.getLoopFor(P->getParent());
@@ -939,4 +949,42 @@ extern "C" LLVMMetadataRef tp_function_return_ditype(LLVMValueRef Fn) {
   if (!T || T->getTypeArray().size() == 0)
     return nullptr;
   return wrap(T->getTypeArray()[0]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Taint mode: shadow-address strength reduction
+// ---------------------------------------------------------------------------------------
+
+/// Decompose the GEP instruction `G` (scalar pointer result) into the byte offset from
+/// its pointer operand, `*Const + sum Scales[i] * Vars[i]`, with LLVM's own offset
+/// arithmetic (each `Vars[i]` is an index operand, sign-extended or truncated to 64
+/// bits as the GEP does). Writes at most `Max` pairs and returns their number, or -1 if
+/// `G` cannot be decomposed (not a GEP, vector GEP, scalable types, more than `Max`
+/// variable indices, scales or offsets too large to double safely).
+extern "C" int tp_gep_decompose(LLVMValueRef G, LLVMValueRef *Vars, int64_t *Scales,
+                                unsigned Max, int64_t *Const) {
+  auto *GEP = dyn_cast<GetElementPtrInst>(unwrap(G));
+  if (!GEP || GEP->getType()->isVectorTy())
+    return -1;
+  const DataLayout &DL = GEP->getModule()->getDataLayout();
+  if (DL.getIndexTypeSizeInBits(GEP->getType()) != 64)
+    return -1;
+  MapVector<Value *, APInt> VarOffs;
+  APInt C(64, 0);
+  if (!cast<GEPOperator>(GEP)->collectOffset(DL, 64, VarOffs, C))
+    return -1;
+  if (VarOffs.size() > Max || C.getSignificantBits() > 41)
+    return -1;
+  unsigned N = 0;
+  for (auto &KV : VarOffs) {
+    const APInt &S = KV.second;
+    if (S.isNegative() || S.isZero() || S.getActiveBits() > 32 ||
+        KV.first->getType()->isVectorTy())
+      return -1;
+    Vars[N] = wrap(KV.first);
+    Scales[N] = S.getSExtValue();
+    ++N;
+  }
+  *Const = C.getSExtValue();
+  return (int)N;
 }

@@ -51,6 +51,12 @@ pub struct Config {
     /// debugging aid; the lit tests use it to check the rules themselves). Pass
     /// parameters `hoist` / `no-hoist`.
     pub hoist: bool,
+    /// `TAINTPROF_SHADOW_SR`: `1` (default) derives the shadow address of an access from
+    /// the shadow address of the pointer it is computed from (`pass/src/taint/addr.rs`),
+    /// so that loops step shadow addresses like application addresses; `0` computes the
+    /// mapping at every access (a debugging aid). Pass parameters `shadow-sr` /
+    /// `no-shadow-sr`.
+    pub shadow_sr: bool,
 }
 
 impl Default for Config {
@@ -64,6 +70,7 @@ impl Default for Config {
             verbose: false,
             control_flow: true,
             hoist: true,
+            shadow_sr: true,
         }
     }
 }
@@ -123,6 +130,11 @@ impl Config {
                 c.hoist = truthy("TAINTPROF_HOIST", &v)?;
             }
         }
+        if let Some(v) = get("TAINTPROF_SHADOW_SR") {
+            if !v.trim().is_empty() {
+                c.shadow_sr = truthy("TAINTPROF_SHADOW_SR", &v)?;
+            }
+        }
         if let Some(v) = get("TAINTPROF_CONTROL_FLOW") {
             // Unset or empty means the default (on); only an explicit 0 turns it off.
             if !v.trim().is_empty() {
@@ -138,12 +150,14 @@ impl Config {
                 "no-control-flow" => c.control_flow = false,
                 "hoist" => c.hoist = true,
                 "no-hoist" => c.hoist = false,
+                "shadow-sr" => c.shadow_sr = true,
+                "no-shadow-sr" => c.shadow_sr = false,
                 "mode=off" => c.mode = Mode::Off,
                 "mode=taint" => c.mode = Mode::Taint,
                 "mode=denormal" => c.mode = Mode::Denormal,
                 other => {
                     return Err(format!(
-                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, verbose, mode=taint, mode=off, mode=denormal)"
+                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, shadow-sr, no-shadow-sr, verbose, mode=taint, mode=off, mode=denormal)"
                     ))
                 }
             }

@@ -133,6 +133,15 @@ extern "C" {
     pub fn tp_ditype_is_array(ty: LLVMMetadataRef) -> c_int;
     /// The debug return type of function `f`, or null.
     pub fn tp_function_return_ditype(f: LLVMValueRef) -> LLVMMetadataRef;
+    /// Taint mode: GEP instruction `g` as `*konst + sum scales[i] * vars[i]` bytes from
+    /// its pointer operand; the number of pairs (at most `max`), or -1.
+    pub fn tp_gep_decompose(
+        g: LLVMValueRef,
+        vars: *mut LLVMValueRef,
+        scales: *mut i64,
+        max: c_uint,
+        konst: *mut i64,
+    ) -> c_int;
 }
 
 /// Whether debug type `ty` (typedefs and qualifiers stripped) is an array type.

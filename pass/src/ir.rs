@@ -367,16 +367,6 @@ impl Ir {
         unsafe { inkwell::llvm_sys::target::LLVMSizeOfTypeInBits(self.td, t) }
     }
 
-    /// The shadow type of an application type: `<N x i16>` for fixed vectors, `i16`
-    /// for everything else (scalars, pointers, and collapsed aggregates).
-    pub fn shadow_ty(&self, t: T) -> T {
-        if is_vector(t) {
-            self.vec(self.i16, vector_len(t))
-        } else {
-            self.i16
-        }
-    }
-
     // ----- constants -----
 
     pub fn c16(&self, v: u16) -> V {

@@ -90,7 +90,7 @@ impl FnInstr<'_> {
         let ir = self.ir;
         let kind = call_kind(i, self.list);
         let rty = ir::type_of(i);
-        let target = ir.shadow_ty(rty);
+        let target = self.sty(rty);
         match kind {
             CallKind::InlineAsm => {
                 self.stats.inline_asm += 1;
@@ -254,7 +254,7 @@ impl FnInstr<'_> {
     fn visit_intrinsic(&mut self, i: V, k: IntrKind, name: &str) -> Result<(), String> {
         let ir = self.ir;
         let rty = ir::type_of(i);
-        let target = ir.shadow_ty(rty);
+        let target = self.sty(rty);
         let op = |n: u32| ir::operand(i, n);
         match k {
             IntrKind::NoEffect => {
@@ -268,7 +268,7 @@ impl FnInstr<'_> {
                     let mut shadows = Vec::new();
                     for n in 0..ir::num_call_args(i) {
                         let s = self.shadow(op(n))?;
-                        shadows.push(if k == IntrKind::Reduce { ir.reduce_or(s) } else { s });
+                        shadows.push(if k == IntrKind::Reduce { self.collapse(s) } else { s });
                     }
                     let s = self.union(&shadows, target);
                     self.set_shadow(i, s);
@@ -359,7 +359,7 @@ impl FnInstr<'_> {
         ir.after(i);
         let (p, mask, pass) = (ir::operand(i, 0), ir::operand(i, 2), ir::operand(i, 3));
         let t = ir::type_of(i);
-        let target = ir.shadow_ty(t);
+        let target = self.sty(t);
         let loaded = match self.lane_layout(t) {
             Some((n, es)) => {
                 let raw_ty = ir.vec(ir.i16, n * es as u32);
@@ -402,7 +402,7 @@ impl FnInstr<'_> {
         let s = self.with_control(i, s);
         match self.lane_layout(t) {
             Some((n, es)) => {
-                let raw = self.expand_lanes(self.adapt(s, ir.vec(ir.i16, n)), n, es);
+                let raw = self.expand_lanes(self.adapt(s, self.sty(t)), n, es);
                 let (f, ft) = ir.intrinsic("llvm.masked.store", &[ir::type_of(raw), ir.ptr]);
                 ir.call(
                     ft,
@@ -417,7 +417,7 @@ impl FnInstr<'_> {
             }
             None => {
                 // Not lane-addressable: label the whole range (over-approximation).
-                let l = ir.reduce_or(s);
+                let l = self.collapse(s);
                 self.store_label_bytes(p, ir.store_size(t), l);
             }
         }
@@ -446,7 +446,7 @@ impl FnInstr<'_> {
         let t = ir::type_of(i);
         let n = ir::vector_len(t);
         let es = ir.store_size(ir::element_type(t));
-        let target = ir.shadow_ty(t);
+        let target = self.sty(t);
         let sptrs = self.shadow_ptr(ptrs);
         let (ct, cb) = self.chunking(es);
         let vt = ir.vec(ct, n);
@@ -466,6 +466,7 @@ impl FnInstr<'_> {
             2 => self.fold32(acc),
             _ => acc,
         };
+        let lanes = self.adapt(lanes, target);
         let sp = self.adapt(self.shadow(pass)?, target);
         let mut s = ir.select(mask, lanes, sp);
         if self.cfg.pointer_labels {

@@ -5,21 +5,25 @@
 //! cheap inline form (odd sizes, large or variable lengths). A load of an `S`-byte value
 //! reads its `S` labels and ORs them:
 //!
-//! | S          | shadow access                                         |
-//! |------------|-------------------------------------------------------|
-//! | 1          | `load i16`                                            |
-//! | 2, 4       | `load i32` / `load i64`, fold by shifts               |
-//! | 8..64 pow2 | `load <S x i16>`, `llvm.vector.reduce.or`             |
-//! | other      | `__tp_shadow_union(addr, S)`                          |
+//! | S          | shadow access                                                  |
+//! |------------|----------------------------------------------------------------|
+//! | 1          | `load i16`                                                     |
+//! | 2, 4, 8    | two halves (`i16`+`i16`, `i32`+`i32`, `i64`+`i64`), `or`, fold by shifts |
+//! | 16..64 pow2| `load <S x i16>`, `llvm.vector.reduce.or`                      |
+//! | other      | `__tp_shadow_union(addr, S)`                                   |
 //!
-//! Vector values keep one label per lane: `<N x T>` with `E`-byte elements loads
-//! `<N*E x i16>` and folds each lane's `E` labels (bitcast to `<N x i32>`/`<N x i64>`
-//! and shift for E = 2, 4; `<2N x i64>` then OR of even/odd lanes for E = 8), so a
-//! vectorized loop computes the same labels as its scalar form. Stores broadcast
-//! each label to all bytes of its lane (multiply by 0x0001_0001... or a lane-repeating
-//! shuffle). Shadow accesses use `align 2`.
+//! Folds distribute over `or`, so a union of several loads ORs their raw words first and
+//! folds once (`Fold`, `Leaves` in `mod.rs`).
+//!
+//! Vector values keep one label per lane, in the lane type of `FnInstr::sty` (`<N x i32>`
+//! for 4-byte elements, `<N x i64>` for 8-byte ones, label in the low 16 bits): `<N x T>`
+//! with `E`-byte elements loads `<N*E x i16>` and folds each lane's `E` labels in the
+//! data's own layout ([`FnInstr::fold_lanes`]), so a vectorized loop computes the same
+//! labels as its scalar form. Stores repeat each lane's label over its bytes (a
+//! lane-repeating shuffle of the `i16` view). Shadow addresses come from `addr.rs`
+//! (strength-reduced) or the formula. Shadow accesses use `align 2`.
 
-use super::FnInstr;
+use super::{FnInstr, Fold, Leaves};
 use crate::ir::{self, T, V};
 use inkwell::llvm_sys::core::*;
 use taintprof_abi as abi;
@@ -30,8 +34,17 @@ const INLINE_MAX: u64 = 256;
 const OR_INLINE_MAX: u64 = 128;
 
 impl FnInstr<'_> {
-    /// Shadow address of application pointer `p` (scalar or vector of pointers).
+    /// Shadow address of application pointer `p` (scalar or vector of pointers): the
+    /// one planned for `p` (`addr.rs`), or the formula at the builder position.
     pub(crate) fn shadow_ptr(&self, p: V) -> V {
+        match self.sptrs.get(&p) {
+            Some(&s) => s,
+            None => self.shadow_formula(p),
+        }
+    }
+
+    /// `((p & SHADOW_MASK) << 1) + SHADOW_BASE`, at the builder position.
+    pub(crate) fn shadow_formula(&self, p: V) -> V {
         let ir = self.ir;
         let t = ir::type_of(p);
         if ir::is_vector(t) {
@@ -97,21 +110,38 @@ impl FnInstr<'_> {
         ir.trunc(a, to)
     }
 
-    /// Per-lane labels from raw byte labels `raw: <n*es x i16>`.
+    /// Per-lane labels from raw byte labels `raw: <n*es x i16>`, in the lane type of
+    /// [`Self::sty`] (don't-care bits above the low 16 of wide lanes):
+    ///
+    /// * 4-byte lanes: view as `<2n x i32>` (two labels per word), OR the even and odd
+    ///   words, then `x | x >> 16` (SSE2: `shufps` ×2, `por`, `psrld`, `por`);
+    /// * 8-byte lanes: view as `<4n x i32>`, OR even and odd words, view the result as
+    ///   `<n x i64>`, then `x | x >> 32`, `x | x >> 16`;
+    /// * 2-byte lanes: `<n x i32>`, `x | x >> 16`, truncated to `i16` lanes.
     pub(crate) fn fold_lanes(&self, raw: V, n: u32, es: u64) -> V {
         let ir = self.ir;
+        let words = |k: u32| -> V {
+            // `raw` as `<k x i32>`, and its even and odd words ORed: `<k/2 x i32>`.
+            let w = ir.bitcast(raw, ir.vec(ir.i32, k));
+            let even: Vec<Option<u32>> = (0..k / 2).map(|j| Some(2 * j)).collect();
+            let odd: Vec<Option<u32>> = (0..k / 2).map(|j| Some(2 * j + 1)).collect();
+            let p = ir.poison(ir::type_of(w));
+            let a = ir.shuffle(w, p, ir.mask(&even));
+            let b = ir.shuffle(w, p, ir.mask(&odd));
+            ir.or(a, b)
+        };
         match es {
             1 => raw,
             2 => self.fold32(ir.bitcast(raw, ir.vec(ir.i32, n))),
-            4 => self.fold64(ir.bitcast(raw, ir.vec(ir.i64, n))),
+            4 => {
+                let x = words(2 * n);
+                ir.or(x, ir.lshr(x, ir.csplat(ir.i32, n, 16)))
+            }
             8 => {
-                let w = self.fold64(ir.bitcast(raw, ir.vec(ir.i64, 2 * n)));
-                let even: Vec<Option<u32>> = (0..n).map(|k| Some(2 * k)).collect();
-                let odd: Vec<Option<u32>> = (0..n).map(|k| Some(2 * k + 1)).collect();
-                let p = ir.poison(ir::type_of(w));
-                let a = ir.shuffle(w, p, ir.mask(&even));
-                let b = ir.shuffle(w, p, ir.mask(&odd));
-                ir.or(a, b)
+                let x = words(4 * n);
+                let q = ir.bitcast(x, ir.vec(ir.i64, n));
+                let a = ir.or(q, ir.lshr(q, ir.csplat(ir.i64, n, 32)));
+                ir.or(a, ir.lshr(a, ir.csplat(ir.i64, n, 16)))
             }
             _ => {
                 let p = ir.poison(ir::type_of(raw));
@@ -125,48 +155,72 @@ impl FnInstr<'_> {
         }
     }
 
-    /// Raw byte labels `<n*es x i16>` from per-lane labels `lanes: <n x i16>`.
+    /// Raw byte labels `<n*es x i16>` from per-lane labels `lanes` (in the lane type
+    /// of [`Self::sty`]): one shuffle that repeats each lane's low `i16` `es` times.
     pub(crate) fn expand_lanes(&self, lanes: V, n: u32, es: u64) -> V {
         let ir = self.ir;
         let raw_ty = ir.vec(ir.i16, n * es as u32);
         if ir::is_zero_const(lanes) {
             return ir.null(raw_ty);
         }
-        match es {
-            1 => lanes,
-            2 => {
-                let w = ir.zext(lanes, ir.vec(ir.i32, n));
-                ir.bitcast(ir.mul(w, ir.csplat(ir.i32, n, 0x0001_0001)), raw_ty)
-            }
-            4 => {
-                let w = ir.zext(lanes, ir.vec(ir.i64, n));
-                ir.bitcast(
-                    ir.mul(w, ir.csplat(ir.i64, n, 0x0001_0001_0001_0001)),
-                    raw_ty,
-                )
-            }
-            _ => {
-                let m: Vec<Option<u32>> = (0..n * es as u32).map(|k| Some(k / es as u32)).collect();
-                ir.shuffle(lanes, ir.poison(ir::type_of(lanes)), ir.mask(&m))
-            }
+        if es == 1 {
+            return lanes;
         }
+        // Lane k's label is i16 number k * (lane bits / 16) of the lanes viewed as i16s.
+        let lt = ir::element_type(ir::type_of(lanes));
+        let per = (ir.scalar_bits(lt) / 16) as u32;
+        let v = ir.bitcast(lanes, ir.vec(ir.i16, n * per));
+        let m: Vec<Option<u32>> = (0..n * es as u32)
+            .map(|k| Some(k / es as u32 * per))
+            .collect();
+        ir.shuffle(v, ir.poison(ir::type_of(v)), ir.mask(&m))
     }
 
     /// Union of the labels of `size` bytes at application address `addr`, as an `i16`.
     pub(crate) fn load_label_bytes(&self, addr: V, size: u64) -> V {
+        let (l, _) = self.load_label_bytes_raw(addr, size);
+        l
+    }
+
+    /// As [`Self::load_label_bytes`], also returning the raw words and their fold when
+    /// the label is a fold of them (sizes 4 and 8). Scalar sizes OR two halves loaded
+    /// as integers first (`or` with a memory operand on x86), then fold by shifts.
+    fn load_label_bytes_raw(&self, addr: V, size: u64) -> (V, Option<(Fold, V)>) {
         let ir = self.ir;
-        let sa = || self.shadow_ptr(addr);
+        let halves = |t: T, half: u64| -> V {
+            let sa = self.shadow_ptr(addr);
+            let a = ir.load(t, sa, 2);
+            let b = ir.load(t, ir.gep_i8(sa, ir.c64(2 * half)), 2);
+            ir.or(a, b)
+        };
+        let folded = |raw: V, f: Fold| (self.fold_raw(raw, f), Some((f, raw)));
         match size {
-            0 => ir.c16(0),
-            1 => ir.load(ir.i16, sa(), 2),
-            2 => self.fold32(ir.load(ir.i32, sa(), 2)),
-            4 => self.fold64(ir.load(ir.i64, sa(), 2)),
-            8 | 16 | 32 | 64 => ir.reduce_or(ir.load(ir.vec(ir.i16, size as u32), sa(), 2)),
-            _ => ir.call(
-                self.rt.shadow_union.ty,
-                self.rt.shadow_union.f,
-                &[addr, ir.c64(size)],
+            0 => (ir.c16(0), None),
+            1 => (ir.load(ir.i16, self.shadow_ptr(addr), 2), None),
+            2 => (halves(ir.i16, 1), None),
+            4 => folded(halves(ir.i32, 2), Fold::Fold32),
+            8 => folded(halves(ir.i64, 4), Fold::Fold64),
+            16 | 32 | 64 => (
+                ir.reduce_or(ir.load(ir.vec(ir.i16, size as u32), self.shadow_ptr(addr), 2)),
+                None,
             ),
+            _ => (
+                ir.call(
+                    self.rt.shadow_union.ty,
+                    self.rt.shadow_union.f,
+                    &[addr, ir.c64(size)],
+                ),
+                None,
+            ),
+        }
+    }
+
+    /// Fold raw shadow words `raw` as `f` says.
+    pub(crate) fn fold_raw(&self, raw: V, f: Fold) -> V {
+        match f {
+            Fold::Lanes { n, es } => self.fold_lanes(raw, n, es),
+            Fold::Fold32 => self.fold32(raw),
+            Fold::Fold64 => self.fold64(raw),
         }
     }
 
@@ -220,26 +274,39 @@ impl FnInstr<'_> {
 
     /// Labels of a value of type `t` loaded from `addr`, in `t`'s shadow type.
     pub(crate) fn load_shadow(&self, addr: V, t: T) -> V {
+        self.load_shadow_raw(addr, t).0
+    }
+
+    /// As [`Self::load_shadow`], also returning the raw shadow words and their fold
+    /// when the labels are a fold of them (for [`FnInstr::union`]).
+    fn load_shadow_raw(&self, addr: V, t: T) -> (V, Option<(Fold, V)>) {
         let ir = self.ir;
         if let Some((n, es)) = self.lane_layout(t) {
             let sa = self.shadow_ptr(addr);
             let raw = ir.load(ir.vec(ir.i16, n * es as u32), sa, 2);
-            return self.fold_lanes(raw, n, es);
+            let lanes = self.fold_lanes(raw, n, es);
+            return match es {
+                2 | 4 | 8 => (lanes, Some((Fold::Lanes { n, es }, raw))),
+                _ => (lanes, None),
+            };
         }
-        let l = self.load_label_bytes(addr, ir.store_size(t));
-        self.adapt(l, ir.shadow_ty(t))
+        let (l, raw) = self.load_label_bytes_raw(addr, ir.store_size(t));
+        if ir::is_vector(t) {
+            return (self.adapt(l, self.sty(t)), None);
+        }
+        (l, raw)
     }
 
     /// Store labels `s` (in `t`'s shadow type) for a value of type `t` at `addr`.
     pub(crate) fn store_shadow(&self, addr: V, t: T, s: V) {
         let ir = self.ir;
         if let Some((n, es)) = self.lane_layout(t) {
-            let lanes = self.adapt(s, ir.vec(ir.i16, n));
+            let lanes = self.adapt(s, self.sty(t));
             let raw = self.expand_lanes(lanes, n, es);
             ir.store(raw, self.shadow_ptr(addr), 2);
             return;
         }
-        let l = ir.reduce_or(s);
+        let l = self.collapse(s);
         self.store_label_bytes(addr, ir.store_size(t), l);
     }
 
@@ -345,10 +412,14 @@ impl FnInstr<'_> {
         ir.after(i);
         let p = ir::operand(i, 0);
         let t = ir::type_of(i);
-        let mut s = self.load_shadow(p, t);
+        let (mut s, raw) = self.load_shadow_raw(p, t);
+        if let Some((f, raw)) = raw {
+            let mut l = Leaves::default();
+            l.add_raw(f, raw);
+            self.leaves.borrow_mut().insert(s, l);
+        }
         if self.cfg.pointer_labels {
-            let pl = self.adapt(self.shadow(p)?, ir.shadow_ty(t));
-            s = ir.or(s, pl);
+            s = self.union(&[s, self.shadow(p)?], self.sty(t));
         }
         self.stats.loads += 1;
         self.set_shadow(i, s);
@@ -403,7 +474,7 @@ impl FnInstr<'_> {
         let updated = ir.or(old, self.adapt(self.shadow(new)?, ir::type_of(old)));
         let updated = self.with_control(i, updated);
         self.store_shadow(p, t, updated);
-        let mut s = ir.or(ir.reduce_or(old), self.label(cmp)?);
+        let mut s = ir.or(self.collapse(old), self.label(cmp)?);
         if self.cfg.pointer_labels {
             s = ir.or(s, self.label(p)?);
         }

@@ -1,14 +1,16 @@
 //! Taint instrumentation (data flow), per function.
 //!
-//! Every SSA value gets a shadow value: `i16` for scalars and pointers, `<N x i16>` for
-//! fixed vectors (one label per lane, so vectorized and scalar code compute the same
-//! labels), one collapsed `i16` for first-class aggregates, `0` for constants. Shadows
+//! Every SSA value gets a shadow value: `i16` for scalars and pointers, one label per
+//! lane for fixed vectors (so vectorized and scalar code compute the same labels; lanes
+//! as wide as 32- and 64-bit elements, see [`FnInstr::sty`]), one collapsed `i16` for
+//! first-class aggregates, `0` for constants. Shadows
 //! are created in reverse post-order, so operands are done before their users; PHIs
 //! get placeholder shadow PHIs that are filled once all blocks are done (as DFSan does).
 //!
 //! Modules:
 //! * `prepare`    — pre-check, alloca promotion, edge splitting, CFG/loop analysis;
 //! * `memory`     — shadow memory: address mapping, label loads/stores of every size;
+//! * `addr`       — shadow addresses derived along the pointer arithmetic;
 //! * `calls`      — the thread-local call ABI, the function list, intrinsics, varargs;
 //! * `control`    — explicit control-flow tainting (`cl` slots, `ctrl(B)`, join labels);
 //! * `sinks`      — loop accumulators and `__tp_loop_exit`, calling contexts;
@@ -26,6 +28,7 @@
 //! Statically pruned functions (`crate::prune`) get everything but the sinks and the
 //! calling context: labels must flow through them.
 
+mod addr;
 pub mod branches;
 pub mod calls;
 mod control;
@@ -80,6 +83,72 @@ pub struct Stats {
     pub hoisted: usize,
 }
 
+/// Most leaves a union collects (longer chains are ORed as they come).
+const MAX_LEAVES: usize = 24;
+
+/// How raw shadow words loaded for one access become its label(s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fold {
+    /// `<n*es x i16>` byte labels to `n` lanes ([`FnInstr::fold_lanes`]).
+    Lanes { n: u32, es: u64 },
+    /// `i32` (two byte labels) to `i16`.
+    Fold32,
+    /// `i64` (four byte labels) to `i16`.
+    Fold64,
+}
+
+/// The leaves of a union (see [`FnInstr::union`]), all for one shadow type.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Leaves {
+    /// `i16` labels (splatted once for vector targets).
+    scalars: Vec<V>,
+    /// Shadows of the target type.
+    vectors: Vec<V>,
+    /// Raw shadow words by fold: ORed, then folded once.
+    groups: Vec<(Fold, Vec<V>)>,
+}
+
+impl Leaves {
+    fn add_scalar(&mut self, v: V) {
+        if !ir::is_zero_const(v) && !self.scalars.contains(&v) {
+            self.scalars.push(v);
+        }
+    }
+    fn add_vector(&mut self, v: V) {
+        if !ir::is_zero_const(v) && !self.vectors.contains(&v) {
+            self.vectors.push(v);
+        }
+    }
+    pub(crate) fn add_raw(&mut self, f: Fold, raw: V) {
+        match self.groups.iter_mut().find(|g| g.0 == f) {
+            Some(g) => {
+                if !g.1.contains(&raw) {
+                    g.1.push(raw)
+                }
+            }
+            None => self.groups.push((f, vec![raw])),
+        }
+    }
+    fn merge(&mut self, o: &Leaves) {
+        for &v in &o.scalars {
+            self.add_scalar(v);
+        }
+        for &v in &o.vectors {
+            self.add_vector(v);
+        }
+        for (f, raws) in &o.groups {
+            for &r in raws {
+                self.add_raw(*f, r);
+            }
+        }
+    }
+    fn size(&self) -> usize {
+        self.scalars.len()
+            + self.vectors.len()
+            + self.groups.iter().map(|g| g.1.len()).sum::<usize>()
+    }
+}
+
 /// A runtime call to put behind `if (cond)` before `before` once block-based work is
 /// done (branch-sink updates, `__tp_shadow_or` for large or variable lengths).
 pub(crate) struct Deferred {
@@ -99,6 +168,10 @@ pub struct FnInstr<'a> {
     pub(crate) p: &'a Prepared,
     pub(crate) f: V,
     shadows: HashMap<V, V>,
+    /// Planned shadow addresses of pointers (`addr.rs`).
+    sptrs: HashMap<V, V>,
+    /// Leaf sets of union results (see [`FnInstr::union`]); only used while visiting.
+    leaves: std::cell::RefCell<HashMap<V, Leaves>>,
     phis: Vec<(V, V)>,
     reachable: HashSet<B>,
     arg_shadows: Vec<V>,
@@ -141,6 +214,8 @@ impl<'a> FnInstr<'a> {
             p,
             f: p.f,
             shadows: HashMap::new(),
+            sptrs: HashMap::new(),
+            leaves: Default::default(),
             phis: Vec::new(),
             reachable: HashSet::new(),
             arg_shadows: Vec::new(),
@@ -179,11 +254,16 @@ impl<'a> FnInstr<'a> {
             None
         };
         self.prologue(plan);
+        if self.cfg.shadow_sr {
+            self.plan_shadow_ptrs(&work);
+        }
         for insts in work {
             for i in insts {
                 self.visit(i)?;
             }
         }
+        // Leaves may name shadow PHIs that `fill_phis` replaces by 0.
+        self.leaves.borrow_mut().clear();
         self.fill_phis()?;
         self.control_store_slots()?;
         if self.p.pruned.is_none() {
@@ -253,8 +333,7 @@ impl<'a> FnInstr<'a> {
         match self.block_control_label(ir::block_of(i)) {
             Some(c) => {
                 self.stats.control_writes += 1;
-                let c = self.adapt(c, ir::type_of(s));
-                self.ir.or(s, c)
+                self.union(&[s, c], ir::type_of(s))
             }
             None => s,
         }
@@ -263,7 +342,7 @@ impl<'a> FnInstr<'a> {
     // ----- shadows of values -----
 
     pub(crate) fn zero(&self, t: T) -> V {
-        self.ir.null(self.ir.shadow_ty(t))
+        self.ir.null(self.sty(t))
     }
 
     /// The shadow of any operand.
@@ -301,46 +380,165 @@ impl<'a> FnInstr<'a> {
 
     /// Collapsed (`i16`) shadow of `v`.
     pub(crate) fn label(&self, v: V) -> Result<V, String> {
-        Ok(self.ir.reduce_or(self.shadow(v)?))
+        Ok(self.collapse(self.shadow(v)?))
     }
 
-    /// Convert shadow `s` to shadow type `target`: same lanes pass through, otherwise
+    /// The shadow type of application type `t`: `i16` for scalars, pointers and
+    /// aggregates; for a fixed vector one lane per element, as wide as the element when
+    /// it has 32 or 64 bits (`<N x i32>` for `<N x float>`, `<N x i64>` for
+    /// `<N x double>` and pointer vectors), `i16` lanes otherwise. Wide lanes hold the
+    /// label in their low 16 bits; the bits above are don't-care (folding a lane's
+    /// byte labels leaves partial unions there), so every place that needs an `i16`
+    /// truncates ([`Self::collapse`], `extractelement`, [`Self::adapt`]). Lanes as wide
+    /// as the data let the vector code fold and broadcast labels with shifts and
+    /// shuffles in the data's own layout, without packing to and from `i16` lanes.
+    pub(crate) fn sty(&self, t: T) -> T {
+        if ir::is_vector(t) {
+            let n = ir::vector_len(t);
+            self.ir.vec(self.lane_ty(ir::element_type(t)), n)
+        } else {
+            self.ir.i16
+        }
+    }
+
+    /// The shadow lane type of vector element type `e` (see [`Self::sty`]).
+    pub(crate) fn lane_ty(&self, e: T) -> T {
+        match self.ir.scalar_bits(e) {
+            32 => self.ir.i32,
+            64 => self.ir.i64,
+            _ => self.ir.i16,
+        }
+    }
+
+    /// OR all lanes of shadow `s` into one `i16` label (scalars pass through).
+    pub(crate) fn collapse(&self, s: V) -> V {
+        let r = self.ir.reduce_or(s);
+        if ir::type_of(r) == self.ir.i16 {
+            r
+        } else {
+            self.ir.trunc(r, self.ir.i16)
+        }
+    }
+
+    /// Convert shadow `s` to shadow type `target`: the same type passes through, the
+    /// same number of lanes converts lane by lane (truncate or zero-extend), otherwise
     /// collapse and (for vector targets) splat.
     pub(crate) fn adapt(&self, s: V, target: T) -> V {
+        let ir = self.ir;
         let st = ir::type_of(s);
         if st == target {
             return s;
         }
+        if ir::is_zero_const(s) {
+            return ir.null(target);
+        }
         if ir::is_vector(target) {
             let n = ir::vector_len(target);
-            if ir::is_zero_const(s) {
-                return self.ir.null(target);
+            let et = ir::element_type(target);
+            if ir::is_vector(st) && ir::vector_len(st) == n {
+                let (sw, tw) = (ir.scalar_bits(ir::element_type(st)), ir.scalar_bits(et));
+                return if sw > tw {
+                    ir.trunc(s, target)
+                } else {
+                    ir.zext(s, target)
+                };
             }
-            let scalar = self.ir.reduce_or(s);
-            return self.ir.splat(scalar, n);
+            let scalar = ir.zext(self.collapse(s), et);
+            return ir.splat(scalar, n);
         }
-        self.ir.reduce_or(s)
+        self.collapse(s)
     }
 
     /// Union of shadows, adapted to shadow type `target`.
+    ///
+    /// Unions are built from *leaf sets* ([`Leaves`]): the shadow of a load is "fold
+    /// these raw shadow words", and folding (ORing the byte labels of a value together)
+    /// distributes over OR, so the union of several loaded values ORs their raw words
+    /// first and folds once (`fold(a) | fold(b) == fold(a | b)`). Scalar labels (pointer
+    /// labels, control labels, splatted scalar operands) are ORed as `i16` and splatted
+    /// once; repeated leaves are dropped. The result remembers its leaves, so a chain of
+    /// unions (`a + b + c + d`) folds once at every point its value is needed; what the
+    /// chain computed in between and nothing uses is deleted by `tp_simplify`.
     pub(crate) fn union(&self, shadows: &[V], target: T) -> V {
-        let mut acc = self.ir.null(target);
-        let mut seen: Vec<V> = Vec::new();
+        let ir = self.ir;
+        let mut distinct: Vec<V> = Vec::new();
         for &s in shadows {
             // The same label twice (one value passed twice) needs no second OR.
-            if seen.contains(&s) || ir::is_zero_const(s) {
-                continue;
+            if !distinct.contains(&s) && !ir::is_zero_const(s) {
+                distinct.push(s);
             }
-            seen.push(s);
-            let a = self.adapt(s, target);
-            acc = self.ir.or(acc, a);
         }
-        acc
+        match distinct.as_slice() {
+            [] => return ir.null(target),
+            [s] => return self.adapt(*s, target),
+            _ => {}
+        }
+        let mut acc = Leaves::default();
+        for &s in &distinct {
+            let st = ir::type_of(s);
+            if st == target {
+                if let Some(l) = self.leaves.borrow().get(&s) {
+                    acc.merge(l);
+                    continue;
+                }
+            }
+            if !ir::is_vector(target) {
+                acc.add_scalar(self.collapse(s));
+            } else if st == target {
+                acc.add_vector(s);
+            } else if ir::is_vector(st) && ir::vector_len(st) == ir::vector_len(target) {
+                acc.add_vector(self.adapt(s, target));
+            } else {
+                acc.add_scalar(self.collapse(s));
+            }
+        }
+        if acc.size() > MAX_LEAVES {
+            // Long chains: stop collecting (a union of `n` leaves emits `n` ORs).
+            let mut r = ir.null(target);
+            for &s in &distinct {
+                r = ir.or(r, self.adapt(s, target));
+            }
+            return r;
+        }
+        self.materialize(acc, target)
+    }
+
+    /// Emit the union of leaf set `l` in shadow type `target` and remember its leaves.
+    pub(crate) fn materialize(&self, l: Leaves, target: T) -> V {
+        let ir = self.ir;
+        let mut sc = ir.c16(0);
+        for &x in &l.scalars {
+            sc = ir.or(sc, x);
+        }
+        let mut r = if ir::is_vector(target) {
+            if ir::is_zero_const(sc) {
+                ir.null(target)
+            } else {
+                let et = ir::element_type(target);
+                ir.splat(ir.zext(sc, et), ir::vector_len(target))
+            }
+        } else {
+            sc
+        };
+        for &v in &l.vectors {
+            r = ir.or(r, v);
+        }
+        for (fold, raws) in &l.groups {
+            let mut x = raws[0];
+            for &y in &raws[1..] {
+                x = ir.or(x, y);
+            }
+            r = ir.or(r, self.fold_raw(x, *fold));
+        }
+        if !l.groups.is_empty() && !ir::is_zero_const(r) {
+            self.leaves.borrow_mut().insert(r, l);
+        }
+        r
     }
 
     /// Union of the shadows of operands `ops` of `i`, for `i`'s result type.
     fn union_operands(&self, i: V, ops: &[u32]) -> Result<V, String> {
-        let target = self.ir.shadow_ty(ir::type_of(i));
+        let target = self.sty(ir::type_of(i));
         let mut s = Vec::new();
         for &k in ops {
             s.push(self.shadow(ir::operand(i, k))?);
@@ -419,7 +617,7 @@ impl<'a> FnInstr<'a> {
             let slot = k.min(taintprof_abi::MAX_ARG_SLOTS - 1) as u64;
             let g = ir.const_elem_ptr(self.rt.arg_tls_ty, self.rt.arg_tls, slot);
             let l = guard(ir.load(ir.i16, g, 2), ir.c16(0));
-            let st = ir.shadow_ty(ir::type_of(*p));
+            let st = self.sty(ir::type_of(*p));
             self.arg_shadows.push(self.adapt(l, st));
         }
         if vararg {
@@ -537,7 +735,7 @@ impl<'a> FnInstr<'a> {
             }
             Op::LLVMSelect => {
                 ir.after(i);
-                let target = ir.shadow_ty(ir::type_of(i));
+                let target = self.sty(ir::type_of(i));
                 let c = ir::operand(i, 0);
                 let sa = self.adapt(self.shadow(ir::operand(i, 1))?, target);
                 let sb = self.adapt(self.shadow(ir::operand(i, 2))?, target);
@@ -553,7 +751,7 @@ impl<'a> FnInstr<'a> {
             Op::LLVMPHI => {
                 let b = ir::block_of(i);
                 ir.before_with_records(ir::first_non_phi(b));
-                let sp = ir.phi(ir.shadow_ty(ir::type_of(i)));
+                let sp = ir.phi(self.sty(ir::type_of(i)));
                 self.phis.push((i, sp));
                 self.set_shadow(i, sp);
             }
@@ -569,19 +767,25 @@ impl<'a> FnInstr<'a> {
                 let e = if ir::is_zero_const(sv) {
                     ir.c16(0)
                 } else {
-                    ir.extract_element(sv, ir::operand(i, 1))
+                    let e = ir.extract_element(sv, ir::operand(i, 1));
+                    if ir::type_of(e) == ir.i16 {
+                        e
+                    } else {
+                        ir.trunc(e, ir.i16)
+                    }
                 };
                 let s = ir.or(e, self.label(ir::operand(i, 1))?);
                 self.set_shadow(i, s);
             }
             Op::LLVMInsertElement => {
                 ir.after(i);
-                let target = ir.shadow_ty(ir::type_of(i));
+                let target = self.sty(ir::type_of(i));
                 let sv = self.adapt(self.shadow(ir::operand(i, 0))?, target);
                 let se = self.label(ir::operand(i, 1))?;
                 let r = if ir::is_zero_const(sv) && ir::is_zero_const(se) {
                     sv
                 } else {
+                    let se = ir.zext(se, ir::element_type(target));
                     ir.insert_element(sv, se, ir::operand(i, 2))
                 };
                 let sidx = self.label(ir::operand(i, 2))?;
@@ -592,7 +796,7 @@ impl<'a> FnInstr<'a> {
                 ir.after(i);
                 let s1 = self.shadow(ir::operand(i, 0))?;
                 let s2 = self.shadow(ir::operand(i, 1))?;
-                let target = ir.shadow_ty(ir::type_of(i));
+                let target = self.sty(ir::type_of(i));
                 let s = if ir::is_zero_const(s1) && ir::is_zero_const(s2) {
                     ir.null(target)
                 } else {
@@ -638,7 +842,7 @@ impl<'a> FnInstr<'a> {
             }
             Op::LLVMVAArg => {
                 ir.after(i);
-                let target = ir.shadow_ty(ir::type_of(i));
+                let target = self.sty(ir::type_of(i));
                 let s = match self.va_label {
                     Some(l) => self.adapt(l, target),
                     None => ir.null(target),
