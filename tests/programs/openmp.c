@@ -4,6 +4,13 @@
 #include <stdlib.h>
 #include <taintprof.h>
 
+/* Called once per repetition; `n` reaches the outlined body through a stack slot. */
+static void scale(double *a, int n, double f) {
+#pragma omp parallel for /* @omp_step */
+  for (int i = 0; i < n; i++)
+    a[i] *= f;
+}
+
 int main(void) {
   int n = 100000, reps = 3;
   tp_register_variable(&n, sizeof n, "n");
@@ -17,6 +24,7 @@ int main(void) {
       a[i] = i * 0.5 + r;
       total += a[i];
     }
+    scale(a, n, 0.5);
   }
   printf("%.1f threads=%d\n", total, omp_get_max_threads());
   free(a);

@@ -225,6 +225,29 @@ fn openmp_parallel_loops() {
         let (r, _) = b.run_ok(&[]);
         let l = r.loop_anywhere("@omp_for");
         assert_eq!(l.params, names(&["n"]), "[{}] omp loop: {l:?}", b.opt);
+        // A parallel loop in a function called once per repetition: the outlined body
+        // reads `n` from a slot written inside the repetition loop.
+        let l = r.loop_anywhere("@omp_step");
+        assert_eq!(
+            l.params,
+            names(&["n"]),
+            "[{}] omp loop in a callee: {l:?}",
+            b.opt
+        );
+        r.assert_loop("main", "@reps", &["reps"]);
+    });
+}
+
+#[test]
+fn stack_slots_written_in_a_loop_do_not_take_the_loops_label() {
+    at_each_level(&["slots.c"], &[], |b| {
+        let (r, _) = b.run_ok(&[]);
+        // `n` passes through an address-taken parameter written once per repetition.
+        r.assert_loop("work", "@slot_loop", &["n"]);
+        // Counts kept in memory across the repetitions depend on them, whether the
+        // callee or the loop itself writes the slot.
+        r.assert_loop("main", "@bumps_loop", &["reps"]);
+        r.assert_loop("main", "@kept_loop", &["reps"]);
         r.assert_loop("main", "@reps", &["reps"]);
     });
 }

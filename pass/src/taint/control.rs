@@ -12,7 +12,9 @@
 //!   condition and the `cl(P)` of [`ControlDeps::edge_deciders`], computed at the end of
 //!   `Q` (once per edge).
 //! * Rule 2: stores, atomics, masked stores/scatters and memory intrinsics OR `ctrl(B)`
-//!   into the labels they write (`memory.rs`, `calls.rs`).
+//!   into the labels they write (`memory.rs`, `calls.rs`); a plain store into a stack
+//!   slot of this activation ORs only the decisions made since the slot came alive
+//!   ([`FnInstr::local_slot_control_label`]).
 //! * Rule 3: calls through the label ABI store `ctrl(B)` into `__tp_ctrl_tls`
 //!   (`calls.rs`); `ret` ORs `cl(P), P ∈ CD*(B)` — not `entry`.
 //!
@@ -63,6 +65,24 @@ pub fn terminator_condition(t: V) -> Option<V> {
         Op::LLVMSwitch | Op::LLVMIndirectBr => Some(ir::operand(t, 0)),
         _ => None,
     }
+}
+
+/// The alloca `p` points into, following GEPs and casts (not PHIs or selects).
+fn stack_slot(p: V) -> Option<V> {
+    let mut v = p;
+    for _ in 0..32 {
+        if !ir::is_instruction(v) {
+            return None;
+        }
+        match ir::opcode(v) {
+            Op::LLVMAlloca => return Some(v),
+            Op::LLVMGetElementPtr | Op::LLVMBitCast | Op::LLVMAddrSpaceCast => {
+                v = ir::operand(v, 0)
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 impl FnInstr<'_> {
@@ -191,6 +211,56 @@ impl FnInstr<'_> {
         let cf = self.cf.as_ref()?;
         let idx = self.p.an.index.get(&b)?;
         cf.ctrl.get(idx).copied()
+    }
+
+    /// Rule 2 for a store through `ptr` in block `b`, when `ptr` points into a stack slot
+    /// of this activation (an alloca, through GEPs and casts): `OR cl(P)` for `P ∈ CD*(b)`
+    /// minus the deciders that also control where the slot comes alive. The slot cannot
+    /// outlive the activation (nor, with `lifetime.start` inside a loop, one iteration),
+    /// so its readers all run inside those regions: the same reason SSA values do not
+    /// take the labels of the regions that enclose them. An address-taken local thus
+    /// behaves like the register it would be without `&` (and `-O0`, where the slot
+    /// lives in the callee, agrees with `-O2`, where inlining put it into the caller's
+    /// loop). `None` if `ptr` is not such a slot (the full `ctrl(B)` applies).
+    pub(crate) fn local_slot_control_label(&self, b: B, ptr: V) -> Option<V> {
+        let cf = self.cf.as_ref()?;
+        let slot = stack_slot(ptr)?;
+        let an = &self.p.an;
+        let idx = *an.index.get(&b)?;
+        // Deciders that control every point where the slot comes alive (lifetime.start,
+        // else the entry block, which no decider controls).
+        let mut births = Vec::new();
+        let mut u = unsafe { LLVMGetFirstUse(slot) };
+        while !u.is_null() {
+            let user = unsafe { LLVMGetUser(u) };
+            u = unsafe { LLVMGetNextUse(u) };
+            if ir::is_instruction(user)
+                && ir::opcode(user) == Op::LLVMCall
+                && ir::name_of(ir::called_function(user)).starts_with("llvm.lifetime.start")
+            {
+                births.push(ir::block_of(user));
+            }
+        }
+        let mut enclosing: Option<BTreeSet<usize>> = None;
+        for lb in births {
+            let set: BTreeSet<usize> = match an.index.get(&lb) {
+                Some(&l) => cf.deps.cd[l].iter().copied().collect(),
+                None => BTreeSet::new(), // unreachable block: be conservative
+            };
+            enclosing = Some(match enclosing {
+                None => set,
+                Some(e) => e.intersection(&set).copied().collect(),
+            });
+        }
+        let enclosing = enclosing.unwrap_or_default();
+        let mut c = self.ir.c16(0);
+        for &p in &cf.deps.cd[idx] {
+            if !enclosing.contains(&p) {
+                let l = self.cl_load(p);
+                c = self.ir.or(c, l);
+            }
+        }
+        Some(c)
     }
 
     /// The label `ret` in block `b` adds to the returned value: `OR cl(P), P ∈ CD*(b)`

@@ -433,8 +433,15 @@ impl FnInstr<'_> {
         let p = ir::operand(i, 1);
         let t = ir::type_of(v);
         let s = self.shadow(v)?;
-        // Rule 2: memory outlives the region; the full control label applies.
-        let s = self.with_control(i, s);
+        // Rule 2: memory outlives the region; the full control label applies — except
+        // in a stack slot of this activation, which lives inside the enclosing regions.
+        let s = match self.local_slot_control_label(ir::block_of(i), p) {
+            Some(c) => {
+                self.stats.control_writes += 1;
+                self.union(&[s, c], ir::type_of(s))
+            }
+            None => self.with_control(i, s),
+        };
         self.store_shadow(p, t, s);
         self.stats.stores += 1;
         Ok(())
