@@ -59,6 +59,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "matmul: out of memory\n");
     return 1;
   }
+  TP_BENCH_ARRAY(A, m, k, "A");
+  TP_BENCH_ARRAY(B, k, n, "B");
+  TP_BENCH_ARRAY(C, m, n, "C");
   multiply(A, B, C, m, n, k);
   printf("checksum %.17g\n", checksum(C, m * n));
   free(A);

@@ -11,7 +11,9 @@
  *
  * so all configurations run the same code and differ only in the instrumentation.
  * Each workload prints one line `checksum <value>`; the bench checks that every
- * configuration prints the same one. */
+ * configuration prints the same one. The header works for C and C++ workloads.
+ * DFSan builds also pass dfsan_abilist.txt (next to this file), which declares the C++
+ * and OpenMP runtimes uninstrumented. */
 #ifndef TP_BENCH_H
 #define TP_BENCH_H
 
@@ -31,12 +33,8 @@ static dfsan_label tp_bench_next_label = 1;
 #endif
 
 #if defined(TP_BENCH_DENORMAL)
-#include <stddef.h>
 #include <stdio.h>
-#include <taintprof.h>
-/* The runtime's denormal-mode API (compatible redeclarations of taintprof.h's). */
-void tp_array_shape(const void *p, size_t rows, size_t cols, const char *name);
-void tp_snapshot(const char *label);
+#include <taintprof.h> /* tp_array_shape, tp_snapshot */
 #define TP_BENCH_ARRAY(p, rows, cols, name)                                    \
   tp_array_shape((p), (size_t)(rows), (size_t)(cols), (name))
 #define TP_BENCH_SNAPSHOT_ITER(k)                                              \

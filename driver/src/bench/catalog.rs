@@ -1,13 +1,17 @@
 //! What `taintprof bench` measures: the workloads and the configurations, one table
 //! entry each.
 //!
-//! To add a workload, put its C file in `bench/workloads/` (registering its parameters
-//! with `TP_BENCH_PARAM` from `tp_bench.h` and printing `checksum <value>`) and add an
-//! entry to [`WORKLOADS`]. To add a configuration, add an entry to [`CONFIGS`]: how to
-//! build ([`Build`]) and how to run ([`Runner`]). Configurations that share a build
-//! (e.g. native and native under valgrind) name the same [`Build::id`] and are built once.
-//! A configuration that is slow or needs extra tools can be left out of the default set
-//! ([`Config::default`]) and given a time limit per run ([`Config::timeout`]).
+//! To add a workload, put its C or C++ file in `bench/workloads/` (registering its
+//! parameters with `TP_BENCH_PARAM` from `tp_bench.h`, naming its arrays with
+//! `TP_BENCH_ARRAY` and printing `checksum <value>`) and add an entry to [`WORKLOADS`].
+//! To add a configuration, add an entry to [`CONFIGS`]: how to build ([`Build`]) and how
+//! to run ([`Runner`]). Configurations that share a build (e.g. native and native under
+//! valgrind) name the same [`Build::id`] and are built once. A configuration that is
+//! slow or needs extra tools can be left out of the default set ([`Config::default`]) and
+//! given a time limit per run ([`Config::timeout`]); a workload can leave a configuration
+//! out of the default set ([`Workload::skip_by_default`]).
+
+use crate::locate::Lang;
 
 /// A benchmark program.
 #[derive(Debug, Clone, Copy)]
@@ -18,14 +22,35 @@ pub struct Workload {
     /// The source, embedded so that the installed `taintprof` needs no checkout.
     pub source: &'static str,
     pub about: &'static str,
-    /// Arguments for the timed runs.
+    /// C or C++: which clang driver and which taintprof wrapper build it.
+    pub lang: Lang,
+    /// Arguments for the timed runs (sized for 0.3 to 1 s natively).
     pub args: &'static [&'static str],
     /// Arguments for `--quick` (smoke test).
     pub quick_args: &'static [&'static str],
     /// Arguments for `--callgrind` (instruction counts; valgrind is ~50x slower).
     pub callgrind_args: &'static [&'static str],
+    /// Compile flags every configuration adds (e.g. `-fopenmp`).
+    pub flags: &'static [&'static str],
     /// Extra link flags.
     pub libs: &'static [&'static str],
+    /// Environment of every run (e.g. a fixed thread count).
+    pub env: &'static [(&'static str, &'static str)],
+    /// Whether the workload's inputs produce denormals (the `dip` target excludes it).
+    pub denormals: bool,
+    /// Configurations that run this workload only when asked for by name
+    /// (`--config NAME`), with the reason shown in their cell otherwise.
+    pub skip_by_default: &'static [(&'static str, &'static str)],
+}
+
+impl Workload {
+    /// Why `config` is left out of a default run of this workload, if it is.
+    pub fn skipped_by_default(&self, config: &str) -> Option<&'static str> {
+        self.skip_by_default
+            .iter()
+            .find(|(c, _)| *c == config)
+            .map(|(_, why)| *why)
+    }
 }
 
 /// The shared header every workload includes.
@@ -34,45 +59,138 @@ pub const HEADER: (&str, &str) = (
     include_str!("../../../bench/workloads/tp_bench.h"),
 );
 
+/// DataFlowSanitizer's ABI list for the C++ and OpenMP runtimes (the `dfsan` build
+/// passes it with `-fsanitize-ignorelist`).
+pub const DFSAN_ABILIST: (&str, &str) = (
+    "dfsan_abilist.txt",
+    include_str!("../../../bench/workloads/dfsan_abilist.txt"),
+);
+
+/// Files written next to the workloads' sources before building; `{src}` in a build
+/// flag is that directory.
+pub const SUPPORT_FILES: &[(&str, &str)] = &[HEADER, DFSAN_ABILIST];
+
+const JACOBI: &str = include_str!("../../../bench/workloads/jacobi.c");
+
+/// Why `dip` skips the denormal workload unless asked for.
+const DIP_TRAPS: &str = "dip traps once per instruction with a denormal operand \
+     (some 240 million at the default size): the run would take hours; ask for it \
+     with `--config dip` (it stops at the configuration's 300 s limit)";
+
 pub const WORKLOADS: &[Workload] = &[
     Workload {
         name: "jacobi",
         file: "jacobi.c",
-        source: include_str!("../../../bench/workloads/jacobi.c"),
-        about: "2-D Jacobi stencil, float, n x n grid; parameters n, iterations",
+        source: JACOBI,
+        about: "2-D Jacobi stencil, float, n x n grid, interior 0.5 (no denormals); parameters n, iterations",
+        lang: Lang::C,
         args: &["1024", "1000"],
         quick_args: &["128", "20"],
         callgrind_args: &["256", "20"],
+        flags: &[],
         libs: &[],
+        env: &[],
+        denormals: false,
+        skip_by_default: &[],
     },
     Workload {
         name: "jacobi-denormal",
         file: "jacobi.c",
-        source: include_str!("../../../bench/workloads/jacobi.c"),
+        source: JACOBI,
         about: "the same stencil with the interior at 0 (thesis 6.4): a wavefront of denormals sweeps the grid",
+        lang: Lang::C,
         args: &["1024", "1000", "0"],
         quick_args: &["256", "120", "0"],
         callgrind_args: &["256", "120", "0"],
+        flags: &[],
         libs: &[],
+        env: &[],
+        denormals: true,
+        skip_by_default: &[("dip", DIP_TRAPS)],
     },
     Workload {
         name: "matmul",
         file: "matmul.c",
         source: include_str!("../../../bench/workloads/matmul.c"),
         about: "dense matrix multiply, double; parameters m, n, k",
+        lang: Lang::C,
         args: &["1280"],
         quick_args: &["96"],
         callgrind_args: &["160"],
+        flags: &[],
         libs: &[],
+        env: &[],
+        denormals: false,
+        skip_by_default: &[],
+    },
+    Workload {
+        name: "cg",
+        file: "cg.c",
+        source: include_str!("../../../bench/workloads/cg.c"),
+        about: "conjugate gradients on the 5-point Poisson matrix in CSR (SpMV, dots, axpys), double; parameters n (grid n x n), iters",
+        lang: Lang::C,
+        args: &["700", "100"],
+        quick_args: &["64", "20"],
+        callgrind_args: &["128", "20"],
+        flags: &[],
+        libs: &["-lm"],
+        env: &[],
+        denormals: false,
+        skip_by_default: &[],
+    },
+    Workload {
+        name: "nbody",
+        file: "nbody.c",
+        source: include_str!("../../../bench/workloads/nbody.c"),
+        about: "n-body steps, all-pairs softened gravity, leapfrog, double; parameters n, steps",
+        lang: Lang::C,
+        args: &["1200", "60"],
+        quick_args: &["128", "10"],
+        callgrind_args: &["256", "4"],
+        flags: &[],
+        libs: &["-lm"],
+        env: &[],
+        denormals: false,
+        skip_by_default: &[],
+    },
+    Workload {
+        name: "accessors",
+        file: "accessors.cpp",
+        source: include_str!("../../../bench/workloads/accessors.cpp"),
+        about: "C++ templates: matrix<T> with at()/getRows()/getColumns(), a clamped accessor, a 5x5 convolution and a matrix-vector product over row iterators; parameters n, reps",
+        lang: Lang::Cxx,
+        args: &["1024", "24"],
+        quick_args: &["128", "4"],
+        callgrind_args: &["256", "2"],
+        flags: &[],
+        libs: &[],
+        env: &[],
+        denormals: false,
+        skip_by_default: &[],
+    },
+    Workload {
+        name: "omp_stencil",
+        file: "omp_stencil.c",
+        source: include_str!("../../../bench/workloads/omp_stencil.c"),
+        about: "OpenMP 2-D heat stencil (parallel for over rows, 2 threads), double; parameters n, iters",
+        lang: Lang::C,
+        args: &["2048", "80"],
+        quick_args: &["256", "10"],
+        callgrind_args: &["512", "4"],
+        flags: &["-fopenmp"],
+        libs: &[],
+        env: &[("OMP_NUM_THREADS", "2")],
+        denormals: false,
+        skip_by_default: &[],
     },
 ];
 
-/// The compiler a build uses.
+/// The compiler a build uses (the C or C++ one, after the workload's [`Lang`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compiler {
-    /// clang 19, found like the wrappers find it.
+    /// clang 19 (`clang-19` / `clang++-19`), found like the wrappers find it.
     Clang,
-    /// `taintprof-cc` next to the `taintprof` executable.
+    /// `taintprof-cc` / `taintprof-c++` next to the `taintprof` executable.
     TaintprofCc,
 }
 
@@ -82,6 +200,8 @@ pub struct Build {
     /// Builds with the same id are the same binaries.
     pub id: &'static str,
     pub compiler: Compiler,
+    /// Flags before the workload's own; `{src}` is the directory of the sources and
+    /// [`SUPPORT_FILES`].
     pub flags: &'static [&'static str],
     /// Selects the parameter registration in `tp_bench.h`.
     pub define: Option<&'static str>,
@@ -190,11 +310,17 @@ pub const CONFIGS: &[Config] = &[
     },
     Config {
         name: "dfsan",
-        about: "clang-19 -O2 -fsanitize=dataflow",
+        about: "clang-19 -O2 -fsanitize=dataflow (the same variables labelled, one label bit each)",
         build: Build {
             id: "dfsan",
             compiler: Compiler::Clang,
-            flags: &["-O2", "-fsanitize=dataflow"],
+            // clang's own ABI list (libc) stays in effect; ours adds the C++ and
+            // OpenMP runtimes.
+            flags: &[
+                "-O2",
+                "-fsanitize=dataflow",
+                "-fsanitize-ignorelist={src}/dfsan_abilist.txt",
+            ],
             define: Some("TP_BENCH_DFSAN"),
             hint: "DataFlowSanitizer needs its runtime: apt-get install libclang-rt-19-dev",
         },
@@ -225,7 +351,7 @@ pub const CONFIGS: &[Config] = &[
         runner: Runner::Under(Tool::Valgrind, &["--tool=none"]),
         reports: Reports::None,
         timeout: Some(600),
-        default: false,
+        default: true,
     },
     Config {
         name: "dip",
@@ -234,9 +360,27 @@ pub const CONFIGS: &[Config] = &[
         runner: Runner::Under(Tool::Taintprof, &["dip", "--"]),
         reports: Reports::Dip,
         timeout: Some(300),
-        default: false,
+        default: true,
     },
 ];
+
+/// The compile-time baseline: plain `clang-19 -O2` (no debug info, no plugin).
+pub const PLAIN_BUILD: Build = Build {
+    id: "plain",
+    compiler: Compiler::Clang,
+    flags: &["-O2"],
+    define: None,
+    hint: "is clang-19 installed? (apt-get install clang-19)",
+};
+
+/// The configurations whose builds are timed against [`PLAIN_BUILD`] (the plugin's
+/// compile-time overhead), when they are among the selected configurations.
+pub const COMPILE_TIMED: &[&str] = &["taint", "denormal"];
+
+/// Replaces `{src}` in a build flag.
+pub fn expand_flag(flag: &str, src: &std::path::Path) -> String {
+    flag.replace("{src}", &src.display().to_string())
+}
 
 #[cfg(test)]
 mod tests {
@@ -250,8 +394,104 @@ mod tests {
         assert_eq!(names.len(), CONFIGS.len());
         assert!(CONFIGS.iter().any(|c| c.name == BASELINE));
         let mut w: Vec<&str> = WORKLOADS.iter().map(|w| w.name).collect();
+        w.sort();
         w.dedup();
         assert_eq!(w.len(), WORKLOADS.len());
+    }
+
+    #[test]
+    fn the_suite_is_the_issues() {
+        let names: Vec<&str> = WORKLOADS.iter().map(|w| w.name).collect();
+        assert_eq!(
+            names,
+            [
+                "jacobi",
+                "jacobi-denormal",
+                "matmul",
+                "cg",
+                "nbody",
+                "accessors",
+                "omp_stencil"
+            ]
+        );
+        let configs: Vec<&str> = CONFIGS.iter().map(|c| c.name).collect();
+        assert_eq!(
+            configs,
+            [
+                "native",
+                "taint",
+                "taint-nocf",
+                "dfsan",
+                "denormal",
+                "valgrind-none",
+                "dip"
+            ]
+        );
+        // The default set is all of them (dip skips jacobi-denormal by itself).
+        assert!(CONFIGS.iter().all(|c| c.default));
+        let find = |n: &str| WORKLOADS.iter().find(|w| w.name == n).unwrap();
+        assert_eq!(find("accessors").lang, Lang::Cxx);
+        assert!(find("accessors").file.ends_with(".cpp"));
+        let omp = find("omp_stencil");
+        assert!(omp.flags.contains(&"-fopenmp"));
+        assert!(omp.source.contains("#pragma omp parallel for"));
+        assert!(omp.env.contains(&("OMP_NUM_THREADS", "2")));
+        assert!(find("cg").source.contains("rowptr"));
+        assert!(find("nbody").source.contains("double"));
+        for n in ["cg", "nbody"] {
+            assert!(find(n).libs.contains(&"-lm"), "{n}");
+        }
+        // Only the denormal variant produces denormals, and only there dip is skipped.
+        for w in WORKLOADS {
+            assert_eq!(w.denormals, w.name == "jacobi-denormal", "{}", w.name);
+            assert_eq!(
+                w.skipped_by_default("dip").is_some(),
+                w.name == "jacobi-denormal",
+                "{}",
+                w.name
+            );
+            for (c, why) in w.skip_by_default {
+                assert!(CONFIGS.iter().any(|x| x.name == *c), "{c}");
+                assert!(why.contains("--config"), "{why}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_workload_has_three_input_sizes() {
+        for w in WORKLOADS {
+            for a in [w.args, w.quick_args, w.callgrind_args] {
+                assert!(!a.is_empty(), "{}", w.name);
+                assert!(
+                    a.iter().all(|x| x.parse::<f64>().is_ok()),
+                    "{}: {a:?}",
+                    w.name
+                );
+            }
+            // Quick inputs are smaller than the timed ones (first parameter: the size).
+            let size = |a: &[&str]| a[0].parse::<f64>().unwrap();
+            assert!(size(w.quick_args) < size(w.args), "{}", w.name);
+            assert!(size(w.callgrind_args) <= size(w.args), "{}", w.name);
+        }
+    }
+
+    #[test]
+    fn compile_times_compare_the_plugins_modes_with_plain_clang() {
+        assert_eq!(PLAIN_BUILD.compiler, Compiler::Clang);
+        assert_eq!(PLAIN_BUILD.flags, ["-O2"]);
+        assert_eq!(PLAIN_BUILD.define, None);
+        for n in COMPILE_TIMED {
+            let c = CONFIGS.iter().find(|c| c.name == *n).unwrap();
+            assert_eq!(c.build.compiler, Compiler::TaintprofCc, "{n}");
+            assert!(c.build.flags.contains(&"-O2"));
+        }
+        assert_eq!(
+            expand_flag(
+                "-fsanitize-ignorelist={src}/x.txt",
+                std::path::Path::new("/s")
+            ),
+            "-fsanitize-ignorelist=/s/x.txt"
+        );
     }
 
     #[test]
@@ -282,11 +522,11 @@ mod tests {
         assert_eq!(opts.mode.as_deref(), Some("denormal"));
         assert_eq!(rest, ["-O2"]);
         assert_eq!(d.reports, Reports::Denormal);
-        // valgrind-none and dip run the native binary; they are opt-in and time-limited.
+        // valgrind-none and dip run the native binary; they are time-limited.
         for n in ["valgrind-none", "dip"] {
             let c = find(n);
             assert_eq!(c.build.id, NATIVE_BUILD.id);
-            assert!(!c.default && c.timeout.is_some(), "{n}");
+            assert!(c.timeout.is_some(), "{n}");
         }
         assert_eq!(
             find("valgrind-none").runner,
@@ -319,11 +559,16 @@ mod tests {
     }
 
     #[test]
-    fn workloads_use_the_registration_macro_and_print_a_checksum() {
+    fn workloads_use_the_registration_macros_and_print_a_checksum() {
         for w in WORKLOADS {
             assert!(w.source.contains("TP_BENCH_PARAM("), "{}", w.name);
             assert!(w.source.contains("\"checksum "), "{}", w.name);
             assert!(w.source.contains("#include \"tp_bench.h\""), "{}", w.name);
+            // Denormal mode: named arrays and snapshots over time.
+            assert!(w.source.contains("TP_BENCH_ARRAY("), "{}", w.name);
+            if w.name != "matmul" {
+                assert!(w.source.contains("TP_BENCH_SNAPSHOT_ITER("), "{}", w.name);
+            }
         }
     }
 }

@@ -1,43 +1,57 @@
-//! `taintprof bench`: how much slower programs run under taint tracking, side by side
-//! with a native build and DataFlowSanitizer, in one run.
+//! `taintprof bench`: what taint tracking and denormal tracing cost, side by side with a
+//! native build, DataFlowSanitizer, Valgrind's floor and the exception profiler, in one
+//! run.
 //!
 //! 1. Build every workload in every configuration once ([`catalog`] lists both).
-//! 2. Run round-robin: in each round, every workload once in every configuration (the
+//! 2. Time compiling each workload with plain `clang-19 -O2` and with the plugin (taint
+//!    and denormal mode), round-robin, `--compile-runs` times (median).
+//! 3. Run round-robin: in each round, every workload once in every configuration (the
 //!    order of configurations rotates per round), so slow drifts of the machine hit all
-//!    configurations alike.
-//! 3. Take medians, print workload × configuration (median and slowdown against
-//!    `native`) and the geometric mean of the slowdowns per configuration.
-//! 4. Check that every configuration printed the same checksum (instrumentation must
-//!    not change results) and that the taint configuration's reports tracked the
-//!    workloads' parameters.
+//!    configurations alike. Each run's wall-clock time and peak resident memory (the
+//!    child's `ru_maxrss`, [`process`]) are recorded.
+//! 4. Take medians ([`stats`]), print workload × configuration (median and slowdown
+//!    against `native`), the peak memory (and its ratio to native), the compile times,
+//!    the geometric means, and the targets: met or missed.
+//! 5. Check that every configuration printed the same checksum (instrumentation must
+//!    not change results) and show what the taint and denormal runs found.
+//! 6. Write the PNG bar chart ([`chart`]) and, with `--json`, every figure.
 //!
 //! `--callgrind` counts instructions with `valgrind --tool=callgrind` on smaller inputs
-//! instead of timing (stable figures, one run by default).
+//! instead of timing (stable figures, one run by default; no memory figures).
 //!
 //! A configuration that cannot be measured does not stop the others: a failed build,
 //! a failed run, a run stopped at its time limit (`--timeout`, or the configuration's
-//! own: `dip` traps on every denormal instruction and may take minutes) and a
-//! configuration that does not apply (`dip` under `--callgrind`) each get their own
-//! cell (`build failed`, `failed`, `timed out`, `n/a`) and a line saying why.
+//! own: `dip` traps on every denormal instruction and may take minutes), a configuration
+//! that does not apply (`dip` under `--callgrind`, a missing `valgrind`) and one a
+//! workload leaves out of the default set (`dip` on `jacobi-denormal`) each get their
+//! own cell (`build failed`, `failed`, `timed out`, `n/a`, `skipped`) and a line saying
+//! why. Missed targets do not change the exit status (timings are noisy); failures and
+//! checksum mismatches do.
 
 pub mod catalog;
+pub mod chart;
+pub mod process;
+pub mod stats;
 
 use crate::locate::{Lang, Locator};
 use crate::report;
 use crate::table::{Align, Table};
 use anyhow::{bail, Context, Result};
 use catalog::{
-    Build, Compiler, Config, Reports, Runner, Tool, Workload, BASELINE, CONFIGS, WORKLOADS,
+    Build, Compiler, Config, Reports, Runner, Tool, Workload, BASELINE, COMPILE_TIMED, CONFIGS,
+    PLAIN_BUILD, SUPPORT_FILES, WORKLOADS,
 };
+pub use process::TimedOut;
 use serde::Serialize;
+pub use stats::{geomean, median, Sample};
+use stats::{CellSummary, CompileSample, CompileTimes, Geomean, Target};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
 
 /// What to measure.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct BenchOptions {
     /// Runs per workload and configuration (default 5; 1 with `--callgrind`).
     pub runs: Option<usize>,
@@ -51,6 +65,14 @@ pub struct BenchOptions {
     pub timeout: Option<u64>,
     /// Build directory to use and keep (default: a temporary one, removed afterwards).
     pub dir: Option<PathBuf>,
+    /// Compiles per workload and build for the compile times (default 3, 1 with
+    /// `--quick`; 0: no compile times).
+    pub compile_runs: Option<usize>,
+    /// Where to write the PNG chart (default: next to `--json`, else `bench.png` in
+    /// `--dir`, else in the current directory).
+    pub chart: Option<PathBuf>,
+    /// Write no chart.
+    pub no_chart: bool,
 }
 
 /// Why a cell has no figure.
@@ -60,6 +82,8 @@ pub enum Problem {
     Failed(String),
     TimedOut(u64),
     NotApplicable(String),
+    /// Left out of the default set for this workload (runs when asked for by name).
+    Skipped(String),
 }
 
 impl Problem {
@@ -70,6 +94,7 @@ impl Problem {
             Problem::Failed(_) => "failed".into(),
             Problem::TimedOut(s) => format!("timed out (>{s} s)"),
             Problem::NotApplicable(_) => "n/a".into(),
+            Problem::Skipped(_) => "skipped".into(),
         }
     }
 
@@ -80,6 +105,7 @@ impl Problem {
             Problem::Failed(_) => "failed",
             Problem::TimedOut(_) => "timed out",
             Problem::NotApplicable(_) => "not applicable",
+            Problem::Skipped(_) => "skipped",
         }
     }
 
@@ -90,7 +116,10 @@ impl Problem {
 
     pub fn message(&self) -> String {
         match self {
-            Problem::BuildFailed(m) | Problem::Failed(m) | Problem::NotApplicable(m) => m.clone(),
+            Problem::BuildFailed(m)
+            | Problem::Failed(m)
+            | Problem::NotApplicable(m)
+            | Problem::Skipped(m) => m.clone(),
             Problem::TimedOut(s) => {
                 format!("stopped after {s} s (--timeout SECONDS sets the limit)")
             }
@@ -98,71 +127,72 @@ impl Problem {
     }
 }
 
-/// A run stopped at its time limit.
-#[derive(Debug)]
-pub struct TimedOut(pub u64);
-
-impl std::fmt::Display for TimedOut {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "timed out after {} s", self.0)
-    }
+/// Everything a run measured, as written by `--json`.
+#[derive(Debug, Serialize)]
+pub struct JsonOut<'a> {
+    /// `seconds` or `instructions`.
+    pub unit: &'a str,
+    pub runs: usize,
+    pub quick: bool,
+    pub callgrind: bool,
+    pub command: String,
+    pub machine: Machine,
+    pub configs: Vec<JsonConfig>,
+    pub workloads: Vec<JsonWorkload>,
+    pub samples: &'a [Sample],
+    pub summary: &'a [CellSummary],
+    /// Configuration → geometric mean of its slowdowns (over the workloads it has
+    /// figures for; `geomeans` says which).
+    pub geomean_slowdown: BTreeMap<String, f64>,
+    pub geomeans: JsonGeomeans<'a>,
+    /// Compile times (`null` with `--compile-runs 0`).
+    pub compile: Option<&'a CompileTimes>,
+    pub memory_constant_mib: f64,
+    pub targets: &'a [Target],
+    pub checksums_agree: bool,
+    /// The PNG chart written, if any.
+    pub chart: Option<String>,
 }
 
-impl std::error::Error for TimedOut {}
+#[derive(Debug, Serialize)]
+pub struct JsonGeomeans<'a> {
+    pub slowdown: &'a [Geomean],
+    pub memory_ratio: &'a [Geomean],
+}
 
-/// One measurement.
+#[derive(Debug, Serialize)]
+pub struct JsonConfig {
+    pub name: String,
+    pub about: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct JsonWorkload {
+    pub name: String,
+    pub about: String,
+    pub args: Vec<String>,
+    pub language: &'static str,
+    pub denormals: bool,
+}
+
+/// The machine a run was taken on.
 #[derive(Debug, Clone, Serialize)]
-pub struct Sample {
-    pub workload: String,
-    pub config: String,
-    pub round: usize,
-    /// Seconds (wall clock of the whole process), or instructions with `--callgrind`.
-    pub value: f64,
-    pub checksum: Option<String>,
+pub struct Machine {
+    pub cpu: String,
+    pub cores: usize,
+    pub memory_mib: u64,
+    pub kernel: String,
+    pub clang: String,
+    /// 1-, 5- and 15-minute load averages when the bench started (a busy machine makes
+    /// noisy timings).
+    pub load_average: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
-struct CellSummary {
-    workload: String,
-    config: String,
-    median: Option<f64>,
-    slowdown: Option<f64>,
-    /// `ok`, `failed`, `build failed`, `timed out`, `not applicable`.
-    status: String,
-    error: Option<String>,
-}
+/// The cell key: (workload, configuration).
+type Key = (String, String);
 
-#[derive(Debug, Serialize)]
-struct JsonOut<'a> {
-    unit: &'a str,
-    runs: usize,
-    quick: bool,
-    machine: Machine,
-    configs: Vec<JsonConfig>,
-    workloads: Vec<JsonWorkload>,
-    samples: &'a [Sample],
-    summary: Vec<CellSummary>,
-    geomean_slowdown: BTreeMap<String, f64>,
-    checksums_agree: bool,
-}
-
-#[derive(Debug, Serialize)]
-struct JsonConfig {
-    name: String,
-    about: String,
-}
-
-#[derive(Debug, Serialize)]
-struct JsonWorkload {
-    name: String,
-    about: String,
-    args: Vec<String>,
-}
-
-#[derive(Debug, Serialize)]
-struct Machine {
-    cpu: String,
-    cores: usize,
+fn key(w: &str, c: &str) -> Key {
+    (w.to_string(), c.to_string())
 }
 
 /// Runs the benchmark; returns the exit status (non-zero if anything failed or
@@ -184,6 +214,7 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
     if opts.timeout == Some(0) {
         bail!("--timeout must be at least 1 second");
     }
+    let compile_runs = opts.compile_runs.unwrap_or(if opts.quick { 1 } else { 3 });
     let unit = if opts.callgrind {
         "instructions"
     } else {
@@ -191,7 +222,7 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
     };
 
     let locator = Locator::from_process();
-    let tools = Tools::find(&locator, &configs, opts.callgrind)?;
+    let tools = Tools::find(&locator, opts.callgrind)?;
     let (dir, temporary) = match &opts.dir {
         Some(d) => (d.clone(), false),
         None => (
@@ -203,9 +234,20 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
     let src = dir.join("src");
     std::fs::create_dir_all(&src)
         .with_context(|| format!("cannot create build directory {}", dir.display()))?;
-    std::fs::write(src.join(catalog::HEADER.0), catalog::HEADER.1)?;
+    for (name, text) in SUPPORT_FILES {
+        std::fs::write(src.join(name), text)?;
+    }
     for w in &workloads {
         std::fs::write(src.join(w.file), w.source)?;
+    }
+    let machine = machine(&tools.clang);
+    eprintln!(
+        "taintprof bench: {} ({} cores, {} MiB), {}, load average {}",
+        machine.cpu, machine.cores, machine.memory_mib, machine.clang, machine.load_average
+    );
+    let spawn = process::Spawn::build(&tools.clang, &dir.join("tools"));
+    if let Some(why) = &spawn.why_direct {
+        eprintln!("taintprof bench: starting programs directly (peak memory includes the bench's own at the fork): {why}");
     }
 
     // 1. Build each distinct build once.
@@ -221,32 +263,52 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
         configs.len(),
         dir.display()
     );
-    let mut errors: BTreeMap<(String, String), Problem> = BTreeMap::new();
+    let mut errors: BTreeMap<Key, Problem> = BTreeMap::new();
     for b in &builds {
         for w in &workloads {
-            if let Err(e) = build(&tools, b, w, &src, &binary(&dir, b, w)) {
-                let msg = format!("{e:#}");
-                eprintln!("  build {} / {} failed", b.id, w.name);
-                for c in configs.iter().filter(|c| c.build.id == b.id) {
-                    errors.insert(
-                        (w.name.to_string(), c.name.to_string()),
-                        Problem::BuildFailed(msg.clone()),
-                    );
+            match build(&tools, b, w, &src, &binary(&dir, b, w)) {
+                Ok(s) => eprintln!("  built {:<13} {:<15} in {s:.1} s", b.id, w.name),
+                Err(e) => {
+                    let msg = format!("{e:#}");
+                    eprintln!("  build {} / {} failed", b.id, w.name);
+                    for c in configs.iter().filter(|c| c.build.id == b.id) {
+                        errors.insert(key(w.name, c.name), Problem::BuildFailed(msg.clone()));
+                    }
                 }
             }
         }
     }
     for c in &configs {
-        if let Some(why) = not_applicable(c, opts.callgrind) {
-            for w in &workloads {
+        let explicit = opts.configs.iter().any(|n| n == c.name);
+        for w in &workloads {
+            let k = key(w.name, c.name);
+            if let Some(why) = not_applicable(&tools, c, opts.callgrind) {
+                errors.entry(k).or_insert(Problem::NotApplicable(why));
+            } else if let Some(why) = w.skipped_by_default(c.name).filter(|_| !explicit) {
                 errors
-                    .entry((w.name.to_string(), c.name.to_string()))
-                    .or_insert_with(|| Problem::NotApplicable(why.clone()));
+                    .entry(k)
+                    .or_insert_with(|| Problem::Skipped(why.to_string()));
             }
         }
     }
 
-    // 2. Run round-robin.
+    // 2. Compile times.
+    let compile = if compile_runs == 0 {
+        None
+    } else {
+        let timed: Vec<(&str, Build)> = std::iter::once(("plain", PLAIN_BUILD))
+            .chain(
+                configs
+                    .iter()
+                    .filter(|c| COMPILE_TIMED.contains(&c.name))
+                    .map(|c| (c.name, c.build)),
+            )
+            .collect();
+        (timed.len() > 1)
+            .then(|| compile_times(&tools, &timed, &workloads, &src, &dir, compile_runs))
+    };
+
+    // 3. Run round-robin.
     let args_of = |w: &Workload| -> Vec<String> {
         let a = if opts.callgrind {
             w.callgrind_args
@@ -266,28 +328,34 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
             let mut line = format!("  round {}/{runs}  {:<15}", round + 1, w.name);
             for i in 0..configs.len() {
                 let c = &configs[(i + round) % configs.len()];
-                let key = (w.name.to_string(), c.name.to_string());
-                if errors.contains_key(&key) {
+                let k = key(w.name, c.name);
+                if errors.contains_key(&k) {
                     continue;
                 }
                 let reports = report_dir(&dir, c, w);
                 match run_once(
                     &tools,
+                    &spawn,
+                    &dir.join("tools")
+                        .join(format!("figures.{}.{}", c.name, w.name)),
                     c,
+                    w,
                     &binary(&dir, &c.build, w),
                     &args_of(w),
                     &reports,
                     opts.callgrind,
                     opts.timeout.or(c.timeout),
                 ) {
-                    Ok((value, checksum)) => {
-                        line.push_str(&format!("  {} {}", c.name, format_value(value, unit)));
+                    Ok(m) => {
+                        line.push_str(&format!("  {} {}", c.name, format_value(m.value, unit)));
                         samples.push(Sample {
                             workload: w.name.to_string(),
                             config: c.name.to_string(),
                             round: round + 1,
-                            value,
-                            checksum,
+                            value: m.value,
+                            checksum: m.checksum,
+                            peak_rss_kib: m.usage.map(|u| u.max_rss_kib),
+                            cpu_seconds: m.usage.map(|u| u.cpu_seconds),
                         });
                     }
                     Err(e) => {
@@ -296,7 +364,7 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
                             None => Problem::Failed(format!("{e:#}")),
                         };
                         line.push_str(&format!("  {} {}", c.name, p.cell()));
-                        errors.insert(key, p);
+                        errors.insert(k, p);
                     }
                 }
             }
@@ -304,42 +372,13 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
         }
     }
 
-    // 3. Medians and slowdowns.
-    let mut cells = Vec::new();
-    for w in &workloads {
-        let base = median_of(&samples, w.name, BASELINE);
-        for c in &configs {
-            let median = median_of(&samples, w.name, c.name);
-            let problem = errors
-                .get(&(w.name.to_string(), c.name.to_string()))
-                .cloned();
-            cells.push(CellSummary {
-                workload: w.name.to_string(),
-                config: c.name.to_string(),
-                median: if problem.is_some() { None } else { median },
-                slowdown: match (median, base, &problem) {
-                    (Some(m), Some(b), None) if b > 0.0 => Some(m / b),
-                    _ => None,
-                },
-                status: problem
-                    .as_ref()
-                    .map(|p| p.status().to_string())
-                    .unwrap_or_else(|| "ok".into()),
-                error: problem.map(|p| p.message()),
-            });
-        }
-    }
-    let mut geomeans = BTreeMap::new();
-    for c in &configs {
-        let s: Vec<f64> = cells
-            .iter()
-            .filter(|x| x.config == c.name)
-            .filter_map(|x| x.slowdown)
-            .collect();
-        if s.len() == workloads.len() && !s.is_empty() {
-            geomeans.insert(c.name.to_string(), geomean(&s));
-        }
-    }
+    // 4. Medians, ratios, geometric means, targets.
+    let wnames: Vec<&str> = workloads.iter().map(|w| w.name).collect();
+    let cnames: Vec<&str> = configs.iter().map(|c| c.name).collect();
+    let cells = stats::summarize(&wnames, &cnames, &samples, &errors);
+    let slow_g = stats::geomeans(&cells, &cnames, wnames.len(), |c| c.slowdown);
+    let mem_g = stats::geomeans(&cells, &cnames, wnames.len(), |c| c.memory_ratio);
+    let targets = stats::targets(&cells, &workloads, compile.as_ref());
 
     println!();
     println!(
@@ -353,12 +392,65 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
     );
     print!(
         "{}",
-        results_table(&workloads, &configs, &cells, &errors, &geomeans, unit, &args_of)
+        results_table(&workloads, &configs, &cells, &errors, &slow_g, unit)
     );
+    if slow_g.iter().any(|g| g.partial) {
+        println!("  * over the workloads the configuration has figures for (see Not measured)");
+    }
+    if !opts.callgrind {
+        println!();
+        println!(
+            "Peak resident memory (MiB, median; the process's ru_maxrss, shadow memory included), ratio vs {BASELINE}"
+        );
+        print!(
+            "{}",
+            memory_table(&workloads, &configs, &cells, &errors, &mem_g)
+        );
+        if configs
+            .iter()
+            .any(|c| matches!(c.runner, Runner::Under(..)))
+        {
+            println!("  valgrind-none and dip: the tool's process (valgrind holds the program; dip: the larger of the driver and the program)");
+        }
+        if let Some(why) = &spawn.why_direct {
+            println!("  note: programs were started directly, so every figure includes the bench's own memory at the fork ({why})");
+        }
+    }
+    if let Some(ct) = &compile {
+        println!();
+        println!(
+            "Compile time (compile + link, wall clock), median of {} compile{}; ratio vs clang-19 -O2",
+            ct.runs,
+            if ct.runs == 1 { "" } else { "s" }
+        );
+        print!("{}", compile_table(&workloads, ct));
+    }
     println!();
+    println!(
+        "Targets (geometric means over the suite; missed targets do not fail the bench{})",
+        if opts.quick {
+            "; --quick inputs are too small for these figures"
+        } else {
+            ""
+        }
+    );
+    print!("{}", targets_table(&targets));
+
+    println!();
+    println!("Configurations");
     let mut t = Table::new(&[Align::Left, Align::Left]);
     for c in &configs {
         t.row([c.name.to_string(), c.about.to_string()]);
+    }
+    print!("{}", t.render("  "));
+    println!("Workloads");
+    let mut t = Table::new(&[Align::Left, Align::Left, Align::Left]);
+    for w in &workloads {
+        t.row([
+            w.name.to_string(),
+            args_of(w).join(" "),
+            w.about.to_string(),
+        ]);
     }
     print!("{}", t.render("  "));
 
@@ -374,16 +466,21 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
         }
     }
 
-    // 4. Checksums and taint reports.
+    // 5. Checksums and reports.
     let agree = check_checksums(&samples, &workloads);
     if !agree {
         status = 1;
     }
     for c in configs.iter().filter(|c| c.reports == Reports::Taint) {
-        if errors.keys().any(|(_, cn)| cn == c.name) {
+        let measured: Vec<Workload> = workloads
+            .iter()
+            .filter(|w| !errors.contains_key(&key(w.name, c.name)))
+            .copied()
+            .collect();
+        if measured.is_empty() {
             continue;
         }
-        if !show_taint_reports(&dir, c, &workloads)? {
+        if !show_taint_reports(&dir, c, &measured)? {
             status = 1;
         }
     }
@@ -393,7 +490,7 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
     {
         let measured: Vec<Workload> = workloads
             .iter()
-            .filter(|w| !errors.contains_key(&(w.name.to_string(), c.name.to_string())))
+            .filter(|w| !errors.contains_key(&key(w.name, c.name)))
             .copied()
             .collect();
         if measured.is_empty() {
@@ -404,12 +501,51 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
         }
     }
 
+    // 6. Chart and JSON.
+    println!();
+    let chart_path = if opts.no_chart {
+        None
+    } else {
+        Some(
+            opts.chart
+                .clone()
+                .unwrap_or_else(|| match (&opts.json, &opts.dir) {
+                    (Some(j), _) => j.with_extension("png"),
+                    (None, Some(d)) => d.join("bench.png"),
+                    (None, None) => PathBuf::from("bench.png"),
+                }),
+        )
+    };
+    if let Some(path) = &chart_path {
+        let what = if opts.callgrind {
+            "instructions"
+        } else {
+            "slowdown"
+        };
+        let cv = draw_chart(
+            &format!("taintprof bench: {what} vs native"),
+            &format!(
+                "median of {runs} run{} per bar, log scale{}; {}",
+                if runs == 1 { "" } else { "s" },
+                if opts.quick { ", --quick inputs" } else { "" },
+                machine.cpu
+            ),
+            &workloads,
+            &configs,
+            &cells,
+            &slow_g,
+        );
+        cv.save(path).map_err(anyhow::Error::msg)?;
+        println!("Chart: {}", path.display());
+    }
     if let Some(path) = &opts.json {
         let out = JsonOut {
             unit,
             runs,
             quick: opts.quick,
-            machine: machine(),
+            callgrind: opts.callgrind,
+            command: std::env::args().collect::<Vec<_>>().join(" "),
+            machine: machine.clone(),
             configs: configs
                 .iter()
                 .map(|c| JsonConfig {
@@ -423,17 +559,30 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
                     name: w.name.to_string(),
                     about: w.about.to_string(),
                     args: args_of(w),
+                    language: match w.lang {
+                        Lang::C => "c",
+                        Lang::Cxx => "c++",
+                    },
+                    denormals: w.denormals,
                 })
                 .collect(),
             samples: &samples,
-            summary: cells,
-            geomean_slowdown: geomeans,
+            summary: &cells,
+            geomean_slowdown: slow_g.iter().map(|g| (g.config.clone(), g.value)).collect(),
+            geomeans: JsonGeomeans {
+                slowdown: &slow_g,
+                memory_ratio: &mem_g,
+            },
+            compile: compile.as_ref(),
+            memory_constant_mib: stats::MEMORY_CONSTANT_MIB,
+            targets: &targets,
             checksums_agree: agree,
+            chart: chart_path.as_ref().map(|p| p.display().to_string()),
         };
         let text = serde_json::to_string_pretty(&out)?;
         std::fs::write(path, text + "\n")
             .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("\nEvery run's figures: {}", path.display());
+        println!("Every run's figures: {}", path.display());
     }
     if !temporary {
         println!("Binaries and reports kept in {}", dir.display());
@@ -441,50 +590,62 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
     Ok(status)
 }
 
-/// The external programs the selected configurations need.
+/// The external programs the configurations need; a missing optional one is the
+/// reason shown in the cells that need it.
 struct Tools {
     clang: PathBuf,
-    taintprof_cc: Option<PathBuf>,
-    valgrind: Option<PathBuf>,
-    taintprof: Option<PathBuf>,
+    clangxx: Result<PathBuf, String>,
+    taintprof_cc: Result<PathBuf, String>,
+    taintprof_cxx: Result<PathBuf, String>,
+    valgrind: Result<PathBuf, String>,
+    taintprof: Result<PathBuf, String>,
 }
 
 impl Tools {
-    fn find(locator: &Locator, configs: &[Config], callgrind: bool) -> Result<Tools> {
+    fn find(locator: &Locator, callgrind: bool) -> Result<Tools> {
         let clang = locator.clang(Lang::C).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let taintprof_cc = if configs
-            .iter()
-            .any(|c| c.build.compiler == Compiler::TaintprofCc)
-        {
-            let p = locator
+        let clangxx = locator.clang(Lang::Cxx).map_err(|e| e.to_string());
+        let next_to_us = |names: &[&str], what: &str| -> Result<PathBuf, String> {
+            locator
                 .exe_dir()
-                .map(|d| d.join("taintprof-cc"))
-                .filter(|p| p.is_file())
-                .with_context(|| {
-                    "taintprof-cc not found next to the taintprof executable; build it with `cargo build --release`"
-                })?;
-            Some(p)
-        } else {
-            None
+                .and_then(|d| names.iter().map(|n| d.join(n)).find(|p| p.is_file()))
+                .ok_or_else(|| {
+                    format!("{what} not found next to the taintprof executable; build it with `cargo build --release`")
+                })
         };
-        let needs_valgrind = callgrind
-            || configs
-                .iter()
-                .any(|c| matches!(c.runner, Runner::Under(Tool::Valgrind, _)));
-        let valgrind =
-            if needs_valgrind {
-                Some(locator.search_path("valgrind").context(
-                    "valgrind not found on PATH; install it with: apt-get install valgrind",
-                )?)
-            } else {
-                None
-            };
+        let valgrind = locator.search_path("valgrind").ok_or_else(|| {
+            "valgrind not found on PATH; install it with: apt-get install valgrind".to_string()
+        });
+        if callgrind {
+            if let Err(e) = &valgrind {
+                bail!("--callgrind needs valgrind: {e}");
+            }
+        }
         Ok(Tools {
             clang,
-            taintprof_cc,
+            clangxx,
+            taintprof_cc: next_to_us(&["taintprof-cc"], "taintprof-cc"),
+            taintprof_cxx: next_to_us(&["taintprof-c++", "taintprof-cxx"], "taintprof-c++"),
             valgrind,
-            taintprof: std::env::current_exe().ok(),
+            taintprof: std::env::current_exe()
+                .map_err(|e| format!("cannot find the taintprof executable: {e}")),
         })
+    }
+
+    fn compiler(&self, c: Compiler, lang: Lang) -> Result<PathBuf, String> {
+        match (c, lang) {
+            (Compiler::Clang, Lang::C) => Ok(self.clang.clone()),
+            (Compiler::Clang, Lang::Cxx) => self.clangxx.clone(),
+            (Compiler::TaintprofCc, Lang::C) => self.taintprof_cc.clone(),
+            (Compiler::TaintprofCc, Lang::Cxx) => self.taintprof_cxx.clone(),
+        }
+    }
+
+    fn tool(&self, t: Tool) -> Result<&PathBuf, &String> {
+        match t {
+            Tool::Valgrind => self.valgrind.as_ref(),
+            Tool::Taintprof => self.taintprof.as_ref(),
+        }
     }
 }
 
@@ -497,10 +658,14 @@ fn select<T: Copy>(
     if wanted.is_empty() {
         return Ok(all.to_vec());
     }
-    let mut out = Vec::new();
+    let mut out: Vec<T> = Vec::new();
     for w in wanted {
         match all.iter().find(|x| name(x) == w) {
-            Some(x) => out.push(*x),
+            Some(x) => {
+                if !out.iter().any(|o| name(o) == w) {
+                    out.push(*x);
+                }
+            }
             None => bail!(
                 "unknown {what} `{w}`; choose from: {}",
                 all.iter().map(&name).collect::<Vec<_>>().join(", ")
@@ -518,98 +683,184 @@ fn report_dir(dir: &Path, c: &Config, w: &Workload) -> PathBuf {
     dir.join("reports").join(c.name).join(w.name)
 }
 
-fn build(tools: &Tools, b: &Build, w: &Workload, src: &Path, out: &Path) -> Result<()> {
-    std::fs::create_dir_all(out.parent().unwrap())?;
-    let compiler = match b.compiler {
-        Compiler::Clang => tools.clang.clone(),
-        Compiler::TaintprofCc => tools.taintprof_cc.clone().expect("located in Tools::find"),
-    };
-    let mut cmd = Command::new(&compiler);
-    cmd.args(b.flags);
+/// The command line that builds `w` with `b` into `out` (compiler first).
+fn build_command(
+    tools: &Tools,
+    b: &Build,
+    w: &Workload,
+    src: &Path,
+    out: &Path,
+) -> Result<Vec<OsString>, String> {
+    let compiler = tools.compiler(b.compiler, w.lang)?;
+    let mut argv: Vec<OsString> = vec![compiler.into_os_string()];
+    argv.extend(b.flags.iter().map(|f| catalog::expand_flag(f, src).into()));
     if let Some(d) = b.define {
-        cmd.arg(format!("-D{d}"));
+        argv.push(format!("-D{d}").into());
     }
-    cmd.arg(format!("-I{}", src.display()))
-        .arg(src.join(w.file))
-        .arg("-o")
-        .arg(out)
-        .args(w.libs)
+    argv.extend(w.flags.iter().map(OsString::from));
+    argv.push(format!("-I{}", src.display()).into());
+    argv.push(src.join(w.file).into_os_string());
+    argv.push("-o".into());
+    argv.push(out.as_os_str().to_owned());
+    argv.extend(w.libs.iter().map(OsString::from));
+    Ok(argv)
+}
+
+/// Builds one workload; the seconds it took.
+fn build(tools: &Tools, b: &Build, w: &Workload, src: &Path, out: &Path) -> Result<f64> {
+    std::fs::create_dir_all(out.parent().unwrap())?;
+    let argv = build_command(tools, b, w, src, out)
+        .map_err(|e| anyhow::anyhow!("cannot build {} for {}: {e}", w.name, b.id))?;
+    let mut cmd = Command::new(&argv[0]);
+    cmd.args(&argv[1..])
         // The build's sidecars go next to the binary, not into the user's directory.
-        .current_dir(out.parent().unwrap());
-    let started = Instant::now();
-    let output = cmd
-        .output()
-        .with_context(|| format!("cannot run {}", compiler.display()))?;
-    if !output.status.success() {
+        .current_dir(out.parent().unwrap())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let f = process::run_measured(&mut cmd, None)
+        .with_context(|| format!("cannot run {}", Path::new(&argv[0]).display()))?;
+    if !f.status.success() {
+        let mut hint = b.hint.to_string();
+        if w.flags.contains(&"-fopenmp") {
+            hint.push_str("; OpenMP needs libomp: apt-get install libomp-19-dev");
+        }
         bail!(
-            "building {} for {} failed ({}):\n{}\n{}",
+            "building {} for {} failed ({hint}):\n{}\n{}",
             w.name,
             b.id,
-            b.hint,
             crate::cc::display_command(
-                &compiler,
+                Path::new(&argv[0]),
                 &[],
-                &cmd.get_args()
+                &argv[1..]
+                    .iter()
                     .map(|a| a.to_string_lossy().into_owned())
                     .collect::<Vec<_>>()
             ),
-            tail(&String::from_utf8_lossy(&output.stderr), 20)
+            tail(&String::from_utf8_lossy(&f.stderr), 20)
         );
     }
-    eprintln!(
-        "  built {:<13} {:<15} in {:.1} s",
-        b.id,
-        w.name,
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    Ok(f.seconds)
 }
 
-/// Why a configuration cannot be measured in this mode, if it cannot.
-fn not_applicable(c: &Config, callgrind: bool) -> Option<String> {
+/// Compiles every workload `runs` times with each of `timed` (the baseline first),
+/// round-robin with the order rotating, into `dir/compile/`.
+fn compile_times(
+    tools: &Tools,
+    timed: &[(&str, Build)],
+    workloads: &[Workload],
+    src: &Path,
+    dir: &Path,
+    runs: usize,
+) -> CompileTimes {
+    eprintln!(
+        "taintprof bench: timing compiles ({} with {}), {runs} round(s)",
+        timed[0].0,
+        timed[1..]
+            .iter()
+            .map(|t| t.0)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let mut samples = Vec::new();
+    let mut errors: BTreeMap<Key, String> = BTreeMap::new();
+    for round in 0..runs {
+        for w in workloads {
+            let mut line = format!("  compile {}/{runs}  {:<15}", round + 1, w.name);
+            for i in 0..timed.len() {
+                let (name, b) = &timed[(i + round) % timed.len()];
+                let k = key(w.name, name);
+                if errors.contains_key(&k) {
+                    continue;
+                }
+                let out = dir.join("compile").join(name).join(w.name);
+                match build(tools, b, w, src, &out) {
+                    Ok(s) => {
+                        line.push_str(&format!("  {name} {s:.2} s"));
+                        samples.push(CompileSample {
+                            workload: w.name.to_string(),
+                            build: name.to_string(),
+                            round: round + 1,
+                            seconds: s,
+                        });
+                    }
+                    Err(e) => {
+                        line.push_str(&format!("  {name} failed"));
+                        errors.insert(k, format!("{e:#}"));
+                    }
+                }
+            }
+            eprintln!("{line}");
+        }
+    }
+    let names: Vec<&str> = timed.iter().map(|t| t.0).collect();
+    let wnames: Vec<&str> = workloads.iter().map(|w| w.name).collect();
+    CompileTimes::new(runs, timed[0].0, &names, &wnames, samples, &errors)
+}
+
+/// Why a configuration cannot be measured in this mode or on this machine, if it
+/// cannot.
+fn not_applicable(tools: &Tools, c: &Config, callgrind: bool) -> Option<String> {
     match c.runner {
         Runner::Under(Tool::Taintprof, _) if callgrind => Some(format!(
             "{} runs under taintprof, whose traps callgrind cannot count",
             c.name
         )),
-        _ => None,
+        Runner::Under(t, _) => tools.tool(t).err().cloned(),
+        Runner::Direct => None,
     }
 }
 
-/// Runs one program once: (seconds or instructions, checksum). With a time limit, a
-/// run that exceeds it is killed (its whole process group: `taintprof dip` and the
-/// program it runs) and the error is [`TimedOut`].
+/// One run's figures.
+struct Measured {
+    /// Seconds or instructions.
+    value: f64,
+    checksum: Option<String>,
+    /// The process's resources (timed runs only: under callgrind they are valgrind's).
+    usage: Option<process::Usage>,
+}
+
+/// Runs one program once (through `spawn`, which writes its figures to `figures`).
+/// With a time limit, a run that exceeds it is killed (its whole process group:
+/// `taintprof dip` and the program it runs) and the error is [`TimedOut`].
 #[allow(clippy::too_many_arguments)]
 fn run_once(
     tools: &Tools,
+    spawn: &process::Spawn,
+    figures: &Path,
     c: &Config,
+    w: &Workload,
     exe: &Path,
     args: &[String],
     reports: &Path,
     callgrind: bool,
     timeout: Option<u64>,
-) -> Result<(f64, Option<String>)> {
+) -> Result<Measured> {
     std::fs::create_dir_all(reports)?;
-    let argv = command_line(tools, c.runner, exe, callgrind)?;
-    let mut cmd = Command::new(&argv[0]);
-    cmd.args(&argv[1..]);
-    cmd.args(args)
-        .env(taintprof_abi::ENV_OUT_DIR, reports)
-        .env("TAINTPROF_QUIET", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let started = Instant::now();
-    let output = output_with_timeout(&mut cmd, timeout)
-        .with_context(|| format!("cannot run {}", exe.display()))?;
-    let seconds = started.elapsed().as_secs_f64();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    if !output.status.success() {
+    let mut argv = command_line(tools, c.runner, exe, callgrind)?;
+    argv.extend(args.iter().map(OsString::from));
+    let f = process::run_spawned(
+        spawn,
+        &argv,
+        |cmd| {
+            cmd.env(taintprof_abi::ENV_OUT_DIR, reports)
+                .env("TAINTPROF_QUIET", "1")
+                .envs(w.env.iter().copied())
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+        },
+        figures,
+        timeout,
+    )
+    .with_context(|| format!("cannot run {}", exe.display()))?;
+    let stdout = String::from_utf8_lossy(&f.stdout);
+    let stderr = String::from_utf8_lossy(&f.stderr);
+    if !f.status.success() {
         bail!(
             "{} exited with status {}: {}",
             exe.display(),
-            crate::exit_code(output.status),
+            crate::exit_code(f.status),
             tail(&stderr, 5)
         );
     }
@@ -617,69 +868,25 @@ fn run_once(
         .lines()
         .find_map(|l| l.strip_prefix("checksum "))
         .map(|s| s.trim().to_string());
-    let value = if callgrind {
-        parse_callgrind(&stderr).with_context(|| {
+    if callgrind {
+        let value = parse_callgrind(&stderr).with_context(|| {
             format!(
                 "no instruction count in callgrind's output: {}",
                 tail(&stderr, 5)
             )
-        })?
+        })?;
+        Ok(Measured {
+            value,
+            checksum,
+            usage: None,
+        })
     } else {
-        seconds
-    };
-    Ok((value, checksum))
-}
-
-/// Like `Command::output`, but with a time limit: the child runs in its own process
-/// group, which is killed when the limit passes (the error is then [`TimedOut`]).
-fn output_with_timeout(cmd: &mut Command, timeout: Option<u64>) -> Result<std::process::Output> {
-    let Some(limit) = timeout else {
-        return Ok(cmd.output()?);
-    };
-    use std::io::Read;
-    use std::os::unix::process::CommandExt;
-    cmd.process_group(0);
-    let mut child = cmd.spawn()?;
-    let pgid = child.id() as libc::pid_t;
-    let mut out_pipe = child.stdout.take();
-    let mut err_pipe = child.stderr.take();
-    let out_reader = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        if let Some(p) = out_pipe.as_mut() {
-            let _ = p.read_to_end(&mut b);
-        }
-        b
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        if let Some(p) = err_pipe.as_mut() {
-            let _ = p.read_to_end(&mut b);
-        }
-        b
-    });
-    let deadline = Instant::now() + std::time::Duration::from_secs(limit);
-    let status = loop {
-        if let Some(st) = child.try_wait()? {
-            break st;
-        }
-        if Instant::now() >= deadline {
-            // SAFETY: kill(2) on the process group this function created for its own
-            // child; no memory is involved.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-            let _ = child.wait();
-            let _ = out_reader.join();
-            let _ = err_reader.join();
-            return Err(TimedOut(limit).into());
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    Ok(std::process::Output {
-        status,
-        stdout: out_reader.join().unwrap_or_default(),
-        stderr: err_reader.join().unwrap_or_default(),
-    })
+        Ok(Measured {
+            value: f.seconds,
+            checksum,
+            usage: Some(f.usage),
+        })
+    }
 }
 
 /// The command (program first) that runs `exe` for a configuration with `runner`,
@@ -691,12 +898,10 @@ fn command_line(
     callgrind: bool,
 ) -> Result<Vec<OsString>> {
     let tool_path = |t: Tool| -> Result<OsString> {
-        let p = match t {
-            Tool::Valgrind => tools.valgrind.as_ref(),
-            Tool::Taintprof => tools.taintprof.as_ref(),
-        };
-        p.map(|p| p.clone().into_os_string())
-            .with_context(|| format!("{t:?} not found"))
+        tools
+            .tool(t)
+            .map(|p| p.clone().into_os_string())
+            .map_err(|e| anyhow::anyhow!("{e}"))
     };
     let mut argv: Vec<OsString> = Vec::new();
     if callgrind {
@@ -734,35 +939,6 @@ fn tail(s: &str, n: usize) -> String {
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
-fn median_of(samples: &[Sample], workload: &str, config: &str) -> Option<f64> {
-    let v: Vec<f64> = samples
-        .iter()
-        .filter(|s| s.workload == workload && s.config == config)
-        .map(|s| s.value)
-        .collect();
-    median(&v)
-}
-
-/// The median (mean of the middle two for an even count).
-pub fn median(values: &[f64]) -> Option<f64> {
-    if values.is_empty() {
-        return None;
-    }
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
-}
-
-/// The geometric mean of positive values.
-pub fn geomean(values: &[f64]) -> f64 {
-    (values.iter().map(|v| v.ln()).sum::<f64>() / values.len() as f64).exp()
-}
-
 /// `0.412 s` or `1.23 G`.
 pub fn format_value(v: f64, unit: &str) -> String {
     if unit == "instructions" {
@@ -780,17 +956,42 @@ pub fn format_value(v: f64, unit: &str) -> String {
     }
 }
 
-fn results_table(
+/// `3.10×` (with `*` when the geometric mean is over fewer workloads than the suite).
+fn format_geomean(g: Option<&Geomean>) -> String {
+    match g {
+        Some(g) => format!("{:.2}×{}", g.value, if g.partial { "*" } else { "" }),
+        None => "—".to_string(),
+    }
+}
+
+/// A cell's figure as text and its ratio to the baseline.
+type Figure<'a> = dyn Fn(&CellSummary) -> Option<(String, Option<f64>)> + 'a;
+
+/// The two cells of a workload × configuration: figure and ratio, or the problem.
+fn cell_pair(
+    cell: Option<&CellSummary>,
+    problem: Option<&Problem>,
+    figure: impl Fn(&CellSummary) -> Option<(String, Option<f64>)>,
+) -> [String; 2] {
+    if let Some(p) = problem {
+        return [p.cell(), String::new()];
+    }
+    match cell.and_then(figure) {
+        Some((v, r)) => [v, r.map(|r| format!("{r:.2}×")).unwrap_or_default()],
+        None => ["—".to_string(), String::new()],
+    }
+}
+
+fn grid_table(
     workloads: &[Workload],
     configs: &[Config],
     cells: &[CellSummary],
-    problems: &BTreeMap<(String, String), Problem>,
-    geomeans: &BTreeMap<String, f64>,
-    unit: &str,
-    args_of: &dyn Fn(&Workload) -> Vec<String>,
+    problems: &BTreeMap<Key, Problem>,
+    geomeans: &[Geomean],
+    figure: &Figure<'_>,
 ) -> String {
-    let mut aligns = vec![Align::Left, Align::Left];
-    let mut head = vec!["workload".to_string(), "args".to_string()];
+    let mut aligns = vec![Align::Left];
+    let mut head = vec!["workload".to_string()];
     for c in configs {
         aligns.push(Align::Right);
         aligns.push(Align::Right);
@@ -799,49 +1000,176 @@ fn results_table(
     }
     let mut t = Table::new(&aligns).header(head);
     for w in workloads {
-        let mut row = vec![w.name.to_string(), args_of(w).join(" ")];
+        let mut row = vec![w.name.to_string()];
         for c in configs {
             let cell = cells
                 .iter()
                 .find(|x| x.workload == w.name && x.config == c.name);
-            match cell {
-                Some(CellSummary {
-                    median: Some(m),
-                    slowdown,
-                    ..
-                }) => {
-                    row.push(format_value(*m, unit));
-                    row.push(slowdown.map(|s| format!("{s:.2}×")).unwrap_or_default());
-                }
-                Some(CellSummary { error: Some(_), .. }) => {
-                    row.push(
-                        problems
-                            .get(&(w.name.to_string(), c.name.to_string()))
-                            .map(Problem::cell)
-                            .unwrap_or_else(|| "failed".to_string()),
-                    );
-                    row.push(String::new());
-                }
-                _ => {
-                    row.push("—".to_string());
-                    row.push(String::new());
-                }
+            row.extend(cell_pair(cell, problems.get(&key(w.name, c.name)), figure));
+        }
+        t.row(row);
+    }
+    let mut row = vec!["geomean".to_string()];
+    for c in configs {
+        row.push(String::new());
+        row.push(format_geomean(geomeans.iter().find(|g| g.config == c.name)));
+    }
+    t.row(row);
+    t.render("  ")
+}
+
+fn results_table(
+    workloads: &[Workload],
+    configs: &[Config],
+    cells: &[CellSummary],
+    problems: &BTreeMap<Key, Problem>,
+    geomeans: &[Geomean],
+    unit: &str,
+) -> String {
+    grid_table(workloads, configs, cells, problems, geomeans, &|c| {
+        c.median.map(|m| (format_value(m, unit), c.slowdown))
+    })
+}
+
+fn memory_table(
+    workloads: &[Workload],
+    configs: &[Config],
+    cells: &[CellSummary],
+    problems: &BTreeMap<Key, Problem>,
+    geomeans: &[Geomean],
+) -> String {
+    grid_table(workloads, configs, cells, problems, geomeans, &|c| {
+        c.peak_rss_mib.map(|m| (format!("{m:.1}"), c.memory_ratio))
+    })
+}
+
+fn compile_table(workloads: &[Workload], ct: &CompileTimes) -> String {
+    let mut aligns = vec![Align::Left];
+    let mut head = vec!["workload".to_string()];
+    for b in &ct.builds {
+        aligns.push(Align::Right);
+        head.push(if *b == ct.baseline {
+            "clang-19 -O2".to_string()
+        } else {
+            b.clone()
+        });
+        if *b != ct.baseline {
+            aligns.push(Align::Right);
+            head.push(String::new());
+        }
+    }
+    let mut t = Table::new(&aligns).header(head);
+    for w in workloads {
+        let mut row = vec![w.name.to_string()];
+        for b in &ct.builds {
+            let c = ct
+                .cells
+                .iter()
+                .find(|c| c.workload == w.name && c.build == *b);
+            let (v, r) = match c {
+                Some(c) if c.error.is_some() => ("build failed".to_string(), String::new()),
+                Some(c) => (
+                    c.median
+                        .map(|m| format!("{m:.2} s"))
+                        .unwrap_or_else(|| "—".into()),
+                    c.ratio.map(|r| format!("{r:.2}×")).unwrap_or_default(),
+                ),
+                None => ("—".into(), String::new()),
+            };
+            row.push(v);
+            if *b != ct.baseline {
+                row.push(r);
             }
         }
         t.row(row);
     }
-    let mut row = vec!["geomean".to_string(), String::new()];
-    for c in configs {
+    let mut row = vec!["geomean".to_string()];
+    for b in &ct.builds {
         row.push(String::new());
-        row.push(
-            geomeans
-                .get(c.name)
-                .map(|g| format!("{g:.2}×"))
-                .unwrap_or_else(|| "—".to_string()),
-        );
+        if *b != ct.baseline {
+            row.push(format_geomean(
+                ct.geomean_ratio.iter().find(|g| g.config == *b),
+            ));
+        }
     }
     t.row(row);
     t.render("  ")
+}
+
+fn targets_table(targets: &[Target]) -> String {
+    let mut t = Table::new(&[Align::Left, Align::Left, Align::Left]);
+    let mut notes = Vec::new();
+    for how in targets.iter().filter_map(|x| x.how.as_ref()) {
+        let line = format!("  {how}");
+        if !notes.contains(&line) {
+            notes.push(line);
+        }
+    }
+    for x in targets {
+        let result = match x.met {
+            Some(true) => "met",
+            Some(false) => "MISSED",
+            None => "not measured",
+        };
+        t.row([x.goal.clone(), x.detail.clone(), result.to_string()]);
+        if let Some(n) = &x.note {
+            notes.push(format!("  {}: {n}", x.id));
+        }
+    }
+    let mut s = t.render("  ");
+    for n in notes {
+        s.push_str(&n);
+        s.push('\n');
+    }
+    s
+}
+
+/// The chart of slowdowns: a group per workload, a bar per configuration, and the
+/// geometric means as the last group.
+fn draw_chart(
+    title: &str,
+    subtitle: &str,
+    workloads: &[Workload],
+    configs: &[Config],
+    cells: &[CellSummary],
+    geomeans: &[Geomean],
+) -> crate::denormal::image::Canvas {
+    let series: Vec<chart::Series> = configs
+        .iter()
+        .enumerate()
+        .map(|(i, c)| chart::Series {
+            name: c.name.to_string(),
+            color: chart::color_of(c.name, i),
+        })
+        .collect();
+    let mut groups: Vec<chart::Group> = workloads
+        .iter()
+        .map(|w| chart::Group {
+            label: w.name.to_string(),
+            values: configs
+                .iter()
+                .map(|c| {
+                    cells
+                        .iter()
+                        .find(|x| x.workload == w.name && x.config == c.name)
+                        .and_then(|x| x.slowdown)
+                })
+                .collect(),
+        })
+        .collect();
+    groups.push(chart::Group {
+        label: "geomean".to_string(),
+        values: configs
+            .iter()
+            .map(|c| {
+                geomeans
+                    .iter()
+                    .find(|g| g.config == c.name)
+                    .map(|g| g.value)
+            })
+            .collect(),
+    });
+    chart::slowdown_chart(title, subtitle, &series, &groups).0
 }
 
 /// Prints whether all configurations printed the same checksum per workload.
@@ -884,6 +1212,20 @@ fn check_checksums(samples: &[Sample], workloads: &[Workload]) -> bool {
         println!("{l}");
     }
     ok
+}
+
+/// Rows per workload in the table of what the taint runs tracked.
+const MAX_REPORT_ROWS: usize = 5;
+
+/// `name` cut to `max` characters with `…` (C++ signatures are long).
+fn clip_name(name: &str, max: usize) -> String {
+    if name.chars().count() <= max {
+        name.to_string()
+    } else {
+        let mut s: String = name.chars().take(max - 1).collect();
+        s.push('…');
+        s
+    }
 }
 
 /// Shows what the last report of each workload tracked: the parameter-dependent
@@ -961,13 +1303,23 @@ fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<
                 "no loop depends on a parameter: taint tracking recorded nothing".to_string(),
             ]);
         }
-        for (i, [name, at, params, volume]) in rows.into_iter().enumerate() {
+        let more = rows.len().saturating_sub(MAX_REPORT_ROWS);
+        for (i, [name, at, params, volume]) in rows.into_iter().take(MAX_REPORT_ROWS).enumerate() {
             let first = if i == 0 {
                 w.name.to_string()
             } else {
                 String::new()
             };
-            t.row([first, name, at, params, volume]);
+            t.row([first, clip_name(&name, 60), at, params, volume]);
+        }
+        if more > 0 {
+            t.row([
+                String::new(),
+                format!(
+                    "(and {more} more: taintprof report {})",
+                    entry.path().display()
+                ),
+            ]);
         }
     }
     print!("{}", t.render("  "));
@@ -1098,7 +1450,7 @@ fn on_off(b: bool) -> &'static str {
     }
 }
 
-fn machine() -> Machine {
+fn machine(clang: &Path) -> Machine {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|s| {
@@ -1107,11 +1459,37 @@ fn machine() -> Machine {
                 .map(|l| l.trim_start_matches([' ', '\t', ':']).to_string())
         })
         .unwrap_or_default();
+    let memory_mib = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("MemTotal:"))
+                .and_then(|l| l.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map(|k| k / 1024)
+        .unwrap_or(0);
+    let first_line = |s: String| s.lines().next().unwrap_or("").trim().to_string();
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .map(first_line)
+        .unwrap_or_default();
+    let load_average = std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
+    let clang = Command::new(clang)
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| first_line(String::from_utf8_lossy(&o.stdout).into_owned()))
+        .unwrap_or_default();
     Machine {
         cpu,
         cores: std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1),
+        memory_mib,
+        kernel,
+        clang,
+        load_average,
     }
 }
 
@@ -1130,18 +1508,30 @@ mod tests {
     fn tools() -> Tools {
         Tools {
             clang: "/usr/bin/clang-19".into(),
-            taintprof_cc: None,
-            valgrind: Some("/usr/bin/valgrind".into()),
-            taintprof: Some("/opt/tp/taintprof".into()),
+            clangxx: Ok("/usr/bin/clang++-19".into()),
+            taintprof_cc: Ok("/opt/tp/taintprof-cc".into()),
+            taintprof_cxx: Ok("/opt/tp/taintprof-c++".into()),
+            valgrind: Ok("/usr/bin/valgrind".into()),
+            taintprof: Ok("/opt/tp/taintprof".into()),
         }
     }
 
-    fn argv(runner: Runner, callgrind: bool) -> Vec<String> {
-        command_line(&tools(), runner, Path::new("/b/prog"), callgrind)
-            .unwrap()
-            .into_iter()
+    fn strings(v: Vec<OsString>) -> Vec<String> {
+        v.into_iter()
             .map(|a| a.to_string_lossy().into_owned())
             .collect()
+    }
+
+    fn argv(runner: Runner, callgrind: bool) -> Vec<String> {
+        strings(command_line(&tools(), runner, Path::new("/b/prog"), callgrind).unwrap())
+    }
+
+    fn config(name: &str) -> Config {
+        *CONFIGS.iter().find(|c| c.name == name).unwrap()
+    }
+
+    fn workload(name: &str) -> Workload {
+        *WORKLOADS.iter().find(|w| w.name == name).unwrap()
     }
 
     #[test]
@@ -1187,12 +1577,86 @@ mod tests {
     }
 
     #[test]
-    fn medians_and_geomeans() {
-        assert_eq!(median(&[]), None);
-        assert_eq!(median(&[3.0]), Some(3.0));
-        assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
-        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
-        assert!((geomean(&[2.0, 8.0]) - 4.0).abs() < 1e-12);
+    fn every_workload_has_a_build_recipe_in_every_configuration() {
+        let src = Path::new("/b/src");
+        for w in WORKLOADS {
+            for b in CONFIGS
+                .iter()
+                .map(|c| c.build)
+                .chain(std::iter::once(PLAIN_BUILD))
+            {
+                let a =
+                    strings(build_command(&tools(), &b, w, src, Path::new("/b/out/prog")).unwrap());
+                let compiler = a[0].rsplit('/').next().unwrap().to_string();
+                let want = match (b.compiler, w.lang) {
+                    (Compiler::Clang, Lang::C) => "clang-19",
+                    (Compiler::Clang, Lang::Cxx) => "clang++-19",
+                    (Compiler::TaintprofCc, Lang::C) => "taintprof-cc",
+                    (Compiler::TaintprofCc, Lang::Cxx) => "taintprof-c++",
+                };
+                assert_eq!(compiler, want, "{} / {}", w.name, b.id);
+                assert!(a.contains(&"-O2".to_string()), "{a:?}");
+                assert!(a.contains(&format!("/b/src/{}", w.file)), "{a:?}");
+                assert!(a.contains(&"-I/b/src".to_string()), "{a:?}");
+                for f in w.flags.iter().chain(w.libs) {
+                    assert!(a.contains(&f.to_string()), "{} / {}: {f}", w.name, b.id);
+                }
+                if let Some(d) = b.define {
+                    assert!(a.contains(&format!("-D{d}")));
+                }
+                // No placeholder is left; DFSan gets the ABI list written next to the
+                // sources.
+                assert!(a.iter().all(|x| !x.contains("{src}")), "{a:?}");
+                if b.id == "dfsan" {
+                    assert!(a.contains(&"-fsanitize-ignorelist=/b/src/dfsan_abilist.txt".into()));
+                }
+            }
+        }
+        // The abilist is among the files written, and declares the runtimes the C++ and
+        // OpenMP workloads call.
+        assert!(SUPPORT_FILES.iter().any(|(n, _)| *n == "dfsan_abilist.txt"));
+        for f in ["fun:_Znwm=uninstrumented", "fun:__kmpc_*=uninstrumented"] {
+            assert!(catalog::DFSAN_ABILIST.1.contains(f), "{f}");
+        }
+    }
+
+    #[test]
+    fn a_missing_compiler_is_the_builds_error() {
+        let mut t = tools();
+        t.taintprof_cxx = Err("taintprof-c++ not found".into());
+        let e = build_command(
+            &t,
+            &config("taint").build,
+            &workload("accessors"),
+            Path::new("/s"),
+            Path::new("/o"),
+        )
+        .unwrap_err();
+        assert!(e.contains("taintprof-c++ not found"));
+        // C workloads are not affected.
+        assert!(build_command(
+            &t,
+            &config("taint").build,
+            &workload("cg"),
+            Path::new("/s"),
+            Path::new("/o")
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn missing_tools_and_callgrind_make_cells_not_applicable() {
+        let mut t = tools();
+        assert_eq!(not_applicable(&t, &config("valgrind-none"), false), None);
+        assert!(not_applicable(&t, &config("dip"), true)
+            .unwrap()
+            .contains("callgrind"));
+        t.valgrind =
+            Err("valgrind not found on PATH; install it with: apt-get install valgrind".into());
+        assert!(not_applicable(&t, &config("valgrind-none"), false)
+            .unwrap()
+            .contains("apt-get install valgrind"));
+        assert_eq!(not_applicable(&t, &config("taint"), false), None);
     }
 
     #[test]
@@ -1214,6 +1678,15 @@ mod tests {
     fn selection_by_name() {
         let w = select(WORKLOADS, &["matmul".to_string()], |w| w.name, "workload").unwrap();
         assert_eq!(w.len(), 1);
+        // Repeats are ignored.
+        let c = select(
+            CONFIGS,
+            &["taint".to_string(), "taint".to_string()],
+            |c| c.name,
+            "configuration",
+        )
+        .unwrap();
+        assert_eq!(c.len(), 1);
         let e = select(CONFIGS, &["nope".to_string()], |c| c.name, "configuration")
             .unwrap_err()
             .to_string();
@@ -1221,5 +1694,256 @@ mod tests {
             e.contains("unknown configuration `nope`") && e.contains("native"),
             "{e}"
         );
+    }
+
+    /// A synthetic run: three workloads, four configurations, one of them failed.
+    fn synthetic() -> (
+        Vec<Workload>,
+        Vec<Config>,
+        Vec<CellSummary>,
+        BTreeMap<Key, Problem>,
+    ) {
+        let ws: Vec<Workload> = ["jacobi", "cg", "omp_stencil"]
+            .iter()
+            .map(|n| workload(n))
+            .collect();
+        let cs: Vec<Config> = ["native", "taint", "dfsan", "denormal"]
+            .iter()
+            .map(|n| config(n))
+            .collect();
+        let mut samples = Vec::new();
+        for (i, w) in ws.iter().enumerate() {
+            for (j, c) in cs.iter().enumerate() {
+                samples.push(Sample {
+                    workload: w.name.into(),
+                    config: c.name.into(),
+                    round: 1,
+                    value: 0.5 * (1.0 + j as f64 * (i + 1) as f64),
+                    checksum: Some("1".into()),
+                    peak_rss_kib: Some(10240 * (1 + j as u64)),
+                    cpu_seconds: Some(0.5),
+                });
+            }
+        }
+        let mut p = BTreeMap::new();
+        p.insert(
+            key("omp_stencil", "dfsan"),
+            Problem::BuildFailed("no libomp".into()),
+        );
+        let cells = stats::summarize(
+            &ws.iter().map(|w| w.name).collect::<Vec<_>>(),
+            &cs.iter().map(|c| c.name).collect::<Vec<_>>(),
+            &samples,
+            &p,
+        );
+        (ws, cs, cells, p)
+    }
+
+    #[test]
+    fn tables_show_figures_problems_and_partial_geomeans() {
+        let (ws, cs, cells, p) = synthetic();
+        let names: Vec<&str> = cs.iter().map(|c| c.name).collect();
+        let g = stats::geomeans(&cells, &names, ws.len(), |c| c.slowdown);
+        let t = results_table(&ws, &cs, &cells, &p, &g, "seconds");
+        assert!(t.contains("build failed"), "{t}");
+        assert!(t.contains("2.00×"), "{t}");
+        // dfsan's geomean is over two of three workloads: marked.
+        let dfsan = g.iter().find(|g| g.config == "dfsan").unwrap();
+        assert!(dfsan.partial);
+        assert!(t.contains(&format!("{:.2}×*", dfsan.value)), "{t}");
+        let m = stats::geomeans(&cells, &names, ws.len(), |c| c.memory_ratio);
+        let t = memory_table(&ws, &cs, &cells, &p, &m);
+        assert!(
+            t.contains("10.0") && t.contains("20.0") && t.contains("2.00×"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn targets_are_printed_with_their_result() {
+        let (ws, _, cells, _) = synthetic();
+        let targets = stats::targets(&cells, &ws, None);
+        let t = targets_table(&targets);
+        assert!(t.contains("taint slowdown ≤ ½ × dfsan slowdown"), "{t}");
+        assert!(t.contains("MISSED") || t.contains("met"), "{t}");
+        assert!(t.contains("not measured"), "{t}");
+        assert!(t.contains("64 MiB"), "{t}");
+    }
+
+    #[test]
+    fn json_has_every_section() {
+        let (ws, cs, cells, _) = synthetic();
+        let names: Vec<&str> = cs.iter().map(|c| c.name).collect();
+        let g = stats::geomeans(&cells, &names, ws.len(), |c| c.slowdown);
+        let m = stats::geomeans(&cells, &names, ws.len(), |c| c.memory_ratio);
+        let compile = CompileTimes::new(
+            3,
+            "plain",
+            &["plain", "taint"],
+            &["jacobi"],
+            vec![
+                CompileSample {
+                    workload: "jacobi".into(),
+                    build: "plain".into(),
+                    round: 1,
+                    seconds: 0.1,
+                },
+                CompileSample {
+                    workload: "jacobi".into(),
+                    build: "taint".into(),
+                    round: 1,
+                    seconds: 0.15,
+                },
+            ],
+            &BTreeMap::new(),
+        );
+        let targets = stats::targets(&cells, &ws, Some(&compile));
+        let out = JsonOut {
+            unit: "seconds",
+            runs: 1,
+            quick: true,
+            callgrind: false,
+            command: "taintprof bench".into(),
+            machine: machine(Path::new("/nonexistent/clang")),
+            configs: vec![],
+            workloads: vec![],
+            samples: &[],
+            summary: &cells,
+            geomean_slowdown: g.iter().map(|x| (x.config.clone(), x.value)).collect(),
+            geomeans: JsonGeomeans {
+                slowdown: &g,
+                memory_ratio: &m,
+            },
+            compile: Some(&compile),
+            memory_constant_mib: stats::MEMORY_CONSTANT_MIB,
+            targets: &targets,
+            checksums_agree: true,
+            chart: Some("bench.png".into()),
+        };
+        let v: serde_json::Value = serde_json::to_value(&out).unwrap();
+        for k in [
+            "unit",
+            "runs",
+            "machine",
+            "samples",
+            "summary",
+            "geomean_slowdown",
+            "geomeans",
+            "compile",
+            "memory_constant_mib",
+            "targets",
+            "checksums_agree",
+            "chart",
+        ] {
+            assert!(v.get(k).is_some(), "{k}");
+        }
+        let cell = &v["summary"][1];
+        for k in [
+            "median",
+            "slowdown",
+            "peak_rss_mib",
+            "memory_ratio",
+            "status",
+        ] {
+            assert!(cell.get(k).is_some(), "{k}: {cell}");
+        }
+        assert_eq!(v["compile"]["geomean_ratio"][0]["config"], "taint");
+        assert!((v["compile"]["geomean_ratio"][0]["value"].as_f64().unwrap() - 1.5).abs() < 1e-9);
+        let t = v["targets"].as_array().unwrap();
+        assert_eq!(t.len(), 7);
+        let ct = t.iter().find(|x| x["id"] == "compile-taint").unwrap();
+        assert_eq!(ct["met"], true);
+        for k in [
+            "goal",
+            "measured",
+            "limit",
+            "detail",
+            "workloads",
+            "met",
+            "note",
+            "how",
+        ] {
+            assert!(ct.get(k).is_some(), "{k}");
+        }
+        assert!(v["geomeans"]["slowdown"][2]["partial"].as_bool().unwrap());
+        assert!(v["machine"]["cpu"].is_string());
+    }
+
+    #[test]
+    fn chart_png_has_a_bar_per_figure() {
+        let (ws, cs, cells, _) = synthetic();
+        let names: Vec<&str> = cs.iter().map(|c| c.name).collect();
+        let g = stats::geomeans(&cells, &names, ws.len(), |c| c.slowdown);
+        let cv = draw_chart("title", "subtitle", &ws, &cs, &cells, &g);
+        let bytes = cv.png().unwrap();
+        let mut r = png::Decoder::new(std::io::Cursor::new(bytes))
+            .read_info()
+            .unwrap();
+        let mut buf = vec![0; r.output_buffer_size().unwrap()];
+        let info = r.next_frame(&mut buf).unwrap();
+        assert_eq!((info.width, info.height), (cv.w, cv.h));
+        // 4 groups (3 workloads + geomean) of 4 bars fit side by side.
+        assert!(info.width >= 4 * 4 * 12 && info.height >= 340, "{info:?}");
+
+        // Same groups through the chart module: every figure has a bar drawn in its
+        // configuration's color, from the axis up; the missing one has none.
+        let series: Vec<chart::Series> = cs
+            .iter()
+            .enumerate()
+            .map(|(i, c)| chart::Series {
+                name: c.name.into(),
+                color: chart::color_of(c.name, i),
+            })
+            .collect();
+        let mut groups: Vec<chart::Group> = ws
+            .iter()
+            .map(|w| chart::Group {
+                label: w.name.into(),
+                values: cs
+                    .iter()
+                    .map(|c| {
+                        cells
+                            .iter()
+                            .find(|x| x.workload == w.name && x.config == c.name)
+                            .and_then(|x| x.slowdown)
+                    })
+                    .collect(),
+            })
+            .collect();
+        groups.push(chart::Group {
+            label: "geomean".into(),
+            values: cs
+                .iter()
+                .map(|c| g.iter().find(|x| x.config == c.name).map(|x| x.value))
+                .collect(),
+        });
+        let (cv2, bars) = chart::slowdown_chart("title", "subtitle", &series, &groups);
+        assert_eq!(cv2.png().unwrap(), cv.png().unwrap());
+        let figures = groups
+            .iter()
+            .flat_map(|g| g.values.iter())
+            .filter(|v| v.is_some())
+            .count();
+        assert_eq!(bars.len(), figures);
+        assert_eq!(figures, 4 * 4 - 1);
+        let bg = crate::denormal::image::WHITE;
+        for b in &bars {
+            let mut colored = 0;
+            for y in b.rect.y..b.rect.y + b.rect.h {
+                for x in b.rect.x..b.rect.x + b.rect.w {
+                    let p = cv.get(x, y).unwrap();
+                    assert_ne!(p, bg);
+                    if p == series[b.series].color {
+                        colored += 1;
+                    }
+                }
+            }
+            assert_eq!(colored, b.rect.w * b.rect.h, "{b:?}");
+        }
+        // Taller bar, larger slowdown, within a group.
+        let jac: Vec<&chart::Bar> = bars.iter().filter(|b| b.group == 0).collect();
+        assert!(jac
+            .windows(2)
+            .all(|p| p[0].value < p[1].value && p[0].rect.h < p[1].rect.h));
     }
 }

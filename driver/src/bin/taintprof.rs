@@ -148,15 +148,16 @@ taintprof dip --compare app.4242.denormal.json -- ./app")]
         )]
         command: Vec<OsString>,
     },
-    /// Measure slowdowns: native vs taintprof (taint tracking with and without
-    /// control-flow tainting, denormal tracing) vs DataFlowSanitizer, Valgrind's floor
-    /// and the exception profiler, side by side.
+    /// Measure slowdowns, peak memory and compile times: native vs taintprof (taint
+    /// tracking with and without control-flow tainting, denormal tracing) vs
+    /// DataFlowSanitizer, Valgrind's floor and the exception profiler, side by side,
+    /// against the performance targets; writes a PNG chart.
     Bench {
         /// Runs per workload and configuration (medians are reported) [default: 5, or
         /// 1 with --callgrind].
         #[arg(long, value_name = "N")]
         runs: Option<usize>,
-        /// Small inputs: a smoke test in seconds.
+        /// Small inputs and one compile per build: a smoke test in a minute or two.
         #[arg(long)]
         quick: bool,
         /// Count instructions with valgrind --tool=callgrind (smaller inputs) instead of
@@ -166,22 +167,35 @@ taintprof dip --compare app.4242.denormal.json -- ./app")]
         /// Write every run's figures to FILE as JSON.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
-        /// Only this workload (repeatable): jacobi, jacobi-denormal, matmul.
+        /// Only this workload (repeatable): jacobi, jacobi-denormal, matmul, cg, nbody,
+        /// accessors, omp_stencil.
         #[arg(long = "workload", value_name = "NAME")]
         workloads: Vec<String>,
         /// Only this configuration (repeatable): native, taint, taint-nocf, dfsan,
         /// denormal, valgrind-none, dip. The native baseline always runs. Default: all
-        /// but valgrind-none and dip (slow; ask for them).
+        /// (dip skips jacobi-denormal unless named here: it traps on every denormal).
         #[arg(long = "config", value_name = "NAME")]
         configs: Vec<String>,
         /// Give up on a run after this many seconds and show "timed out" for its
-        /// configuration (default: per configuration; dip 300 s, the others none).
+        /// configuration (default: per configuration; dip 300 s, valgrind-none 600 s,
+        /// the others none).
         #[arg(long, value_name = "SECONDS")]
         timeout: Option<u64>,
         /// Build in DIR and keep the binaries and reports (default: a temporary
         /// directory, removed afterwards).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
+        /// Compiles per workload and build for the compile-time table (median) [default:
+        /// 3, or 1 with --quick; 0 skips compile times].
+        #[arg(long, value_name = "N")]
+        compile_runs: Option<usize>,
+        /// Write the bar chart (PNG) to FILE [default: next to --json, else bench.png in
+        /// --dir, else in the current directory].
+        #[arg(long, value_name = "FILE", conflicts_with = "no_chart")]
+        chart: Option<PathBuf>,
+        /// Write no chart.
+        #[arg(long)]
+        no_chart: bool,
     },
 }
 
@@ -248,6 +262,9 @@ fn main() {
             configs,
             timeout,
             dir,
+            compile_runs,
+            chart,
+            no_chart,
         } => bench::bench(&bench::BenchOptions {
             runs,
             quick,
@@ -257,6 +274,9 @@ fn main() {
             configs,
             timeout,
             dir,
+            compile_runs,
+            chart,
+            no_chart,
         }),
     };
     match result {
