@@ -5,9 +5,11 @@
 //! 1. Build every workload in every configuration once ([`catalog`] lists both).
 //! 2. Time compiling each workload with plain `clang-19 -O2` and with the plugin (taint
 //!    and denormal mode), round-robin, `--compile-runs` times (median).
-//! 3. Run round-robin: in each round, every workload once in every configuration (the
-//!    order of configurations rotates per round), so slow drifts of the machine hit all
-//!    configurations alike. Each run's wall-clock time and peak resident memory (the
+//! 3. Run round-robin: in each round, every workload once in every configuration (in
+//!    an order shuffled per round and workload, [`run_order`]), so slow drifts of the
+//!    machine hit all configurations alike and no configuration always runs right after
+//!    the same one (after `valgrind-none` the kernel is still reclaiming its memory,
+//!    which cost the next run up to 15% when the order only rotated). Each run's wall-clock time and peak resident memory (the
 //!    child's `ru_maxrss`, [`process`]) are recorded.
 //! 4. Take medians ([`stats`]), print workload × configuration (median and slowdown
 //!    against `native`), the peak memory (and its ratio to native), the compile times,
@@ -324,10 +326,10 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
         "taintprof bench: {runs} round(s); each round runs every workload once in every configuration"
     );
     for round in 0..runs {
-        for w in &workloads {
+        for (wi, w) in workloads.iter().enumerate() {
             let mut line = format!("  round {}/{runs}  {:<15}", round + 1, w.name);
-            for i in 0..configs.len() {
-                let c = &configs[(i + round) % configs.len()];
+            for i in run_order(configs.len(), round, wi) {
+                let c = &configs[i];
                 let k = key(w.name, c.name);
                 if errors.contains_key(&k) {
                     continue;
@@ -1501,8 +1503,39 @@ impl Drop for RemoveOnDrop {
     }
 }
 
+/// The order in which round `round` runs the `n` configurations of workload `w`: a
+/// permutation shuffled deterministically (Fisher–Yates driven by a fixed xorshift
+/// seeded with the round and the workload), so reruns of the bench run in the same order.
+fn run_order(n: usize, round: usize, w: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ ((round as u64) << 32) ^ (w as u64 + 1);
+    for i in (1..n).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let j = (x % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn run_orders_are_permutations_that_vary_the_predecessors() {
+        let mut predecessors = std::collections::BTreeSet::new();
+        for round in 0..5 {
+            let o = super::run_order(7, round, 0);
+            let mut sorted = o.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..7).collect::<Vec<_>>());
+            assert_eq!(o, super::run_order(7, round, 0), "deterministic");
+            let p = o.iter().position(|&c| c == 6).unwrap();
+            predecessors.insert(if p == 0 { None } else { Some(o[p - 1]) });
+        }
+        assert!(predecessors.len() >= 3, "{predecessors:?}");
+    }
+
     use super::*;
 
     fn tools() -> Tools {
@@ -1947,3 +1980,4 @@ mod tests {
             .all(|p| p[0].value < p[1].value && p[0].rect.h < p[1].rect.h));
     }
 }
+
