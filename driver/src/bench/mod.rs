@@ -1980,4 +1980,3 @@ mod tests {
             .all(|p| p[0].value < p[1].value && p[0].rect.h < p[1].rect.h));
     }
 }
-
