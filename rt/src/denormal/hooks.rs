@@ -25,6 +25,16 @@
 //!
 //! `half` elements have only 4 shadow bytes, too few for a 64-bit tag: their tags are
 //! neither read nor written (they are counted, and get the load/store site as creator).
+//!
+//! ## Cost
+//!
+//! The Jacobi wavefront calls these hooks some 100 million times (1024², 1000 sweeps),
+//! and their time is instructions, not cache misses. So a load or store whose lanes all
+//! lie in one cached array window takes a vector fast path: one range lookup for the
+//! call, not one per lane, and one creator-table update per run of equal creators.
+//! Lane masks are counted through a byte table, because the runtime is built for
+//! baseline x86-64, which has no `popcnt`. The slow path, lane by lane, gives the same
+//! counts. `docs/performance.md` has the measurements and the floor of this design.
 
 use core::ffi::c_void;
 use core::ptr;
@@ -87,6 +97,26 @@ fn clear_tags(p: *mut u64, n: usize) {
     }
 }
 
+/// Set bits of `x`. The runtime is built for baseline x86-64, which has no `popcnt`
+/// instruction; lane masks are mostly a byte or less, so a table does them in one load.
+#[inline(always)]
+fn ones(x: u64) -> u64 {
+    static BYTE: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = (i as u32).count_ones() as u8;
+            i += 1;
+        }
+        t
+    };
+    if x < 256 {
+        BYTE[x as usize] as u64
+    } else {
+        x.count_ones() as u64
+    }
+}
+
 /// Counts one denormal read (`write` false) or write of the element at `a` of the array
 /// of cached entry `(i, h)`, mapping the thread's counters of the array first if needed.
 #[inline(always)]
@@ -108,6 +138,54 @@ fn count_element(t: &DnThread, i: usize, h: &mut Hit, a: usize, write: bool) -> 
         arrays::count_extra(h.id, write);
     }
     e
+}
+
+/// The cached marked-array entry holding every lane of `mask` (contiguous elements of
+/// `esz` bytes at `addr`), with the thread's element counters of the array mapped:
+/// the vector fast path of `__tpd_load`/`__tpd_store`, which then needs no per-lane
+/// lookup. None: some lane is outside the entry (or unmarked, or no counters).
+#[inline(always)]
+fn span_hit(t: &DnThread, addr: usize, mask: u64, esz: usize) -> Option<Hit> {
+    let first = addr.wrapping_add(mask.trailing_zeros() as usize * esz);
+    let last = addr.wrapping_add((63 - mask.leading_zeros()) as usize * esz);
+    let (i, mut h) = ranges::find_hit(t, first)?;
+    if last.wrapping_sub(h.lo) >= h.hi.wrapping_sub(h.lo) || h.shift == ranges::NO_SHIFT {
+        return None;
+    }
+    if h.shard.is_null() {
+        h.shard = arrays::make_shard(t, h.id);
+        ranges::set_hit_shard(t, i, h.shard);
+        if h.shard.is_null() {
+            return None;
+        }
+    }
+    Some(h)
+}
+
+/// Counts a run of `n` events of `array` by one creator (runs of equal creators are
+/// counted with one table access).
+struct CreatorRun {
+    creator: u64,
+    n: u64,
+}
+
+impl CreatorRun {
+    #[inline(always)]
+    fn add(&mut self, t: &DnThread, array: u32, creator: u64) {
+        if creator != self.creator {
+            self.flush(t, array);
+            self.creator = creator;
+        }
+        self.n += 1;
+    }
+
+    #[inline(always)]
+    fn flush(&mut self, t: &DnThread, array: u32) {
+        if self.n != 0 {
+            t.count_creator_n(array, self.creator, self.n);
+            self.n = 0;
+        }
+    }
 }
 
 /// `void __tpd_op(const FpSiteDesc *s, u64 operand_mask, u64 result_mask,
@@ -133,36 +211,36 @@ pub unsafe extern "C" fn __tpd_op(
     let t = threads::current();
     let c = t.site(slot_of(t, s));
     if omask != 0 {
-        bump(&c.operands, omask.count_ones() as u64);
+        bump(&c.operands, ones(omask));
         let lanes_hit = (omask | omask >> 16 | omask >> 32) & ob;
-        bump(&c.operand_ops, lanes_hit.count_ones() as u64);
+        bump(&c.operand_ops, ones(lanes_hit));
     }
     if rmask != 0 {
-        bump(&c.results, rmask.count_ones() as u64);
+        bump(&c.results, ones(rmask));
     }
     if result_tags.is_null() || s.flags & FPSITE_NO_RESULT != 0 {
         return;
     }
-    clear_tags(result_tags, lanes);
+    // Every lane is written (0 where the result is normal): no separate clearing.
     let me = me(s);
-    let mut m = rmask;
-    while m != 0 {
-        let lane = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let mut out = make_tag(0, me);
-        if lane < 16 && !operand_tags.is_null() {
-            // The first operand that is denormal in this lane.
-            let k = (omask >> lane) & 0x1_0001_0001;
-            if k != 0 {
-                let k = (k.trailing_zeros() / 16) as usize;
-                // SAFETY: operand k exists (it is denormal in this lane); the buffer holds
-                // `lanes` tags per operand.
-                let ot = unsafe { *operand_tags.add(k * raw_lanes + lane) };
-                out = if tag_creator(ot) != 0 {
-                    ot
-                } else {
-                    make_tag(tag_origin(ot), me)
-                };
+    for lane in 0..lanes {
+        let mut out = 0;
+        if rmask >> lane & 1 != 0 {
+            out = make_tag(0, me);
+            if lane < 16 && !operand_tags.is_null() {
+                // The first operand that is denormal in this lane.
+                let k = (omask >> lane) & 0x1_0001_0001;
+                if k != 0 {
+                    let k = (k.trailing_zeros() / 16) as usize;
+                    // SAFETY: operand k exists (it is denormal in this lane); the buffer
+                    // holds `lanes` tags per operand.
+                    let ot = unsafe { *operand_tags.add(k * raw_lanes + lane) };
+                    out = if tag_creator(ot) != 0 {
+                        ot
+                    } else {
+                        make_tag(tag_origin(ot), me)
+                    };
+                }
             }
         }
         // SAFETY: the buffer holds `s->lanes` result tags.
@@ -190,11 +268,39 @@ pub unsafe extern "C" fn __tpd_load(
         return;
     }
     let t = threads::current();
-    bump(&t.site(slot_of(t, s)).loads, mask.count_ones() as u64);
+    bump(&t.site(slot_of(t, s)).loads, ones(mask));
     let esz = elem_size(s.ty);
     let me = me(s);
     let half = s.ty == FP_HALF;
     ranges::validate_hits(t);
+    if !half {
+        if let Some(h) = span_hit(t, addr as usize, mask, esz) {
+            // All lanes in one marked array: no per-lane lookup.
+            let mut run = CreatorRun { creator: 0, n: 0 };
+            let mut m = mask;
+            while m != 0 {
+                let lane = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let a = (addr as usize).wrapping_add(lane * esz);
+                let c = tag_creator(read_tag(a));
+                let creator = if c == 0 { me } else { c };
+                let e = ((a - h.arr_lo) as u64) >> h.shift;
+                if e < h.n {
+                    // SAFETY: the shard holds 2n counters.
+                    arrays::bump32(unsafe { &*h.shard.add(e as usize) });
+                } else {
+                    arrays::count_extra(h.id, false);
+                }
+                run.add(t, h.id, creator);
+                if !tags.is_null() {
+                    // SAFETY: the buffer holds `s->lanes` tags.
+                    unsafe { *tags.add(lane) = make_tag(h.id, creator) };
+                }
+            }
+            run.flush(t, h.id);
+            return;
+        }
+    }
     let mut m = mask;
     while m != 0 {
         let lane = m.trailing_zeros() as usize;
@@ -239,11 +345,48 @@ pub unsafe extern "C" fn __tpd_store(
         return;
     }
     let t = threads::current();
-    bump(&t.site(slot_of(t, s)).stores, mask.count_ones() as u64);
+    bump(&t.site(slot_of(t, s)).stores, ones(mask));
     let esz = elem_size(s.ty);
     let me = me(s);
     let write = s.ty != FP_HALF && mode::shadow_writes_allowed();
     ranges::validate_hits(t);
+    if s.ty != FP_HALF {
+        if let Some(h) = span_hit(t, addr as usize, mask, esz) {
+            // All lanes in one marked array: no per-lane lookup.
+            let mut run = CreatorRun { creator: 0, n: 0 };
+            let mut m = mask;
+            while m != 0 {
+                let lane = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let a = (addr as usize).wrapping_add(lane * esz);
+                let tin = if tags.is_null() {
+                    0
+                } else {
+                    // SAFETY: the buffer holds `s->lanes` tags.
+                    unsafe { *tags.add(lane) }
+                };
+                let c = tag_creator(tin);
+                let creator = if c == 0 { me } else { c };
+                let e = ((a - h.arr_lo) as u64) >> h.shift;
+                if e < h.n {
+                    // SAFETY: the shard holds 2n counters.
+                    arrays::bump32(unsafe { &*h.shard.add((h.n + e) as usize) });
+                } else {
+                    arrays::count_extra(h.id, true);
+                }
+                let src = tag_origin(tin);
+                if src != 0 && h.id != OTHER {
+                    origins::count_pair(t, h.id, src, h.n, e);
+                }
+                run.add(t, h.id, creator);
+                if write {
+                    write_tag(a, make_tag(h.id, creator));
+                }
+            }
+            run.flush(t, h.id);
+            return;
+        }
+    }
     let mut m = mask;
     while m != 0 {
         let lane = m.trailing_zeros() as usize;

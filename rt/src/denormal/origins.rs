@@ -261,9 +261,10 @@ static CREATORS: [CreatorSlot; CREATOR_CAP] = [const {
     }
 }; CREATOR_CAP];
 
-/// Counts creator key `key` (see `threads::creator_key`) in the shared table.
+/// Counts `n` events of creator key `key` (see `threads::creator_key`) in the shared
+/// table.
 #[cold]
-pub fn count_creator_shared(key: u64) {
+pub fn count_creator_shared(key: u64, n: u64) {
     let start = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize;
     for step in 0..CREATOR_CAP {
         let i = start + step;
@@ -272,24 +273,24 @@ pub fn count_creator_shared(key: u64) {
         };
         let k = s.key.load(Acquire);
         if k == key {
-            s.count.fetch_add(1, Relaxed);
+            s.count.fetch_add(n, Relaxed);
             return;
         }
         if k == 0 {
             match s.key.compare_exchange(0, key, AcqRel, Acquire) {
                 Ok(_) => {
-                    s.count.fetch_add(1, Relaxed);
+                    s.count.fetch_add(n, Relaxed);
                     return;
                 }
                 Err(k2) if k2 == key => {
-                    s.count.fetch_add(1, Relaxed);
+                    s.count.fetch_add(n, Relaxed);
                     return;
                 }
                 Err(_) => {}
             }
         }
     }
-    super::threads::DROPPED_CREATORS.fetch_add(1, Relaxed);
+    super::threads::DROPPED_CREATORS.fetch_add(n, Relaxed);
 }
 
 /// Calls `f(key, count)` for every shared creator slot.

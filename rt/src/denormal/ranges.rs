@@ -632,8 +632,11 @@ pub fn validate_hits(t: &DnThread) {
 #[inline(always)]
 pub fn find_hit(t: &DnThread, a: usize) -> Option<(usize, Hit)> {
     for (i, c) in t.hits.iter().enumerate() {
-        let h = c.get();
-        if a.wrapping_sub(h.lo) < h.hi.wrapping_sub(h.lo) {
+        // Test the window in place; copy the entry only when it is the one.
+        // SAFETY: owner-only cell, no reference to its contents is alive.
+        let (lo, hi) = unsafe { ((*c.as_ptr()).lo, (*c.as_ptr()).hi) };
+        if a.wrapping_sub(lo) < hi.wrapping_sub(lo) {
+            let h = c.get();
             return (h.id != UNMARKED).then_some((i, h));
         }
     }

@@ -296,12 +296,23 @@ impl DnThread {
     /// Counts one more denormal access of array `array` attributed to `creator`.
     #[inline]
     pub fn count_creator(&self, array: u32, creator: u64) {
+        self.count_creator_n(array, creator, 1);
+    }
+
+    /// Counts `n` more denormal accesses of array `array` attributed to `creator`.
+    #[inline]
+    pub fn count_creator_n(&self, array: u32, creator: u64, n: u64) {
         let key = creator_key(array, creator);
         if key == self.last_creator_key.get() {
             // SAFETY: the cached slot is ours.
-            bump(unsafe { &(*self.last_creator_slot.get()).count }, 1);
+            bump(unsafe { &(*self.last_creator_slot.get()).count }, n);
             return;
         }
+        self.count_creator_slow(key, n);
+    }
+
+    #[inline(never)]
+    fn count_creator_slow(&self, key: u64, n: u64) {
         let mask = CREATOR_CAP - 1;
         let start = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize;
         for step in 0..PROBES {
@@ -310,20 +321,20 @@ impl DnThread {
             let s = unsafe { &*self.creators.add(i & mask) };
             let k = s.key.load(Relaxed);
             if k == key {
-                bump(&s.count, 1);
+                bump(&s.count, n);
                 self.last_creator_key.set(key);
                 self.last_creator_slot.set(s);
                 return;
             }
             if k == 0 {
-                s.count.store(1, Relaxed);
+                s.count.store(n, Relaxed);
                 s.key.store(key, Release);
                 self.last_creator_key.set(key);
                 self.last_creator_slot.set(s);
                 return;
             }
         }
-        super::origins::count_creator_shared(key);
+        super::origins::count_creator_shared(key, n);
     }
 
     /// Calls `f(key, count)` for every creator slot (see [`creator_key`]).
