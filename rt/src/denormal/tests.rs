@@ -1051,3 +1051,98 @@ fn unknown_creators_in_stale_tags_are_not_dereferenced() {
     assert_eq!(c[0]["function"], "<unknown>");
     let _ = id;
 }
+
+/// The vector fast path of loads and stores (all lanes in one cached array window) and
+/// the lane-by-lane path (lanes straddling two arrays) count the same things.
+#[test]
+fn vector_lanes_within_and_across_arrays() {
+    let m = module(
+        "vec.c",
+        vec![
+            sp("load", FP_FLOAT, 4, FPSITE_LOAD, 0, 50),
+            sp("store", FP_FLOAT, 4, FPSITE_STORE, 0, 51),
+            sp("fmul", FP_FLOAT, 1, 0, 0, 52),
+        ],
+        1,
+        vec![],
+    );
+    let (ld, st, mul) = (&m.sites[0], &m.sites[1], &m.sites[2]);
+    // Two adjacent heap arrays of 8 floats in one block.
+    let v: &'static mut [f32] = Box::leak(vec![0f32; 16].into_boxed_slice());
+    let site = alloc_site("halves", FP_FLOAT, 53);
+    unsafe {
+        __tpd_alloc(v.as_mut_ptr().cast(), 32, site);
+        __tpd_alloc(v.as_mut_ptr().add(8).cast(), 32, site);
+    }
+    let t0 = threads::current();
+    ranges::forget_hit(t0);
+    let a = ranges::find(t0, v.as_ptr() as usize).unwrap().id;
+    let b = ranges::find(t0, &v[8] as *const f32 as usize).unwrap().id;
+    assert_ne!(a, b);
+    let (src, sid) = heap_f32("src_vec", 8);
+    src[0] = DENORM;
+    let mut from_src = [0u64; 4];
+    let mut made = [0u64; 1];
+    unsafe {
+        __tpd_load(ld, src.as_ptr().cast(), 1, from_src.as_mut_ptr());
+        __tpd_op(mul, 0, 1, core::ptr::null(), made.as_mut_ptr());
+    }
+    let (c_ld, c_mul) = (from_src[0], made[0]);
+    assert_eq!(c_ld, make_tag(sid, site_ptr(ld)));
+    assert_eq!(c_mul, make_tag(0, site_ptr(mul)));
+    // Inside a: lanes 0, 1 and 3 of v[2..6], creators ld, ld, mul (two runs).
+    let tags = [c_ld, c_ld, 0, c_mul];
+    unsafe { __tpd_store(st, v.as_mut_ptr().add(2).cast(), 0b1011, tags.as_ptr()) };
+    // Across a and b: v[6..10], lanes 1 and 2 (v[7] in a, v[8] in b).
+    unsafe {
+        __tpd_store(
+            st,
+            v.as_mut_ptr().add(6).cast(),
+            0b0110,
+            [0, c_ld, c_ld, 0].as_ptr(),
+        )
+    };
+    assert_eq!(shadow_tag(&v[2]), make_tag(a, site_ptr(ld)));
+    assert_eq!(shadow_tag(&v[5]), make_tag(a, site_ptr(mul)));
+    assert_eq!(shadow_tag(&v[7]), make_tag(a, site_ptr(ld)));
+    assert_eq!(shadow_tag(&v[8]), make_tag(b, site_ptr(ld)));
+    assert_eq!(creator_count(a, ld), 3);
+    assert_eq!(creator_count(a, mul), 1);
+    assert_eq!(creator_count(b, ld), 1);
+    // Origins: only tags with an origin (src) make pairs.
+    assert_eq!(pair_count(a, sid), 3);
+    assert_eq!(pair_count(b, sid), 1);
+    let (ra, rb) = (arrays::rec(a).unwrap(), arrays::rec(b).unwrap());
+    assert_eq!(ra.totals(), (0, 4));
+    assert_eq!(rb.totals(), (0, 1));
+    // Loads back: inside a (fast path) and across a and b (lane by lane).
+    v[2] = DENORM;
+    v[5] = DENORM;
+    v[7] = DENORM;
+    v[8] = DENORM;
+    let mut t = [0u64; 4];
+    unsafe { __tpd_load(ld, v.as_ptr().add(2).cast(), 0b1001, t.as_mut_ptr()) };
+    assert_eq!(
+        t,
+        [make_tag(a, site_ptr(ld)), 0, 0, make_tag(a, site_ptr(mul))]
+    );
+    unsafe { __tpd_load(ld, v.as_ptr().add(6).cast(), 0b0110, t.as_mut_ptr()) };
+    assert_eq!(
+        t,
+        [0, make_tag(a, site_ptr(ld)), make_tag(b, site_ptr(ld)), 0]
+    );
+    assert_eq!(ra.totals(), (3, 4));
+    assert_eq!(rb.totals(), (1, 1));
+    let ca = ra.counters();
+    // Element counters: reads first, then writes (n = 8).
+    for (e, reads, writes) in [(2, 1, 1), (3, 0, 1), (5, 1, 1), (7, 1, 1), (6, 0, 0)] {
+        assert_eq!(unsafe { &*ca.add(e) }.load(Relaxed), reads, "a[{e}] reads");
+        assert_eq!(
+            unsafe { &*ca.add(8 + e) }.load(Relaxed),
+            writes,
+            "a[{e}] writes"
+        );
+    }
+    assert_eq!(site_counts(ld).2, 1 + 2 + 2);
+    assert_eq!(site_counts(st).3, 3 + 2);
+}
