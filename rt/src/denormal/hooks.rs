@@ -88,6 +88,27 @@ fn me(s: &FpSiteDesc) -> u64 {
     s as *const FpSiteDesc as u64 & TAG_CREATOR_MASK
 }
 
+/// Tag of lane `lane` in a hook's tag buffer (null buffer: 0).
+#[inline(always)]
+fn lane_tag(tags: *const u64, lane: usize) -> u64 {
+    if tags.is_null() {
+        0
+    } else {
+        // SAFETY: the pass's buffer holds `s->lanes` tags.
+        unsafe { *tags.add(lane) }
+    }
+}
+
+/// The creator of tag `t`, or `me` when it has none (this site is the first instrumented
+/// place the denormal was seen).
+#[inline(always)]
+fn creator_or(t: u64, me: u64) -> u64 {
+    match tag_creator(t) {
+        0 => me,
+        c => c,
+    }
+}
+
 /// Zeroes `n` tags at `p` (null: nothing).
 #[inline(always)]
 fn clear_tags(p: *mut u64, n: usize) {
@@ -160,6 +181,22 @@ fn span_hit(t: &DnThread, addr: usize, mask: u64, esz: usize) -> Option<Hit> {
         }
     }
     Some(h)
+}
+
+/// Counts one denormal read (`write` false) or write of the element at `a` of the
+/// entry `h` from [`span_hit`] (counters mapped, power-of-two elements). Returns the
+/// element's index.
+#[inline(always)]
+fn span_count(h: &Hit, a: usize, write: bool) -> u64 {
+    let e = ((a - h.arr_lo) as u64) >> h.shift;
+    if e < h.n {
+        let k = if write { h.n + e } else { e };
+        // SAFETY: the shard holds 2n counters.
+        arrays::bump32(unsafe { &*h.shard.add(k as usize) });
+    } else {
+        arrays::count_extra(h.id, write);
+    }
+    e
 }
 
 /// Counts a run of `n` events of `array` by one creator (runs of equal creators are
@@ -282,15 +319,8 @@ pub unsafe extern "C" fn __tpd_load(
                 let lane = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let a = (addr as usize).wrapping_add(lane * esz);
-                let c = tag_creator(read_tag(a));
-                let creator = if c == 0 { me } else { c };
-                let e = ((a - h.arr_lo) as u64) >> h.shift;
-                if e < h.n {
-                    // SAFETY: the shard holds 2n counters.
-                    arrays::bump32(unsafe { &*h.shard.add(e as usize) });
-                } else {
-                    arrays::count_extra(h.id, false);
-                }
+                let creator = creator_or(read_tag(a), me);
+                span_count(&h, a, false);
                 run.add(t, h.id, creator);
                 if !tags.is_null() {
                     // SAFETY: the buffer holds `s->lanes` tags.
@@ -307,10 +337,7 @@ pub unsafe extern "C" fn __tpd_load(
         m &= m - 1;
         let a = (addr as usize).wrapping_add(lane * esz);
         let st = if half { 0 } else { read_tag(a) };
-        let mut creator = tag_creator(st);
-        if creator == 0 {
-            creator = me;
-        }
+        let creator = creator_or(st, me);
         let out = match ranges::find_hit(t, a) {
             Some((i, mut h)) => {
                 count_element(t, i, &mut h, a, false);
@@ -359,21 +386,9 @@ pub unsafe extern "C" fn __tpd_store(
                 let lane = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let a = (addr as usize).wrapping_add(lane * esz);
-                let tin = if tags.is_null() {
-                    0
-                } else {
-                    // SAFETY: the buffer holds `s->lanes` tags.
-                    unsafe { *tags.add(lane) }
-                };
-                let c = tag_creator(tin);
-                let creator = if c == 0 { me } else { c };
-                let e = ((a - h.arr_lo) as u64) >> h.shift;
-                if e < h.n {
-                    // SAFETY: the shard holds 2n counters.
-                    arrays::bump32(unsafe { &*h.shard.add((h.n + e) as usize) });
-                } else {
-                    arrays::count_extra(h.id, true);
-                }
+                let tin = lane_tag(tags, lane);
+                let creator = creator_or(tin, me);
+                let e = span_count(&h, a, true);
                 let src = tag_origin(tin);
                 if src != 0 && h.id != OTHER {
                     origins::count_pair(t, h.id, src, h.n, e);
@@ -392,16 +407,8 @@ pub unsafe extern "C" fn __tpd_store(
         let lane = m.trailing_zeros() as usize;
         m &= m - 1;
         let a = (addr as usize).wrapping_add(lane * esz);
-        let tin = if tags.is_null() {
-            0
-        } else {
-            // SAFETY: the buffer holds `s->lanes` tags.
-            unsafe { *tags.add(lane) }
-        };
-        let mut creator = tag_creator(tin);
-        if creator == 0 {
-            creator = me;
-        }
+        let tin = lane_tag(tags, lane);
+        let creator = creator_or(tin, me);
         let new = match ranges::find_hit(t, a) {
             Some((i, mut h)) => {
                 let e = count_element(t, i, &mut h, a, true);
