@@ -70,6 +70,47 @@ pub enum Exit {
     Running,
 }
 
+/// The `program` (name, path, argv, pid) and `exit` objects, the same in the taint and
+/// the denormal report.
+pub fn write_program_and_exit<S: Sink>(
+    j: &mut Json<S>,
+    name: &[u8],
+    path: &[u8],
+    argv: &[*const c_char],
+    pid: i32,
+    exit: Exit,
+) {
+    j.key("program");
+    j.begin_object();
+    j.kv_bytes("name", name);
+    j.kv_bytes("path", path);
+    j.key("argv");
+    j.begin_array();
+    for &a in argv {
+        if !a.is_null() {
+            j.bytes(s(a));
+        }
+    }
+    j.end_array();
+    j.kv_i64("pid", pid as i64);
+    j.end_object();
+    j.key("exit");
+    j.begin_object();
+    match exit {
+        Exit::Code(c) => {
+            j.kv_str("reason", "exit");
+            j.kv_i64("code", (c & 0xff) as i64);
+        }
+        Exit::Signal(sig) => {
+            j.kv_str("reason", "signal");
+            j.kv_str("signal", signals::name(sig));
+            j.kv_i64("number", sig as i64);
+        }
+        Exit::Running => j.kv_str("reason", "running"),
+    }
+    j.end_object();
+}
+
 /// Everything a report is built from.
 pub struct Inputs<'a> {
     pub name: &'a [u8],
@@ -237,36 +278,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
     j.kv_u64("version", 2);
     j.kv_str("taintprof_version", crate::VERSION);
 
-    j.key("program");
-    j.begin_object();
-    j.kv_bytes("name", inp.name);
-    j.kv_bytes("path", inp.path);
-    j.key("argv");
-    j.begin_array();
-    for &a in inp.argv {
-        if !a.is_null() {
-            j.bytes(s(a));
-        }
-    }
-    j.end_array();
-    j.kv_i64("pid", inp.pid as i64);
-    j.end_object();
-
-    j.key("exit");
-    j.begin_object();
-    match inp.exit {
-        Exit::Code(c) => {
-            j.kv_str("reason", "exit");
-            j.kv_i64("code", (c & 0xff) as i64);
-        }
-        Exit::Signal(sig) => {
-            j.kv_str("reason", "signal");
-            j.kv_str("signal", signals::name(sig));
-            j.kv_i64("number", sig as i64);
-        }
-        Exit::Running => j.kv_str("reason", "running"),
-    }
-    j.end_object();
+    write_program_and_exit(&mut j, inp.name, inp.path, inp.argv, inp.pid, inp.exit);
 
     j.key("options");
     j.begin_object();

@@ -433,35 +433,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
     j.kv_u64("version", 1);
     j.kv_str("mode", "compiler");
     j.kv_str("taintprof_version", crate::VERSION);
-    j.key("program");
-    j.begin_object();
-    j.kv_bytes("name", inp.name);
-    j.kv_bytes("path", inp.path);
-    j.key("argv");
-    j.begin_array();
-    for &a in inp.argv {
-        if !a.is_null() {
-            j.bytes(s(a));
-        }
-    }
-    j.end_array();
-    j.kv_i64("pid", inp.pid as i64);
-    j.end_object();
-    j.key("exit");
-    j.begin_object();
-    match inp.exit {
-        Exit::Code(c) => {
-            j.kv_str("reason", "exit");
-            j.kv_i64("code", (c & 0xff) as i64);
-        }
-        Exit::Signal(sig) => {
-            j.kv_str("reason", "signal");
-            j.kv_str("signal", crate::signals::name(sig));
-            j.kv_i64("number", sig as i64);
-        }
-        Exit::Running => j.kv_str("reason", "running"),
-    }
-    j.end_object();
+    crate::report::write_program_and_exit(&mut j, inp.name, inp.path, inp.argv, inp.pid, inp.exit);
     j.kv_u64("threads", threads::count() as u64);
     j.key("fp_environment");
     j.begin_object();
