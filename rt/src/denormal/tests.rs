@@ -488,9 +488,11 @@ fn array_registry_nesting_adjacency_release_and_recycling() {
     assert!(!l.live.load(Relaxed));
     assert_eq!(l.state.load(Relaxed), arrays::READY);
     assert_eq!(l.totals(), (0, 1));
-    assert_eq!(
-        arrays::rec(inner).unwrap().state.load(Relaxed),
-        arrays::FREE
+    // Recycled: free, or already reused by an array of a test running in parallel.
+    let r = arrays::rec(inner).unwrap();
+    assert!(
+        r.state.load(Relaxed) == arrays::FREE || r.base.load(Relaxed) != base + 80,
+        "the untouched array's record was not recycled"
     );
     unsafe {
         __tpd_release((base + 440) as *mut c_void);
