@@ -3,20 +3,24 @@
 ; its block's count times its lanes. At entry, a function with sites loads the thread's
 ; counter block (null: cold call to __tpd_thread_counters) and the module's base
 ; (DN_BASE_UNREGISTERED: cold call to __tpd_register_module, then reload).
+; Operation sites handled inline have three more counters each (FpSiteDesc::counters),
+; numbered after all the module's blocks in the same counter space, updated in their
+; cold region; loads and stores have none (-1).
 ; RUN: %opt_denormal < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; Sites: entry's fadd → block 0; loop's fmul and load → block 1 (shared).
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 3, ptr @{{.*}}, ptr @taintprof.fpsites, i32 3, i32 2,
+; Sites: entry's fadd → block 0; loop's fmul and load → block 1 (shared). Inline
+; counters after the 2 blocks: the fadd's 2-4, the fmul's 5-7; n_blocks = 2 + 2 * 3.
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 4, ptr @{{.*}}, ptr @taintprof.fpsites, i32 3, i32 8,
 ; CHECK: @taintprof.fpsites = private constant [3 x %taintprof.FpSiteDesc]
-; CHECK-SAME: i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module }
-; CHECK-SAME: i16 2, i16 1, i16 1, i16 0, i32 1, i32 1, ptr @taintprof.dn_module }
-; CHECK-SAME: i16 2, i16 1, i16 0, i16 0, i32 1, i32 2, ptr @taintprof.dn_module }]
+; CHECK-SAME: i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 2, i32 0 }
+; CHECK-SAME: i16 2, i16 1, i16 1, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; CHECK-SAME: i16 2, i16 1, i16 0, i16 0, i32 1, i32 2, ptr @taintprof.dn_module, i32 5, i32 0 }]
 
 ; CHECK-LABEL: define float @f(ptr %p, i64 %n, float %x)
 ; CHECK-NEXT: entry:
-; CHECK-NEXT: alloca [2 x i64]
+; The load hook's tag buffer (the operations, inline, need none).
 ; CHECK-NEXT: alloca [1 x i64]
 ; CHECK-NEXT: [[C0:%.*]] = load ptr, ptr @__tpd_counters_tls, align 8
 ; CHECK-NEXT: [[NULL:%.*]] = icmp eq ptr [[C0]], null
@@ -39,13 +43,26 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[V1:%.*]] = add i64 [[V0]], 1
 ; CHECK-NEXT: store i64 [[V1]], ptr [[CB]], align 8
 ; CHECK: %y = fadd float %x, 1.000000e+00
+; The fadd's inline counters, in its cold region.
+; CHECK-NOT: ptr [[CB]],
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 2
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 3
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 4
+; CHECK-NOT: ptr [[CB]],
 ; Block 1 (the loop), once per iteration for both sites:
 ; CHECK: loop:
 ; CHECK: [[P1:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 1
 ; CHECK-NEXT: [[W0:%.*]] = load i64, ptr [[P1]], align 8
 ; CHECK-NEXT: [[W1:%.*]] = add i64 [[W0]], 1
 ; CHECK-NEXT: store i64 [[W1]], ptr [[P1]], align 8
-; CHECK-NOT: ptr [[CB]]
+; CHECK-NOT: ptr [[CB]],
+; The load's hook counts for itself; the fmul's inline counters.
+; CHECK: call void @__tpd_load(
+; CHECK-NOT: ptr [[CB]],
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 5
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 6
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 7
+; CHECK-NOT: ptr [[CB]],
 ; No counter in a block without sites.
 ; CHECK: exit:
 ; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]]

@@ -2,18 +2,32 @@
 ; (all non-zero 32-bit integers below 0x800000 look like float denormals: integer
 ; copies must not be mistaken for FP traffic, unlike in a binary-level tracer). The
 ; float a copy produces gets tag 0 (`bitcast i32 → float`); the FP operation that
-; first sees it denormal counts it and names itself creator.
+; first sees it denormal counts it and names itself creator: inline, its operand tags
+; are the constant 0, so its result tag folds to this site alone; with
+; `no-dn-inline-ops` (prefix HOOK) `__tpd_op` gets operand tags 0.
 ; RUN: %opt_denormal < %s | %FileCheck %s
+; RUN: %opt_dn_hooks < %s | %FileCheck %s --check-prefix=HOOK
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
+; One block, then the fadd's three inline counters (1-3).
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 4, ptr @{{.*}}, ptr @taintprof.fpsites, i32 1, i32 4,
 ; CHECK: @taintprof.fpsites = private constant [1 x %taintprof.FpSiteDesc]
+; CHECK-SAME: i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 1, i32 0 }]
+; HOOK: @taintprof.fpsites = private constant [1 x %taintprof.FpSiteDesc]
+; HOOK-SAME: i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }]
 ; CHECK-LABEL: define void @intcopy(ptr %p, ptr %q)
 ; CHECK-NEXT: %v = load i32, ptr %p, align 4
 ; CHECK-NEXT: store i32 %v, ptr %q, align 4
 ; CHECK-NEXT: %w = load <4 x i32>, ptr %p, align 16
 ; CHECK-NEXT: store <4 x i32> %w, ptr %q, align 16
 ; CHECK-NEXT: ret void
+; HOOK-LABEL: define void @intcopy(ptr %p, ptr %q)
+; HOOK-NEXT: %v = load i32, ptr %p, align 4
+; HOOK-NEXT: store i32 %v, ptr %q, align 4
+; HOOK-NEXT: %w = load <4 x i32>, ptr %p, align 16
+; HOOK-NEXT: store <4 x i32> %w, ptr %q, align 16
+; HOOK-NEXT: ret void
 define void @intcopy(ptr %p, ptr %q) {
   %v = load i32, ptr %p, align 4
   store i32 %v, ptr %q, align 4
@@ -24,13 +38,34 @@ define void @intcopy(ptr %p, ptr %q) {
 
 ; The one site: the fadd of the reinterpreted bits (its operand tag is 0).
 ; CHECK-LABEL: define float @reinterpret(ptr %p)
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: %v = load i32, ptr %p, align 4
 ; CHECK-NEXT: %f = bitcast i32 %v to float
 ; CHECK: %r = fadd float %f, %f
-; CHECK: store i64 0, ptr [[OPT:%[0-9]+]], align 8
-; CHECK-NEXT: [[S1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 1
-; CHECK-NEXT: store i64 0, ptr [[S1]], align 8
-; CHECK-NEXT: call void @__tpd_op(ptr @taintprof.fpsites,
+; CHECK: [[R2:%.*]] = fadd float
+; CHECK: bitcast float [[R2]] to i32
+; CHECK: [[DR:%.*]] = icmp slt i32 {{%.*}}, -2139095041
+; CHECK: br i1 {{%.*}}, label %[[INL:[0-9]+]], label %[[AFTER:[0-9]+]], !prof
+; CHECK: [[INL]]:
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 1
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 2
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 3
+; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
+; CHECK-NEXT: [[TM:%.*]] = select i1 [[DR]], i64 [[ME]], i64 0
+; CHECK-NEXT: br label %[[AFTER]]
+; CHECK: [[AFTER]]:
+; CHECK-NEXT: [[TC:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TM]], %[[INL]] ]
+; CHECK-NOT: call void @__tpd_op
+; CHECK: [[TJ:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TC]], %[[AFTER]] ]
+; CHECK-NEXT: store i64 [[TJ]], ptr @__tpd_ret_tag_tls, align 8
+; HOOK-LABEL: define float @reinterpret(ptr %p)
+; HOOK: %v = load i32, ptr %p, align 4
+; HOOK-NEXT: %f = bitcast i32 %v to float
+; HOOK: %r = fadd float %f, %f
+; HOOK: store i64 0, ptr [[OPT:%[0-9]+]], align 8
+; HOOK-NEXT: [[S1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 1
+; HOOK-NEXT: store i64 0, ptr [[S1]], align 8
+; HOOK-NEXT: call void @__tpd_op(ptr @taintprof.fpsites,
 define float @reinterpret(ptr %p) {
   %v = load i32, ptr %p, align 4
   %f = bitcast i32 %v to float

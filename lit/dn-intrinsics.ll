@@ -1,23 +1,32 @@
 ; Denormal mode, intrinsics: every intrinsic with an FP result or FP operands is an
 ; operation site named after the intrinsic without `llvm.` and type suffixes. FP→int
-; intrinsics have no result (FPSITE_NO_RESULT = 8). Operands of different widths share
-; the site's lanes: a scalar operand is lane 0 (reductions: the start value is operand
-; 0 in slot 0, the vector operand 1 in slots 4..7). Subvector intrinsics only move
-; lanes: their tags are the same intrinsic applied to the tag vectors.
+; intrinsics have no result (FPSITE_NO_RESULT = 8): inline, they only count (no result
+; tags). Sites whose operands have the result's lanes are handled inline (counts into
+; the site's three counters, result tags with selects); a reduction is not (its
+; operands have other widths): it keeps the `__tpd_op` call and has no inline counters
+; (-1). Operands of different widths share the site's lanes: a scalar operand is lane
+; 0 (reductions: the start value is operand 0 in slot 0, the vector operand 1 in slots
+; 4..7). Subvector intrinsics only move lanes: their tags are the same intrinsic
+; applied to the tag vectors. With `no-dn-inline-ops` (prefix HOOK) every site calls
+; `__tpd_op`, with operand k's lanes at bit 16 * k of the operand mask.
 ; RUN: %opt_denormal < %s | %FileCheck %s
+; RUN: %opt_dn_hooks < %s | %FileCheck %s --check-prefix=HOOK
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
+; Nine blocks (counters 0-8), then three counters for each of the eight inline sites:
+; n_blocks = 9 + 24 = 33.
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 4, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 33,
 ; CHECK: @taintprof.fpsites = private constant [9 x %taintprof.FpSiteDesc]
-; CHECK-SAME: ptr @[[SQRT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0,
-; CHECK-SAME: ptr @[[FMA:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0,
-; CHECK-SAME: ptr @[[FMULADD:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0,
-; CHECK-SAME: ptr @[[MINNUM:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0,
-; CHECK-SAME: ptr @[[REDUCE:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0,
-; CHECK-SAME: ptr @[[CLASS:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0,
-; CHECK-SAME: ptr @[[LROUND:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0,
-; CHECK-SAME: ptr @[[FREXP:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0,
-; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0,
+; CHECK-SAME: ptr @[[SQRT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 9, i32 0 }
+; CHECK-SAME: ptr @[[FMA:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 12, i32 0 }
+; CHECK-SAME: ptr @[[FMULADD:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 15, i32 0 }
+; CHECK-SAME: ptr @[[MINNUM:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 18, i32 0 }
+; CHECK-SAME: ptr @[[REDUCE:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; CHECK-SAME: ptr @[[CLASS:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 21, i32 0 }
+; CHECK-SAME: ptr @[[LROUND:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 24, i32 0 }
+; CHECK-SAME: ptr @[[FREXP:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 27, i32 0 }
+; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 30, i32 0 }]
 ; CHECK-DAG: @[[SQRT]] = private unnamed_addr constant [5 x i8] c"sqrt\00"
 ; CHECK-DAG: @[[FMA]] = private unnamed_addr constant [4 x i8] c"fma\00"
 ; CHECK-DAG: @[[FMULADD]] = private unnamed_addr constant [8 x i8] c"fmuladd\00"
@@ -26,47 +35,152 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @[[CLASS]] = private unnamed_addr constant [11 x i8] c"is.fpclass\00"
 ; CHECK-DAG: @[[LROUND]] = private unnamed_addr constant [7 x i8] c"lround\00"
 ; CHECK-DAG: @[[FREXP]] = private unnamed_addr constant [6 x i8] c"frexp\00"
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 4, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 9,
+; HOOK: @taintprof.fpsites = private constant [9 x %taintprof.FpSiteDesc]
+; HOOK-SAME: i16 3, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: i16 2, i16 1, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: i16 2, i16 4, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 -1, i32 0 }]
 
+; One operand: its mask is also the "operation with a denormal operand" count.
 ; CHECK-LABEL: define double @sqrt(
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: %r = call double @llvm.sqrt.f64(double %x)
 ; CHECK: [[R2:%.*]] = call double @llvm.sqrt.f64(double %x)
-; CHECK: call void @__tpd_op(ptr @taintprof.fpsites,
+; CHECK: [[DX:%.*]] = icmp slt i64 {{%.*}}, -9218868437227405313
+; CHECK: [[DR:%.*]] = icmp slt i64 {{%.*}}, -9218868437227405313
+; CHECK-NEXT: [[TX:%.*]] = select i1 [[DX]], i64 {{%.*}}, i64 0
+; CHECK: br i1 {{%.*}}, label %[[INL:[0-9]+]], label %[[AFTER:[0-9]+]], !prof
+; CHECK: [[INL]]:
+; CHECK-NEXT: [[ZX:%.*]] = zext i1 [[DX]] to i64
+; CHECK-NEXT: [[ZANY:%.*]] = zext i1 [[DX]] to i64
+; CHECK-NEXT: [[NANY:%.*]] = shl i64 [[ZANY]], 8
+; CHECK-NEXT: [[N01:%.*]] = add i64 [[ZX]], [[NANY]]
+; CHECK-NEXT: [[ZR:%.*]] = zext i1 [[DR]] to i64
+; CHECK-NEXT: [[NRES:%.*]] = shl i64 [[ZR]], 16
+; CHECK-NEXT: [[TOT:%.*]] = add i64 [[N01]], [[NRES]]
+; CHECK-NEXT: [[K0:%.*]] = and i64 [[TOT]], 255
+; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 9
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 10
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 11
+; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
+; CHECK-NEXT: and i64 [[TX]], 281474976710655
+; CHECK: [[ACC:%.*]] = select i1 [[DX]], i64 {{%.*}}, i64 [[ME]]
+; CHECK-NEXT: [[TM:%.*]] = select i1 [[DR]], i64 [[ACC]], i64 0
+; CHECK-NEXT: br label %[[AFTER]]
+; CHECK: [[AFTER]]:
+; CHECK-NEXT: [[TC:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TM]], %[[INL]] ]
+; CHECK-NOT: call void @__tpd_op
+; CHECK: phi i64 [ 0, %{{[0-9]+}} ], [ [[TC]], %[[AFTER]] ]
+; CHECK-NEXT: store i64 {{%.*}}, ptr @__tpd_ret_tag_tls
+; HOOK-LABEL: define double @sqrt(
+; HOOK: %r = call double @llvm.sqrt.f64(double %x)
+; HOOK: [[R2:%.*]] = call double @llvm.sqrt.f64(double %x)
+; HOOK: call void @__tpd_op(ptr @taintprof.fpsites,
 define double @sqrt(double %x) {
   %r = call double @llvm.sqrt.f64(double %x)
   ret double %r
 }
 
-; Three operands: bits 0-3, 16-19, 32-35 of the operand mask; slots 0, 4, 8.
+; Three operands. Inline: the three operand masks are counted, or-ed for the count of
+; operations with a denormal operand, and selected from the last to the first for the
+; result tags. Hook: bits 0-3, 16-19, 32-35 of the operand mask; slots 0, 4, 8.
 ; CHECK-LABEL: define <4 x float> @fma(
-; CHECK: [[M1:%.*]] = shl i64 {{%.*}}, 16
-; CHECK: [[M2:%.*]] = shl i64 {{%.*}}, 32
-; CHECK: store <4 x i64> {{%.*}}, ptr [[OPT:%[0-9]+]], align 8
-; CHECK-NEXT: [[S1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 4
-; CHECK-NEXT: store <4 x i64> {{%.*}}, ptr [[S1]], align 8
-; CHECK-NEXT: [[S2:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 8
-; CHECK-NEXT: store <4 x i64> {{%.*}}, ptr [[S2]], align 8
-; CHECK-NEXT: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1),
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
+; CHECK: [[DA:%.*]] = icmp slt <4 x i32>
+; CHECK: [[DB:%.*]] = icmp slt <4 x i32>
+; CHECK: [[DC:%.*]] = icmp slt <4 x i32>
+; CHECK: [[DR:%.*]] = icmp slt <4 x i32>
+; CHECK: [[TA:%.*]] = select <4 x i1> [[DA]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
+; CHECK: [[TB:%.*]] = select <4 x i1> [[DB]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
+; CHECK: [[TC:%.*]] = select <4 x i1> [[DC]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
+; CHECK: br i1 {{%.*}}, label %[[INL:[0-9]+]], label %[[AFTER:[0-9]+]], !prof
+; CHECK: [[INL]]:
+; CHECK-NEXT: [[AB:%.*]] = or <4 x i1> [[DA]], [[DB]]
+; CHECK-NEXT: [[ABC:%.*]] = or <4 x i1> [[AB]], [[DC]]
+; CHECK-NEXT: [[ZA:%.*]] = zext <4 x i1> [[DA]] to <4 x i32>
+; CHECK-NEXT: [[ZB:%.*]] = zext <4 x i1> [[DB]] to <4 x i32>
+; CHECK-NEXT: [[NAB:%.*]] = add <4 x i32> [[ZA]], [[ZB]]
+; CHECK-NEXT: [[ZC:%.*]] = zext <4 x i1> [[DC]] to <4 x i32>
+; CHECK-NEXT: [[NOPS:%.*]] = add <4 x i32> [[NAB]], [[ZC]]
+; CHECK-NEXT: [[ZANY:%.*]] = zext <4 x i1> [[ABC]] to <4 x i32>
+; CHECK-NEXT: [[NANY:%.*]] = shl <4 x i32> [[ZANY]], <i32 8, i32 8, i32 8, i32 8>
+; CHECK-NEXT: [[N01:%.*]] = add <4 x i32> [[NOPS]], [[NANY]]
+; CHECK-NEXT: [[ZR:%.*]] = zext <4 x i1> [[DR]] to <4 x i32>
+; CHECK-NEXT: [[NRES:%.*]] = shl <4 x i32> [[ZR]], <i32 16, i32 16, i32 16, i32 16>
+; CHECK-NEXT: [[LANES:%.*]] = add <4 x i32> [[N01]], [[NRES]]
+; CHECK-NEXT: call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> [[LANES]])
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 12
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 13
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 14
+; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1) to i64), 281474976710655
+; CHECK: [[MEV:%.*]] = shufflevector <4 x i64> {{%.*}}, <4 x i64> poison, <4 x i32> zeroinitializer
+; CHECK-NEXT: and <4 x i64> [[TC]],
+; CHECK: [[ACC:%.*]] = select <4 x i1> [[DC]], <4 x i64> {{%.*}}, <4 x i64> [[MEV]]
+; CHECK-NEXT: and <4 x i64> [[TB]],
+; CHECK: [[ACB:%.*]] = select <4 x i1> [[DB]], <4 x i64> {{%.*}}, <4 x i64> [[ACC]]
+; CHECK-NEXT: and <4 x i64> [[TA]],
+; CHECK: [[ACA:%.*]] = select <4 x i1> [[DA]], <4 x i64> {{%.*}}, <4 x i64> [[ACB]]
+; CHECK-NEXT: [[TM:%.*]] = select <4 x i1> [[DR]], <4 x i64> [[ACA]], <4 x i64> zeroinitializer
+; CHECK-NEXT: br label %[[AFTER]]
+; CHECK: [[AFTER]]:
+; CHECK-NEXT: phi <4 x i64> [ zeroinitializer, %{{[0-9]+}} ], [ [[TM]], %[[INL]] ]
+; CHECK-NOT: call void @__tpd_op
+; CHECK: ret <4 x float> %r
+; HOOK-LABEL: define <4 x float> @fma(
+; HOOK: [[M1:%.*]] = shl i64 {{%.*}}, 16
+; HOOK: [[M2:%.*]] = shl i64 {{%.*}}, 32
+; HOOK: store <4 x i64> {{%.*}}, ptr [[OPT:%[0-9]+]], align 8
+; HOOK-NEXT: [[S1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 4
+; HOOK-NEXT: store <4 x i64> {{%.*}}, ptr [[S1]], align 8
+; HOOK-NEXT: [[S2:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 8
+; HOOK-NEXT: store <4 x i64> {{%.*}}, ptr [[S2]], align 8
+; HOOK-NEXT: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1),
 define <4 x float> @fma(<4 x float> %a, <4 x float> %b, <4 x float> %c) {
   %r = call <4 x float> @llvm.fma.v4f32(<4 x float> %a, <4 x float> %b, <4 x float> %c)
   ret <4 x float> %r
 }
 
 ; CHECK-LABEL: define double @fmuladd(
-; CHECK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 2),
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
+; CHECK-NOT: call void @__tpd_op
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 15
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 16
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 17
+; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 2) to i64), 281474976710655
+; CHECK-NOT: call void @__tpd_op
+; CHECK: ret double %r
+; HOOK-LABEL: define double @fmuladd(
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 2),
 define double @fmuladd(double %a, double %b, double %c) {
   %r = call double @llvm.fmuladd.f64(double %a, double %b, double %c)
   ret double %r
 }
 
 ; CHECK-LABEL: define float @minnum(
-; CHECK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 3),
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
+; CHECK-NOT: call void @__tpd_op
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 18
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 19
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 20
+; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 3) to i64), 281474976710655
+; CHECK-NOT: call void @__tpd_op
+; CHECK: ret float %r
+; HOOK-LABEL: define float @minnum(
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 3),
 define float @minnum(float %a, float %b) {
   %r = call float @llvm.minnum.f32(float %a, float %b)
   ret float %r
 }
 
 ; A reduction: 4 lanes; the scalar start value is lane 0 of operand 0, the vector is
-; operand 1; the scalar result is lane 0 of the result.
+; operand 1; the scalar result is lane 0 of the result. Lane l of the result does not
+; come from lane l of the operands, so even by default the site calls the hook.
 ; CHECK-LABEL: define float @reduce(
 ; CHECK: [[DS:%.*]] = icmp slt i32 {{%.*}}, -2139095041
 ; CHECK: [[DV:%.*]] = icmp slt <4 x i32>
@@ -82,22 +196,55 @@ define float @minnum(float %a, float %b) {
 ; CHECK-NEXT: store <4 x i64> {{%.*}}, ptr [[S1]], align 8
 ; CHECK-NEXT: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 4), i64 [[OPM]], i64 [[RESM]],
 ; CHECK-NEXT: load i64, ptr
+; HOOK-LABEL: define float @reduce(
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 4), i64 {{%.*}}, i64 {{%.*}},
 define float @reduce(float %s, <4 x float> %v) {
   %r = call float @llvm.vector.reduce.fadd.v4f32(float %s, <4 x float> %v)
   ret float %r
 }
 
-; FP→int: operands only (result mask 0).
+; FP→int: operands only. Inline: no result count term and no result tags; the hook
+; gets result mask 0.
 ; CHECK-LABEL: define i1 @cls(
-; CHECK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 5), i64 {{%.*}}, i64 0,
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
+; CHECK: [[DX:%.*]] = icmp slt i64 {{%.*}}, -9218868437227405313
+; CHECK: br i1 {{%.*}}, label %[[INL:[0-9]+]], label %{{[0-9]+}}, !prof
+; CHECK: [[INL]]:
+; CHECK-NEXT: [[ZX:%.*]] = zext i1 [[DX]] to i64
+; CHECK-NEXT: [[ZANY:%.*]] = zext i1 [[DX]] to i64
+; CHECK-NEXT: [[NANY:%.*]] = shl i64 [[ZANY]], 8
+; CHECK-NEXT: [[TOT:%.*]] = add i64 [[ZX]], [[NANY]]
+; CHECK-NEXT: and i64 [[TOT]], 255
+; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 21
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 22
+; CHECK-NEXT: load i64
+; CHECK-NEXT: add i64
+; CHECK-NEXT: store i64
+; No result count (counter 23 stays unused).
+; CHECK-NEXT: br label
+; CHECK-NOT: ptrtoint
+; CHECK-NOT: call void @__tpd_op
 ; CHECK-NOT: store i64 {{.*}} @__tpd_ret_tag_tls
+; CHECK: ret i1 %r
+; HOOK-LABEL: define i1 @cls(
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 5), i64 {{%.*}}, i64 0,
+; HOOK-NOT: store i64 {{.*}} @__tpd_ret_tag_tls
 define i1 @cls(double %x) {
   %r = call i1 @llvm.is.fpclass.f64(double %x, i32 3)
   ret i1 %r
 }
 
 ; CHECK-LABEL: define i64 @lround(
-; CHECK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 6), i64 {{%.*}}, i64 0,
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
+; CHECK-NOT: call void @__tpd_op
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 24
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 25
+; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 26
+; CHECK-NOT: ptrtoint
+; CHECK-NOT: call void @__tpd_op
+; CHECK: ret i64 %r
+; HOOK-LABEL: define i64 @lround(
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 6), i64 {{%.*}}, i64 0,
 define i64 @lround(double %x) {
   %r = call i64 @llvm.lround.i64.f64(double %x)
   ret i64 %r
@@ -105,7 +252,16 @@ define i64 @lround(double %x) {
 
 ; frexp's mantissa is never denormal: the operand only.
 ; CHECK-LABEL: define i32 @frexp(
-; CHECK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 7), i64 {{%.*}}, i64 0,
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
+; CHECK-NOT: call void @__tpd_op
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 27
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 28
+; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 29
+; CHECK-NOT: ptrtoint
+; CHECK-NOT: call void @__tpd_op
+; CHECK: ret i32 %e
+; HOOK-LABEL: define i32 @frexp(
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 7), i64 {{%.*}}, i64 0,
 define i32 @frexp(double %x) {
   %r = call { double, i32 } @llvm.frexp.f64.i32(double %x)
   %e = extractvalue { double, i32 } %r, 1
@@ -113,13 +269,27 @@ define i32 @frexp(double %x) {
 }
 
 ; A subvector of a parameter: no site; its tag is the parameter's tag through the same
-; intrinsic on <8 x i64>.
+; intrinsic on <8 x i64>, which the fadd's inline result tags take as operand tag.
 ; CHECK-LABEL: define <4 x float> @sub(
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: %r = call <4 x float> @llvm.vector.extract.v4f32.v8f32(<8 x float> %v, i64 4)
 ; CHECK: [[TV:%.*]] = shufflevector <8 x i64> {{%.*}}, <8 x i64> poison, <8 x i32> zeroinitializer
 ; CHECK-NEXT: [[TR:%.*]] = call <4 x i64> @llvm.vector.extract.v4i64.v8i64(<8 x i64> [[TV]], i64 4)
-; CHECK-NEXT: select <4 x i1> {{%.*}}, <4 x i64> [[TR]], <4 x i64> zeroinitializer
-; CHECK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 8),
+; CHECK-NEXT: [[TA:%.*]] = select <4 x i1> {{%.*}}, <4 x i64> [[TR]], <4 x i64> zeroinitializer
+; CHECK-NOT: call void @__tpd_op
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 30
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 31
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 32
+; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 8) to i64), 281474976710655
+; CHECK: or <4 x i64> [[TA]], {{%.*}}
+; CHECK-NOT: call void @__tpd_op
+; CHECK: ret <4 x float> %s
+; HOOK-LABEL: define <4 x float> @sub(
+; HOOK: %r = call <4 x float> @llvm.vector.extract.v4f32.v8f32(<8 x float> %v, i64 4)
+; HOOK: [[TV:%.*]] = shufflevector <8 x i64> {{%.*}}, <8 x i64> poison, <8 x i32> zeroinitializer
+; HOOK-NEXT: [[TR:%.*]] = call <4 x i64> @llvm.vector.extract.v4i64.v8i64(<8 x i64> [[TV]], i64 4)
+; HOOK-NEXT: select <4 x i1> {{%.*}}, <4 x i64> [[TR]], <4 x i64> zeroinitializer
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 8),
 define <4 x float> @sub(<8 x float> %v) {
   %r = call <4 x float> @llvm.vector.extract.v4f32.v8f32(<8 x float> %v, i64 4)
   %s = fadd <4 x float> %r, %r
@@ -130,6 +300,9 @@ define <4 x float> @sub(<8 x float> %v) {
 ; CHECK-LABEL: define void @markers(
 ; CHECK-NOT: __tpd_op
 ; CHECK: ret void
+; HOOK-LABEL: define void @markers(
+; HOOK-NOT: __tpd_op
+; HOOK: ret void
 define void @markers(ptr %p) {
   call void @llvm.lifetime.start.p0(i64 4, ptr %p)
   call void @llvm.lifetime.end.p0(i64 4, ptr %p)

@@ -4,12 +4,25 @@
 ; * first-class aggregates holding FP (complex numbers returned in registers) carry one
 ;   collapsed tag through insertvalue/extractvalue, returns and calls;
 ; * inline asm and va_arg produce FP values with tag 0 (counted in the verbose stats).
+; Operation sites are handled inline (counts into their three counters, result tags
+; with selects: with operand tags 0 the result's tag is the site alone); with
+; `no-dn-inline-ops` (prefix HOOK) they call `__tpd_op`.
 ; RUN: %opt_denormal < %s | %FileCheck %s
+; RUN: %opt_dn_hooks < %s | %FileCheck %s --check-prefix=HOOK
 ; RUN: env TAINTPROF_VERBOSE=1 %opt_denormal -disable-output < %s 2>&1 | %FileCheck %s --check-prefix=STATS
 ; STATS: warning: {{.*}}: 1 inline asm statements produce floating-point values: their tags are 0
 
-; CHECK-DAG: @taintprof.fpsites = private constant [5 x %taintprof.FpSiteDesc] [%taintprof.FpSiteDesc { %taintprof.SiteDesc { ptr @taintprof.chain, i32 1, i32 0, ptr null }, ptr @[[RMW:taintprof.str[.0-9]*]], i16 2, i16 1, i16 8, i16 0,
+; Five blocks; inline counters 5-7 (atomicrmw), 8-10 (fadd), 11-13 (fmul).
+; CHECK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 4, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 14,
+; CHECK-DAG: @taintprof.fpsites = private constant [5 x %taintprof.FpSiteDesc] [%taintprof.FpSiteDesc { %taintprof.SiteDesc { ptr @taintprof.chain, i32 1, i32 0, ptr null }, ptr @[[RMW:taintprof.str[.0-9]*]], i16 2, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 5, i32 0 }
 ; CHECK-DAG: @[[RMW]] = private unnamed_addr constant [15 x i8] c"atomicrmw fadd\00"
+; CHECK-DAG: i16 3, i16 1, i16 1, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; CHECK-DAG: i16 3, i16 1, i16 2, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; CHECK-DAG: i16 2, i16 1, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 8, i32 0 }
+; CHECK-DAG: i16 3, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 11, i32 0 }]
+; HOOK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 4, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 5,
+; HOOK-DAG: @taintprof.fpsites = private constant [5 x %taintprof.FpSiteDesc] [%taintprof.FpSiteDesc { %taintprof.SiteDesc { ptr @taintprof.chain, i32 1, i32 0, ptr null }, ptr @[[RMW:taintprof.str[.0-9]*]], i16 2, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-DAG: @[[RMW]] = private unnamed_addr constant [15 x i8] c"atomicrmw fadd\00"
 
 ; CHECK-LABEL: define float @atomic(ptr %p, float %x)
 ; CHECK: [[BX:%.*]] = bitcast float %x to i32
@@ -19,7 +32,29 @@
 ; CHECK-NEXT: icmp ult i32
 ; CHECK-NEXT: freeze i1
 ; CHECK-NEXT: br i1
-; CHECK: call void @__tpd_op(ptr @taintprof.fpsites, i64 {{%.*}}, i64 0,
+; Counts of both operands (no result term), no result tags.
+; CHECK: [[DX:%.*]] = icmp slt i32 {{%.*}}, -2139095041
+; CHECK: [[DO:%.*]] = icmp slt i32 {{%.*}}, -2139095041
+; CHECK: br i1 {{%.*}}, label %[[INL:[0-9]+]], label %{{[0-9]+}}, !prof
+; CHECK: [[INL]]:
+; CHECK-NEXT: [[ANY:%.*]] = or i1 [[DX]], [[DO]]
+; CHECK-NEXT: [[ZX:%.*]] = zext i1 [[DX]] to i64
+; CHECK-NEXT: [[ZO:%.*]] = zext i1 [[DO]] to i64
+; CHECK-NEXT: [[NOPS:%.*]] = add i64 [[ZX]], [[ZO]]
+; CHECK-NEXT: [[ZANY:%.*]] = zext i1 [[ANY]] to i64
+; CHECK-NEXT: [[NANY:%.*]] = shl i64 [[ZANY]], 8
+; CHECK-NEXT: [[TOT:%.*]] = add i64 [[NOPS]], [[NANY]]
+; CHECK-NEXT: and i64 [[TOT]], 255
+; CHECK-NEXT: getelementptr inbounds i64, ptr {{%.*}}, i64 5
+; CHECK: getelementptr inbounds i64, ptr {{%.*}}, i64 6
+; CHECK-NOT: getelementptr inbounds i64, ptr {{%.*}}, i64 7
+; CHECK-NOT: ptrtoint
+; CHECK-NOT: call void @__tpd_op
+; CHECK: store i64 0, ptr @__tpd_ret_tag_tls, align 8
+; CHECK-NEXT: ret float %old
+; HOOK-LABEL: define float @atomic(ptr %p, float %x)
+; HOOK: %old = atomicrmw fadd ptr %p, float %x monotonic, align 4
+; HOOK: call void @__tpd_op(ptr @taintprof.fpsites, i64 {{%.*}}, i64 0,
 
 ; The loaded real part's tag becomes the aggregate's and is returned.
 ; CHECK-LABEL: define { double, double } @cplx(ptr %p)
@@ -39,13 +74,29 @@
 
 ; CHECK-LABEL: define float @asm()
 ; CHECK: %r = call float asm
-; CHECK: store i64 0, ptr {{%.*}}, align 8
-; CHECK: call void @__tpd_op(
+; CHECK-NOT: call void @__tpd_op
+; CHECK: getelementptr inbounds i64, ptr {{%.*}}, i64 8
+; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([5 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 3) to i64), 281474976710655
+; CHECK-NEXT: select i1 {{%.*}}, i64 [[ME]], i64 0
+; CHECK-NOT: call void @__tpd_op
+; CHECK: ret float %s
+; HOOK-LABEL: define float @asm()
+; HOOK: %r = call float asm
+; HOOK: store i64 0, ptr {{%.*}}, align 8
+; HOOK: call void @__tpd_op(
 
 ; CHECK-LABEL: define double @va(ptr %ap)
 ; CHECK: %d = va_arg ptr %ap, double
-; CHECK: store i64 0, ptr {{%.*}}, align 8
-; CHECK: call void @__tpd_op(
+; CHECK-NOT: call void @__tpd_op
+; CHECK: getelementptr inbounds i64, ptr {{%.*}}, i64 11
+; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([5 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 4) to i64), 281474976710655
+; CHECK-NEXT: select i1 {{%.*}}, i64 [[ME]], i64 0
+; CHECK-NOT: call void @__tpd_op
+; CHECK: ret double %e
+; HOOK-LABEL: define double @va(ptr %ap)
+; HOOK: %d = va_arg ptr %ap, double
+; HOOK: store i64 0, ptr {{%.*}}, align 8
+; HOOK: call void @__tpd_op(
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 define float @atomic(ptr %p, float %x) {

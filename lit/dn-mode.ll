@@ -2,6 +2,9 @@
 ; OptimizerLast), by the opt pipeline name `taintprof-denormal`, or by the parameter
 ; `mode=denormal`; the pipeline name wins over the environment. Taint instrumentation
 ; does not run in denormal mode, and taint mode is unchanged (no denormal hooks).
+; Denormal mode handles operation sites inline unless `no-dn-inline-ops` is given; the
+; verbose statistics say how many sites were handled inline and how many hook calls
+; were emitted (the counted blocks do not include the inline counters).
 ; RUN: env TAINTPROF_MODE=denormal %opt_taint < %s | %FileCheck %s --check-prefix=DN
 ; RUN: %opt -passes=taintprof-denormal -S < %s | %FileCheck %s --check-prefix=DN
 ; RUN: %opt '-passes=taintprof-taint<mode=denormal>' -S < %s | %FileCheck %s --check-prefix=DN
@@ -9,14 +12,18 @@
 ; RUN: env TAINTPROF_MODE=taint %opt_taint < %s | %FileCheck %s --check-prefix=TAINT
 ; RUN: env TAINTPROF_MODE=off %opt_taint < %s | %FileCheck %s --check-prefix=OFF
 ; RUN: env TAINTPROF_MODE=denormal TAINTPROF_VERBOSE=1 %opt_taint -disable-output < %s 2>&1 | %FileCheck %s --check-prefix=VERBOSE
+; RUN: env TAINTPROF_VERBOSE=1 %opt_dn_hooks -disable-output < %s 2>&1 | %FileCheck %s --check-prefix=VERBOSE-HOOK
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
 ; DN: @taintprof.dn_module = internal global %taintprof.DnModuleDesc
 ; DN-NOT: @taintprof.module =
-; DN: call void @__tpd_op(
+; The fmul's site, inline: its counters (1-3, after the block's) and its result tag.
+; DN: getelementptr inbounds i64, ptr {{%.*}}, i64 1
+; DN: and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
 ; DN-NOT: __tp_enter
 ; DN-NOT: __tp_arg_tls
+; DN-NOT: call void @__tpd_op
 ; DN: ret float %r
 
 ; TAINT: @taintprof.module = internal global %taintprof.ModuleDesc
@@ -25,7 +32,8 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; OFF-NOT: __tp
 
-; VERBOSE: taintprof: {{.*}} (opt level opt, denormal mode): 1 functions instrumented (0 skipped), {{.*}} 1 FP sites (1 descriptors) in 1 counted blocks
+; VERBOSE: taintprof: {{.*}} (opt level opt, denormal mode): 1 functions instrumented (0 skipped), {{.*}} 1 FP sites (1 descriptors) in 1 counted blocks, {{.*}}, 1 cold regions, 0 hook calls, 1 operation sites inline, {{[0-9]+}} values rematerialized,
+; VERBOSE-HOOK: taintprof: {{.*}} (opt level opt, denormal mode): 1 functions instrumented (0 skipped), {{.*}} 1 FP sites (1 descriptors) in 1 counted blocks, {{.*}}, 1 cold regions, 1 hook calls, 0 operation sites inline, {{[0-9]+}} values rematerialized,
 ; VERBOSE: warning: {{.*}}compiled without debug info
 define float @f(float %a) {
   %r = fmul float %a, %a

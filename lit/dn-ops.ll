@@ -2,29 +2,42 @@
 ; tested value to a filter (u = (bits & abs_mask) - 1; scalars: umin, then u <u mant;
 ; float/double vectors: u as FP, running minimum, then u < MIN_NORMAL) and branches
 ; once, unlikely, to the cold region. The cold region recomputes the operation, takes
-; the exact per-lane masks ((bits & abs) + bias <s limit), calls `__tpd_op` only when
-; a mask is non-zero, with the operand tags in a stack buffer, and takes the result
-; tags from the hook. The result's tag after the group is `phi [0, fast], [t, cold]`.
+; the exact per-lane masks ((bits & abs) + bias <s limit) and, only when a mask is
+; non-zero, handles the site inline, with no call and no tag buffer: it adds the
+; site's counts (denormal operands, operations with a denormal operand, denormal
+; results) to its three inline counters, numbered after the module's blocks, and
+; computes the result tags with selects (where the result is denormal: the tag of the
+; first denormal operand, adopted by this site if it has no creator, or this site
+; alone if no operand is denormal; 0 elsewhere). The result's tag after the group is
+; `phi [0, fast], [t, cold]`.
+; With `no-dn-inline-ops` (prefix HOOK) the cold region calls `__tpd_op` instead, with
+; the packed masks (operand k's lanes at bit 16 * k, the result's in their own mask)
+; and the operand tags in a stack buffer, and takes the result tags from the hook; the
+; sites then have no inline counters.
 ; RUN: %opt_denormal < %s | %FileCheck %s
+; RUN: %opt_dn_hooks < %s | %FileCheck %s --check-prefix=HOOK
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
 ; One FpSiteDesc per operation: op name, FP_* type (1 half, 2 float, 3 double,
-; 4 x86_fp80, 5 fp128), lanes, flags, block counter, index, module.
+; 4 x86_fp80, 5 fp128), lanes, flags, block counter, index, module, first of the three
+; inline counters. The 11 blocks have counters 0-10, so n_blocks = 11 + 3 * 13 = 50
+; and the sites' counters start at 11, three apart.
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 4, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 50,
 ; CHECK: @taintprof.fpsites = private constant [13 x %taintprof.FpSiteDesc]
-; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module }
-; CHECK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module }
-; CHECK-SAME: ptr @[[FSUB:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module }
-; CHECK-SAME: ptr @[[FDIV:taintprof.str[.0-9]*]], i16 3, i16 2, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module }
-; CHECK-SAME: ptr @[[FREM:taintprof.str[.0-9]*]], i16 1, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module }
-; CHECK-SAME: ptr @[[FNEG:taintprof.str[.0-9]*]], i16 4, i16 1, i16 0, i16 0, i32 5, i32 5, ptr @taintprof.dn_module }
-; CHECK-SAME: ptr @[[FADD]], i16 5, i16 1, i16 0, i16 0, i32 6, i32 6, ptr @taintprof.dn_module }
-; CHECK-SAME: ptr @[[FPEXT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 7, i32 7, ptr @taintprof.dn_module }
-; CHECK-SAME: ptr @[[FPTRUNC:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module }
-; CHECK-SAME: ptr @[[FADD]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 9, ptr @taintprof.dn_module }
-; CHECK-SAME: ptr @[[FMUL]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 10, ptr @taintprof.dn_module }
-; CHECK-SAME: ptr @[[FSUB]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 11, ptr @taintprof.dn_module }
-; CHECK-SAME: ptr @[[FADD]], i16 2, i16 8, i16 0, i16 0, i32 10, i32 12, ptr @taintprof.dn_module }]
+; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 11, i32 0 }
+; CHECK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 14, i32 0 }
+; CHECK-SAME: ptr @[[FSUB:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 17, i32 0 }
+; CHECK-SAME: ptr @[[FDIV:taintprof.str[.0-9]*]], i16 3, i16 2, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 20, i32 0 }
+; CHECK-SAME: ptr @[[FREM:taintprof.str[.0-9]*]], i16 1, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 23, i32 0 }
+; CHECK-SAME: ptr @[[FNEG:taintprof.str[.0-9]*]], i16 4, i16 1, i16 0, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 26, i32 0 }
+; CHECK-SAME: ptr @[[FADD]], i16 5, i16 1, i16 0, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 29, i32 0 }
+; CHECK-SAME: ptr @[[FPEXT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 32, i32 0 }
+; CHECK-SAME: ptr @[[FPTRUNC:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 35, i32 0 }
+; CHECK-SAME: ptr @[[FADD]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 9, ptr @taintprof.dn_module, i32 38, i32 0 }
+; CHECK-SAME: ptr @[[FMUL]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 10, ptr @taintprof.dn_module, i32 41, i32 0 }
+; CHECK-SAME: ptr @[[FSUB]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 11, ptr @taintprof.dn_module, i32 44, i32 0 }
+; CHECK-SAME: ptr @[[FADD]], i16 2, i16 8, i16 0, i16 0, i32 10, i32 12, ptr @taintprof.dn_module, i32 47, i32 0 }]
 ; CHECK-DAG: @[[FADD]] = private unnamed_addr constant [5 x i8] c"fadd\00"
 ; CHECK-DAG: @[[FMUL]] = private unnamed_addr constant [5 x i8] c"fmul\00"
 ; CHECK-DAG: @[[FSUB]] = private unnamed_addr constant [5 x i8] c"fsub\00"
@@ -33,12 +46,30 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @[[FNEG]] = private unnamed_addr constant [5 x i8] c"fneg\00"
 ; CHECK-DAG: @[[FPEXT]] = private unnamed_addr constant [6 x i8] c"fpext\00"
 ; CHECK-DAG: @[[FPTRUNC]] = private unnamed_addr constant [8 x i8] c"fptrunc\00"
+; With the hooks: the blocks alone, FPSITE_NO_COUNTERS (-1) everywhere.
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 4, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 11,
+; HOOK: @taintprof.fpsites = private constant [13 x %taintprof.FpSiteDesc]
+; HOOK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: ptr @[[FSUB:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: ptr @[[FDIV:taintprof.str[.0-9]*]], i16 3, i16 2, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: ptr @[[FREM:taintprof.str[.0-9]*]], i16 1, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: ptr @[[FNEG:taintprof.str[.0-9]*]], i16 4, i16 1, i16 0, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: ptr @[[FADD]], i16 5, i16 1, i16 0, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: ptr @[[FPEXT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: ptr @[[FPTRUNC:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: ptr @[[FADD]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 9, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: ptr @[[FMUL]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 10, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: ptr @[[FSUB]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 11, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: ptr @[[FADD]], i16 2, i16 8, i16 0, i16 0, i32 10, i32 12, ptr @taintprof.dn_module, i32 -1, i32 0 }]
 
 ; Scalar float: the whole sequence.
 ; CHECK-LABEL: define float @fadd(float %a, float %b)
-; Tag buffers sized for the function's widest site: two scalar operands, one result.
-; CHECK: [[OPT:%.*]] = alloca [2 x i64], align 16
-; CHECK-NEXT: [[RT:%.*]] = alloca [1 x i64], align 16
+; No tag buffers.
+; CHECK-NOT: alloca
+; The block counters (block 0 at the base).
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
+; CHECK-NEXT: load i64, ptr [[CB]], align 8
 ; Fast path: the operands, then the result, into one umin filter.
 ; CHECK: [[BA:%.*]] = bitcast float %a to i32
 ; CHECK-NEXT: [[AA:%.*]] = and i32 [[BA]], 2147483647
@@ -67,37 +98,114 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: [[DR:%.*]] = icmp slt i32 {{%.*}}, -2139095041
 ; CHECK-NEXT: [[TA:%.*]] = select i1 [[DA]], i64 [[PA:%.*]], i64 0
 ; CHECK-NEXT: [[TB:%.*]] = select i1 [[DB]], i64 [[PB:%.*]], i64 0
-; Operand k's lanes at bit 16 * k; result lanes in their own mask.
-; CHECK-NEXT: [[MA:%.*]] = zext i1 [[DA]] to i64
-; CHECK-NEXT: [[MB:%.*]] = zext i1 [[DB]] to i64
-; CHECK-NEXT: [[MB16:%.*]] = shl i64 [[MB]], 16
-; CHECK-NEXT: [[OPM:%.*]] = or i64 [[MA]], [[MB16]]
-; CHECK-NEXT: [[RESM:%.*]] = zext i1 [[DR]] to i64
-; CHECK-NEXT: [[ALL:%.*]] = or i64 [[OPM]], [[RESM]]
-; CHECK-NEXT: [[NEED:%.*]] = icmp ne i64 [[ALL]], 0
+; The inline part runs only when an operand or the result is denormal.
+; CHECK: [[NEED:%.*]] = icmp ne i64 {{%.*}}, 0
 ; CHECK-NEXT: [[NF:%.*]] = freeze i1 [[NEED]]
-; CHECK-NEXT: br i1 [[NF]], label %[[HOOK:[0-9]+]], label %[[AFTER:[0-9]+]], !prof [[UNLIKELY]]
-; CHECK: [[HOOK]]:
-; CHECK-NEXT: store i64 [[TA]], ptr [[OPT]], align 8
-; CHECK-NEXT: [[SLOT1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 1
-; CHECK-NEXT: store i64 [[TB]], ptr [[SLOT1]], align 8
-; CHECK-NEXT: call void @__tpd_op(ptr @taintprof.fpsites, i64 [[OPM]], i64 [[RESM]], ptr [[OPT]], ptr [[RT]])
-; CHECK-NEXT: [[T:%.*]] = load i64, ptr [[RT]], align 8
-; CHECK-NEXT: [[TM:%.*]] = select i1 [[DR]], i64 [[T]], i64 0
+; CHECK-NEXT: br i1 [[NF]], label %[[INL:[0-9]+]], label %[[AFTER:[0-9]+]], !prof [[UNLIKELY]]
+; Counts, one byte each: denormal operands, "any operand denormal" << 8, denormal
+; result << 16; added to counters 11, 12, 13 (the site's, from its descriptor).
+; CHECK: [[INL]]:
+; CHECK-NEXT: [[ANYOP:%.*]] = or i1 [[DA]], [[DB]]
+; CHECK-NEXT: [[ZA:%.*]] = zext i1 [[DA]] to i64
+; CHECK-NEXT: [[ZB:%.*]] = zext i1 [[DB]] to i64
+; CHECK-NEXT: [[NOPS:%.*]] = add i64 [[ZA]], [[ZB]]
+; CHECK-NEXT: [[ZANY:%.*]] = zext i1 [[ANYOP]] to i64
+; CHECK-NEXT: [[NANY:%.*]] = shl i64 [[ZANY]], 8
+; CHECK-NEXT: [[N01:%.*]] = add i64 [[NOPS]], [[NANY]]
+; CHECK-NEXT: [[ZR:%.*]] = zext i1 [[DR]] to i64
+; CHECK-NEXT: [[NRES:%.*]] = shl i64 [[ZR]], 16
+; CHECK-NEXT: [[TOT:%.*]] = add i64 [[N01]], [[NRES]]
+; CHECK-NEXT: [[K0:%.*]] = and i64 [[TOT]], 255
+; CHECK-NEXT: [[P0:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 11
+; CHECK-NEXT: [[V0:%.*]] = load i64, ptr [[P0]], align 8
+; CHECK-NEXT: [[S0:%.*]] = add i64 [[V0]], [[K0]]
+; CHECK-NEXT: store i64 [[S0]], ptr [[P0]], align 8
+; CHECK-NEXT: [[SH1:%.*]] = lshr i64 [[TOT]], 8
+; CHECK-NEXT: [[K1:%.*]] = and i64 [[SH1]], 255
+; CHECK-NEXT: [[P1:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 12
+; CHECK-NEXT: [[V1:%.*]] = load i64, ptr [[P1]], align 8
+; CHECK-NEXT: [[S1:%.*]] = add i64 [[V1]], [[K1]]
+; CHECK-NEXT: store i64 [[S1]], ptr [[P1]], align 8
+; CHECK-NEXT: [[K2:%.*]] = lshr i64 [[TOT]], 16
+; CHECK-NEXT: [[P2:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 13
+; CHECK-NEXT: [[V2:%.*]] = load i64, ptr [[P2]], align 8
+; CHECK-NEXT: [[S2:%.*]] = add i64 [[V2]], [[K2]]
+; CHECK-NEXT: store i64 [[S2]], ptr [[P2]], align 8
+; Result tag: this site (its descriptor's address, as creator); operands from last
+; to first, so that the first denormal one wins; one without a creator is adopted.
+; CHECK-NEXT: [[ME:%.*]] = and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
+; CHECK-NEXT: [[CRB:%.*]] = and i64 [[TB]], 281474976710655
+; CHECK-NEXT: [[ORB:%.*]] = icmp eq i64 [[CRB]], 0
+; CHECK-NEXT: [[ADB:%.*]] = select i1 [[ORB]], i64 [[ME]], i64 0
+; CHECK-NEXT: [[TB2:%.*]] = or i64 [[TB]], [[ADB]]
+; CHECK-NEXT: [[ACB:%.*]] = select i1 [[DB]], i64 [[TB2]], i64 [[ME]]
+; CHECK-NEXT: [[CRA:%.*]] = and i64 [[TA]], 281474976710655
+; CHECK-NEXT: [[ORA:%.*]] = icmp eq i64 [[CRA]], 0
+; CHECK-NEXT: [[ADA:%.*]] = select i1 [[ORA]], i64 [[ME]], i64 0
+; CHECK-NEXT: [[TA2:%.*]] = or i64 [[TA]], [[ADA]]
+; CHECK-NEXT: [[ACA:%.*]] = select i1 [[DA]], i64 [[TA2]], i64 [[ACB]]
+; CHECK-NEXT: [[TM:%.*]] = select i1 [[DR]], i64 [[ACA]], i64 0
+; CHECK-NEXT: br label %[[AFTER]]
 ; CHECK: [[AFTER]]:
-; CHECK-NEXT: [[TC:%.*]] = phi i64 [ 0, %[[COLD]] ], [ [[TM]], %[[HOOK]] ]
+; CHECK-NEXT: [[TC:%.*]] = phi i64 [ 0, %[[COLD]] ], [ [[TM]], %[[INL]] ]
 ; CHECK: [[JOIN]]:
 ; CHECK-NEXT: [[TJ:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TC]], %[[AFTER]] ]
 ; CHECK-NEXT: store i64 [[TJ]], ptr @__tpd_ret_tag_tls, align 8
 ; CHECK-NEXT: ret float %r
+; With the hook: tag buffers sized for the function's widest site (two scalar
+; operands, one result); operand k's lanes at bit 16 * k, the result's lanes in their
+; own mask.
+; HOOK-LABEL: define float @fadd(float %a, float %b)
+; HOOK: [[OPT:%.*]] = alloca [2 x i64], align 16
+; HOOK-NEXT: [[RT:%.*]] = alloca [1 x i64], align 16
+; HOOK: %r = fadd float %a, %b
+; HOOK: br i1 {{%.*}}, label %[[COLD:[0-9]+]], label %[[JOIN:[0-9]+]], !prof [[UNLIKELY:![0-9]+]]
+; HOOK: [[COLD]]:
+; HOOK-NEXT: [[R2:%.*]] = fadd float %a, %b
+; HOOK-NEXT: [[XA:%.*]] = bitcast float %a to i32
+; HOOK-NEXT: [[XA1:%.*]] = and i32 [[XA]], 2147483647
+; HOOK-NEXT: [[XA2:%.*]] = add i32 [[XA1]], 2147483647
+; HOOK-NEXT: [[DA:%.*]] = icmp slt i32 [[XA2]], -2139095041
+; HOOK: [[DB:%.*]] = icmp slt i32 {{%.*}}, -2139095041
+; HOOK: [[XR:%.*]] = bitcast float [[R2]] to i32
+; HOOK: [[DR:%.*]] = icmp slt i32 {{%.*}}, -2139095041
+; HOOK-NEXT: [[TA:%.*]] = select i1 [[DA]], i64 [[PA:%.*]], i64 0
+; HOOK-NEXT: [[TB:%.*]] = select i1 [[DB]], i64 [[PB:%.*]], i64 0
+; HOOK-NEXT: [[MA:%.*]] = zext i1 [[DA]] to i64
+; HOOK-NEXT: [[MB:%.*]] = zext i1 [[DB]] to i64
+; HOOK-NEXT: [[MB16:%.*]] = shl i64 [[MB]], 16
+; HOOK-NEXT: [[OPM:%.*]] = or i64 [[MA]], [[MB16]]
+; HOOK-NEXT: [[RESM:%.*]] = zext i1 [[DR]] to i64
+; HOOK-NEXT: [[ALL:%.*]] = or i64 [[OPM]], [[RESM]]
+; HOOK-NEXT: [[NEED:%.*]] = icmp ne i64 [[ALL]], 0
+; HOOK-NEXT: [[NF:%.*]] = freeze i1 [[NEED]]
+; HOOK-NEXT: br i1 [[NF]], label %[[CALL:[0-9]+]], label %[[AFTER:[0-9]+]], !prof [[UNLIKELY]]
+; HOOK: [[CALL]]:
+; HOOK-NEXT: store i64 [[TA]], ptr [[OPT]], align 8
+; HOOK-NEXT: [[SLOT1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 1
+; HOOK-NEXT: store i64 [[TB]], ptr [[SLOT1]], align 8
+; HOOK-NEXT: call void @__tpd_op(ptr @taintprof.fpsites, i64 [[OPM]], i64 [[RESM]], ptr [[OPT]], ptr [[RT]])
+; HOOK-NEXT: [[T:%.*]] = load i64, ptr [[RT]], align 8
+; HOOK-NEXT: [[TM:%.*]] = select i1 [[DR]], i64 [[T]], i64 0
+; HOOK: [[AFTER]]:
+; HOOK-NEXT: [[TC:%.*]] = phi i64 [ 0, %[[COLD]] ], [ [[TM]], %[[CALL]] ]
+; HOOK: [[JOIN]]:
+; HOOK-NEXT: [[TJ:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TC]], %[[AFTER]] ]
+; HOOK-NEXT: store i64 [[TJ]], ptr @__tpd_ret_tag_tls, align 8
+; HOOK-NEXT: ret float %r
 define float @fadd(float %a, float %b) {
   %r = fadd float %a, %b
   ret float %r
 }
 
 ; Vectors of float: the filter is a running minimum (minps) starting at +inf, tested
-; against FLT_MIN; the masks are <4 x i1> → i4 → i64; the tags <4 x i64>.
+; against FLT_MIN; the masks are <4 x i1>, the tags <4 x i64>. Inline, the per-lane
+; counts are packed into the bytes of <4 x i32> lanes and summed with one
+; reduce.add; the tags are selected per lane.
 ; CHECK-LABEL: define <4 x float> @vfmul(<4 x float> %a, <4 x float> %b)
+; CHECK-NOT: alloca
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
+; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 1
 ; CHECK: [[U:%.*]] = bitcast <4 x i32> {{%.*}} to <4 x float>
 ; CHECK-NEXT: [[LT:%.*]] = fcmp olt <4 x float> [[U]], <float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000>
 ; CHECK-NEXT: [[MIN:%.*]] = select <4 x i1> [[LT]], <4 x float> [[U]], <4 x float> <float 0x7FF0000000000000,
@@ -113,26 +221,85 @@ define float @fadd(float %a, float %b) {
 ; CHECK: [[DR:%.*]] = icmp slt <4 x i32>
 ; CHECK: [[TA:%.*]] = select <4 x i1> [[DA]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
 ; CHECK: [[TB:%.*]] = select <4 x i1> [[DB]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
-; CHECK-NEXT: [[IA:%.*]] = bitcast <4 x i1> [[DA]] to i4
-; CHECK-NEXT: [[MA:%.*]] = zext i4 [[IA]] to i64
-; CHECK-NEXT: [[IB:%.*]] = bitcast <4 x i1> [[DB]] to i4
-; CHECK-NEXT: [[MB:%.*]] = zext i4 [[IB]] to i64
-; CHECK-NEXT: [[MB16:%.*]] = shl i64 [[MB]], 16
-; CHECK-NEXT: [[OPM:%.*]] = or i64 [[MA]], [[MB16]]
-; CHECK-NEXT: [[IR:%.*]] = bitcast <4 x i1> [[DR]] to i4
-; CHECK-NEXT: [[RESM:%.*]] = zext i4 [[IR]] to i64
-; CHECK: store <4 x i64> [[TA]], ptr [[OPT:%.*]], align 8
-; CHECK-NEXT: [[SLOT1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 4
-; CHECK-NEXT: store <4 x i64> [[TB]], ptr [[SLOT1]], align 8
-; CHECK-NEXT: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1), i64 [[OPM]], i64 [[RESM]], ptr [[OPT]], ptr [[RT:%.*]])
-; CHECK-NEXT: [[T:%.*]] = load <4 x i64>, ptr [[RT]], align 8
-; CHECK-NEXT: select <4 x i1> [[DR]], <4 x i64> [[T]], <4 x i64> zeroinitializer
+; CHECK: br i1 {{%.*}}, label %[[INL:[0-9]+]], label %[[AFTER:[0-9]+]], !prof
+; CHECK: [[INL]]:
+; CHECK-NEXT: [[ANYOP:%.*]] = or <4 x i1> [[DA]], [[DB]]
+; CHECK-NEXT: [[ZA:%.*]] = zext <4 x i1> [[DA]] to <4 x i32>
+; CHECK-NEXT: [[ZB:%.*]] = zext <4 x i1> [[DB]] to <4 x i32>
+; CHECK-NEXT: [[NOPS:%.*]] = add <4 x i32> [[ZA]], [[ZB]]
+; CHECK-NEXT: [[ZANY:%.*]] = zext <4 x i1> [[ANYOP]] to <4 x i32>
+; CHECK-NEXT: [[NANY:%.*]] = shl <4 x i32> [[ZANY]], <i32 8, i32 8, i32 8, i32 8>
+; CHECK-NEXT: [[N01:%.*]] = add <4 x i32> [[NOPS]], [[NANY]]
+; CHECK-NEXT: [[ZR:%.*]] = zext <4 x i1> [[DR]] to <4 x i32>
+; CHECK-NEXT: [[NRES:%.*]] = shl <4 x i32> [[ZR]], <i32 16, i32 16, i32 16, i32 16>
+; CHECK-NEXT: [[LANES:%.*]] = add <4 x i32> [[N01]], [[NRES]]
+; CHECK-NEXT: [[SUM:%.*]] = call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> [[LANES]])
+; CHECK-NEXT: [[TOT:%.*]] = zext i32 [[SUM]] to i64
+; CHECK-NEXT: [[K0:%.*]] = and i64 [[TOT]], 255
+; CHECK-NEXT: [[P0:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 14
+; CHECK-NEXT: [[V0:%.*]] = load i64, ptr [[P0]], align 8
+; CHECK-NEXT: [[S0:%.*]] = add i64 [[V0]], [[K0]]
+; CHECK-NEXT: store i64 [[S0]], ptr [[P0]], align 8
+; CHECK-NEXT: [[SH1:%.*]] = lshr i64 [[TOT]], 8
+; CHECK-NEXT: [[K1:%.*]] = and i64 [[SH1]], 255
+; CHECK-NEXT: [[P1:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 15
+; CHECK-NEXT: [[V1:%.*]] = load i64, ptr [[P1]], align 8
+; CHECK-NEXT: [[S1:%.*]] = add i64 [[V1]], [[K1]]
+; CHECK-NEXT: store i64 [[S1]], ptr [[P1]], align 8
+; CHECK-NEXT: [[K2:%.*]] = lshr i64 [[TOT]], 16
+; CHECK-NEXT: [[P2:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 16
+; CHECK-NEXT: [[V2:%.*]] = load i64, ptr [[P2]], align 8
+; CHECK-NEXT: [[S2:%.*]] = add i64 [[V2]], [[K2]]
+; CHECK-NEXT: store i64 [[S2]], ptr [[P2]], align 8
+; CHECK-NEXT: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1) to i64), 281474976710655
+; CHECK-NEXT: [[ME0:%.*]] = insertelement <4 x i64> poison, i64 [[ME]], i32 0
+; CHECK-NEXT: [[MEV:%.*]] = shufflevector <4 x i64> [[ME0]], <4 x i64> poison, <4 x i32> zeroinitializer
+; CHECK-NEXT: [[CRB:%.*]] = and <4 x i64> [[TB]], <i64 281474976710655, i64 281474976710655, i64 281474976710655, i64 281474976710655>
+; CHECK-NEXT: [[ORB:%.*]] = icmp eq <4 x i64> [[CRB]], zeroinitializer
+; CHECK-NEXT: [[ADB:%.*]] = select <4 x i1> [[ORB]], <4 x i64> [[MEV]], <4 x i64> zeroinitializer
+; CHECK-NEXT: [[TB2:%.*]] = or <4 x i64> [[TB]], [[ADB]]
+; CHECK-NEXT: [[ACB:%.*]] = select <4 x i1> [[DB]], <4 x i64> [[TB2]], <4 x i64> [[MEV]]
+; CHECK-NEXT: [[CRA:%.*]] = and <4 x i64> [[TA]], <i64 281474976710655, i64 281474976710655, i64 281474976710655, i64 281474976710655>
+; CHECK-NEXT: [[ORA:%.*]] = icmp eq <4 x i64> [[CRA]], zeroinitializer
+; CHECK-NEXT: [[ADA:%.*]] = select <4 x i1> [[ORA]], <4 x i64> [[MEV]], <4 x i64> zeroinitializer
+; CHECK-NEXT: [[TA2:%.*]] = or <4 x i64> [[TA]], [[ADA]]
+; CHECK-NEXT: [[ACA:%.*]] = select <4 x i1> [[DA]], <4 x i64> [[TA2]], <4 x i64> [[ACB]]
+; CHECK-NEXT: [[TM:%.*]] = select <4 x i1> [[DR]], <4 x i64> [[ACA]], <4 x i64> zeroinitializer
+; CHECK-NEXT: br label %[[AFTER]]
+; CHECK: [[AFTER]]:
+; CHECK-NEXT: [[TV:%.*]] = phi <4 x i64> [ zeroinitializer, %{{[0-9]+}} ], [ [[TM]], %[[INL]] ]
 ; The returned vector's tag is collapsed (first non-zero lane) inside the cold region.
-; CHECK: [[C0:%.*]] = extractelement <4 x i64> {{%.*}}, i32 0
+; CHECK: [[C0:%.*]] = extractelement <4 x i64> [[TV]], i32 0
 ; CHECK: br label %[[JOIN:[0-9]+]]
 ; CHECK: [[JOIN]]:
 ; CHECK-NEXT: [[TJ:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
 ; CHECK-NEXT: store i64 [[TJ]], ptr @__tpd_ret_tag_tls
+; With the hook, the masks are <4 x i1> → i4 → i64.
+; HOOK-LABEL: define <4 x float> @vfmul(<4 x float> %a, <4 x float> %b)
+; HOOK: [[DA:%.*]] = icmp slt <4 x i32> {{%.*}}, <i32 -2139095041, i32 -2139095041, i32 -2139095041, i32 -2139095041>
+; HOOK: [[DB:%.*]] = icmp slt <4 x i32>
+; HOOK: [[DR:%.*]] = icmp slt <4 x i32>
+; HOOK: [[TA:%.*]] = select <4 x i1> [[DA]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
+; HOOK: [[TB:%.*]] = select <4 x i1> [[DB]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
+; HOOK-NEXT: [[IA:%.*]] = bitcast <4 x i1> [[DA]] to i4
+; HOOK-NEXT: [[MA:%.*]] = zext i4 [[IA]] to i64
+; HOOK-NEXT: [[IB:%.*]] = bitcast <4 x i1> [[DB]] to i4
+; HOOK-NEXT: [[MB:%.*]] = zext i4 [[IB]] to i64
+; HOOK-NEXT: [[MB16:%.*]] = shl i64 [[MB]], 16
+; HOOK-NEXT: [[OPM:%.*]] = or i64 [[MA]], [[MB16]]
+; HOOK-NEXT: [[IR:%.*]] = bitcast <4 x i1> [[DR]] to i4
+; HOOK-NEXT: [[RESM:%.*]] = zext i4 [[IR]] to i64
+; HOOK: store <4 x i64> [[TA]], ptr [[OPT:%.*]], align 8
+; HOOK-NEXT: [[SLOT1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 4
+; HOOK-NEXT: store <4 x i64> [[TB]], ptr [[SLOT1]], align 8
+; HOOK-NEXT: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1), i64 [[OPM]], i64 [[RESM]], ptr [[OPT]], ptr [[RT:%.*]])
+; HOOK-NEXT: [[T:%.*]] = load <4 x i64>, ptr [[RT]], align 8
+; HOOK-NEXT: select <4 x i1> [[DR]], <4 x i64> [[T]], <4 x i64> zeroinitializer
+; HOOK: [[C0:%.*]] = extractelement <4 x i64> {{%.*}}, i32 0
+; HOOK: br label %[[JOIN:[0-9]+]]
+; HOOK: [[JOIN]]:
+; HOOK-NEXT: [[TJ:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; HOOK-NEXT: store i64 [[TJ]], ptr @__tpd_ret_tag_tls
 define <4 x float> @vfmul(<4 x float> %a, <4 x float> %b) {
   %r = fmul <4 x float> %a, %b
   ret <4 x float> %r
@@ -140,13 +307,25 @@ define <4 x float> @vfmul(<4 x float> %a, <4 x float> %b) {
 
 ; Scalar double: i64 constants (DBL_MIN's mantissa, bias, limit).
 ; CHECK-LABEL: define double @fsub_d(
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: and i64 {{%.*}}, 9223372036854775807
 ; CHECK-NEXT: add i64 {{%.*}}, -1
 ; CHECK: call i64 @llvm.umin.i64(
 ; CHECK: icmp ult i64 {{%.*}}, 4503599627370495
 ; CHECK: add i64 {{%.*}}, 9223372036854775807
 ; CHECK-NEXT: icmp slt i64 {{%.*}}, -9218868437227405313
-; CHECK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 2),
+; CHECK-NOT: call void @__tpd_op
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 17
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 18
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 19
+; CHECK-NEXT: load i64
+; CHECK-NEXT: add i64
+; CHECK-NEXT: store i64
+; CHECK-NEXT: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 2) to i64), 281474976710655
+; CHECK-NOT: call void @__tpd_op
+; CHECK: ret double %r
+; HOOK-LABEL: define double @fsub_d(
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 2),
 define double @fsub_d(double %a, double %b) {
   %r = fsub double %a, %b
   ret double %r
@@ -154,12 +333,28 @@ define double @fsub_d(double %a, double %b) {
 
 ; Vectors of double: minpd against DBL_MIN (no 64-bit integer vector compare needed).
 ; CHECK-LABEL: define <2 x double> @fdiv_v2d(
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: fcmp olt <2 x double> {{%.*}}, <double 0x7FF0000000000000, double 0x7FF0000000000000>
 ; CHECK: fcmp olt <2 x double> {{%.*}}, <double 0x10000000000000, double 0x10000000000000>
 ; CHECK: call i1 @llvm.vector.reduce.or.v2i1(
 ; CHECK: icmp slt <2 x i64> {{%.*}}, <i64 -9218868437227405313, i64 -9218868437227405313>
-; CHECK: bitcast <2 x i1> {{%.*}} to i2
-; CHECK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 3),
+; CHECK-NOT: call void @__tpd_op
+; CHECK: call i32 @llvm.vector.reduce.add.v2i32(<2 x i32>
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 20
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 21
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 22
+; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 3) to i64), 281474976710655
+; CHECK: [[MEV:%.*]] = shufflevector <2 x i64>
+; CHECK: [[ACB:%.*]] = select <2 x i1> {{%.*}}, <2 x i64> {{%.*}}, <2 x i64> [[MEV]]
+; CHECK: [[ACA:%.*]] = select <2 x i1> {{%.*}}, <2 x i64> {{%.*}}, <2 x i64> [[ACB]]
+; CHECK-NEXT: [[TM:%.*]] = select <2 x i1> {{%.*}}, <2 x i64> [[ACA]], <2 x i64> zeroinitializer
+; CHECK-NEXT: br label
+; CHECK-NOT: call void @__tpd_op
+; CHECK: phi <2 x i64> [ zeroinitializer, %{{[0-9]+}} ], [ [[TM]], %{{[0-9]+}} ]
+; HOOK-LABEL: define <2 x double> @fdiv_v2d(
+; HOOK: icmp slt <2 x i64> {{%.*}}, <i64 -9218868437227405313, i64 -9218868437227405313>
+; HOOK: bitcast <2 x i1> {{%.*}} to i2
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 3),
 define <2 x double> @fdiv_v2d(<2 x double> %a, <2 x double> %b) {
   %r = fdiv <2 x double> %a, %b
   ret <2 x double> %r
@@ -179,15 +374,31 @@ define half @frem_h(half %a, half %b) {
 }
 
 ; x86_fp80: i80, the mantissa includes the explicit integer bit (a pseudo-denormal
-; counts as denormal, as the x87 treats it); a single operand.
+; counts as denormal, as the x87 treats it); a single operand, so the inline count of
+; operations with a denormal operand is that operand's mask.
 ; CHECK-LABEL: define x86_fp80 @fneg_ld(
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: bitcast x86_fp80 %a to i80
 ; CHECK-NEXT: and i80 {{%.*}}, 604462909807314587353087
 ; CHECK-NEXT: add i80 {{%.*}}, -1
 ; CHECK: %r = fneg x86_fp80 %a
 ; CHECK: icmp ult i80 {{%.*}}, 18446744073709551615
-; CHECK: icmp slt i80 {{%.*}}, -604444463063240877801473
-; CHECK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 5),
+; CHECK: [[DA:%.*]] = icmp slt i80 {{%.*}}, -604444463063240877801473
+; CHECK-NOT: call void @__tpd_op
+; CHECK: br i1 {{%.*}}, label %[[INL:[0-9]+]], label %{{[0-9]+}}, !prof
+; CHECK: [[INL]]:
+; CHECK-NEXT: [[ZA:%.*]] = zext i1 [[DA]] to i64
+; CHECK-NEXT: [[ZANY:%.*]] = zext i1 [[DA]] to i64
+; CHECK-NEXT: shl i64 [[ZANY]], 8
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 26
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 27
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 28
+; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 5) to i64), 281474976710655
+; CHECK-NOT: call void @__tpd_op
+; CHECK: ret x86_fp80 %r
+; HOOK-LABEL: define x86_fp80 @fneg_ld(
+; HOOK: icmp slt i80 {{%.*}}, -604444463063240877801473
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 5),
 define x86_fp80 @fneg_ld(x86_fp80 %a) {
   %r = fneg x86_fp80 %a
   ret x86_fp80 %r
@@ -205,12 +416,21 @@ define fp128 @fadd_q(fp128 %a, fp128 %b) {
 ; fpext: a denormal float operand gives a normal double: operand tested as float,
 ; result as double.
 ; CHECK-LABEL: define double @fpext(
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: and i32 {{%.*}}, 2147483647
 ; CHECK: %r = fpext float %a to double
 ; CHECK-NEXT: bitcast double %r to i64
 ; CHECK: icmp ult i32 {{%.*}}, 8388607
 ; CHECK: icmp ult i64 {{%.*}}, 4503599627370495
-; CHECK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 7),
+; CHECK-NOT: call void @__tpd_op
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 32
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 33
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 34
+; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 7) to i64), 281474976710655
+; CHECK-NOT: call void @__tpd_op
+; CHECK: ret double %r
+; HOOK-LABEL: define double @fpext(
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 7),
 define double @fpext(float %a) {
   %r = fpext float %a to double
   ret double %r
@@ -229,9 +449,11 @@ define <4 x float> @fptrunc(<4 x double> %a) {
 }
 
 ; Sites of one block share the fast path: three operations, one branch; inside the
-; cold region each site's hook has its own condition, in program order, and the first
-; result's tag reaches the second operation as its operand tag.
+; cold region each site has its own condition and its own counters (38, 41, 44), in
+; program order, and the first result's tag reaches the second operation as its
+; operand tag. `1.0` is never denormal: the third site counts and tags one operand.
 ; CHECK-LABEL: define float @chain(float %a, float %b, float %c)
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: %x = fadd float %a, %b
 ; CHECK: %y = fmul float %x, %c
 ; CHECK: %z = fsub float %y, 1.000000e+00
@@ -239,12 +461,42 @@ define <4 x float> @fptrunc(<4 x double> %a) {
 ; CHECK-NEXT: freeze i1
 ; CHECK-NEXT: br i1 {{%.*}}, label %{{[0-9]+}}, label %{{[0-9]+}}, !prof
 ; CHECK-NOT: icmp ult
-; CHECK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 9),
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 38
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 40
+; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 9) to i64), 281474976710655
 ; CHECK: [[XT:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; CHECK: select i1 {{%.*}}, i64 [[XT]], i64 0
-; CHECK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 10),
-; CHECK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 11),
+; CHECK: [[YOP:%.*]] = select i1 {{%.*}}, i64 [[XT]], i64 0
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 41
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 43
+; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 10) to i64), 281474976710655
+; CHECK: or i64 [[YOP]], {{%.*}}
+; CHECK: [[YT:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; CHECK: [[ZOP:%.*]] = select i1 [[ZD:%.*]], i64 [[YT]], i64 0
+; CHECK: br i1 {{%.*}}, label %[[ZINL:[0-9]+]], label %{{[0-9]+}}, !prof
+; CHECK: [[ZINL]]:
+; CHECK-NEXT: zext i1 [[ZD]] to i64
+; CHECK-NEXT: [[ZANY:%.*]] = zext i1 [[ZD]] to i64
+; CHECK-NEXT: shl i64 [[ZANY]], 8
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 44
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 46
+; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 11) to i64), 281474976710655
+; CHECK-NEXT: and i64 [[ZOP]], 281474976710655
+; CHECK: [[ONE:%.*]] = select i1 [[ZD]], i64 {{%.*}}, i64 [[ME]]
+; CHECK-NEXT: select i1 {{%.*}}, i64 [[ONE]], i64 0
+; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret float %z
+; HOOK-LABEL: define float @chain(float %a, float %b, float %c)
+; HOOK: %z = fsub float %y, 1.000000e+00
+; HOOK: icmp ult i32 {{%.*}}, 8388607
+; HOOK-NEXT: freeze i1
+; HOOK-NEXT: br i1 {{%.*}}, label %{{[0-9]+}}, label %{{[0-9]+}}, !prof
+; HOOK-NOT: icmp ult
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 9),
+; HOOK: [[XT:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; HOOK: select i1 {{%.*}}, i64 [[XT]], i64 0
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 10),
+; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 11),
+; HOOK: ret float %z
 define float @chain(float %a, float %b, float %c) {
   %x = fadd float %a, %b
   %y = fmul float %x, %c
@@ -253,10 +505,20 @@ define float @chain(float %a, float %b, float %c) {
 }
 
 ; Three sites of one block share its block counter (9 above); a <8 x float> is one
-; descriptor of 8 lanes (wider vectors: dn-vectors.ll).
+; descriptor of 8 lanes (wider vectors: dn-vectors.ll) with three inline counters
+; (47, 48, 49), the last ones.
+; CHECK-LABEL: define <8 x float> @v8(
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
+; CHECK: call i32 @llvm.vector.reduce.add.v8i32(<8 x i32>
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 47
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 48
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 49
+; CHECK-NOT: call void @__tpd_op
+; CHECK: ret <8 x float> %r
 define <8 x float> @v8(<8 x float> %a) {
   %r = fadd <8 x float> %a, %a
   ret <8 x float> %r
 }
 
 ; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}
+; HOOK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}

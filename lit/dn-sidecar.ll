@@ -1,7 +1,9 @@
 ; Denormal mode's compile-time JSON sidecar (same places as in taint mode:
 ; TAINTPROF_SIDECAR, or TAINTPROF_SIDECAR_DIR/<stem>.o.taintprof-static.json): the
-; number of sites and counted blocks, sites per operation, the global, static and
-; stack arrays, and the FP-typed allocation sites with how they were typed.
+; number of sites and counted blocks (the basic blocks only: not the operation sites'
+; inline counters, which the module's n_blocks also counts, 106 here), sites per
+; operation, the global, static and stack arrays, and the FP-typed allocation sites
+; with how they were typed.
 ; RUN: rm -rf %t.dir && mkdir -p %t.dir
 ; RUN: env TAINTPROF_SIDECAR=%t.json %opt -passes=taintprof-denormal -disable-output %inputs/dn-arrays-O2.ll
 ; RUN: %FileCheck %s < %t.json
@@ -9,7 +11,7 @@
 ; RUN: %FileCheck %s --check-prefix=O0 < %t.dir/dn-arrays.o.taintprof-static.json
 ; CHECK: "schema": "taintprof.static",
 ; CHECK-NEXT: "version": 1,
-; CHECK-NEXT: "abi_version": 3,
+; CHECK-NEXT: "abi_version": 4,
 ; CHECK-NEXT: "mode": "denormal",
 ; CHECK-NEXT: "source": "dn-arrays.c",
 ; CHECK-NEXT: "debug_info": true,

@@ -3,7 +3,10 @@
 ; and move through phi, select, shuffles, element inserts/extracts and FP→FP bitcasts
 ; of one shape. An int→FP bitcast makes a value with tag 0; a tag PHI whose inputs are
 ; all 0 is removed. A move of values the group already tests needs no test itself.
+; The result tags of an operation are computed inline from its operand tags (selects,
+; no hook); with `no-dn-inline-ops` (prefix HOOK) they come from `__tpd_op`.
 ; RUN: %opt_denormal < %s | %FileCheck %s
+; RUN: %opt_dn_hooks < %s | %FileCheck %s --check-prefix=HOOK
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -29,21 +32,50 @@ define void @sel(ptr %p, ptr %q, i1 %c) {
 }
 
 ; A reduction: the accumulator's tag is a loop PHI fed by the group's join; the
-; operand tags of the fadd are the accumulator's and the load's.
+; operand tags of the fadd are the accumulator's and the load's, and its inline result
+; tag (site 4, counters 8-10) is what the join receives.
 ; CHECK-LABEL: define float @sum(
+; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: loop:
 ; CHECK: %acc = phi float [ 0.000000e+00, %{{[0-9]+}} ], [ %acc1, %[[LATCH:[0-9]+]] ]
 ; CHECK-NEXT: [[TACC:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TJOIN:%[0-9]+]], %[[LATCH]] ]
 ; CHECK: call void @__tpd_load(
 ; CHECK: [[TX:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; CHECK: select i1 {{%.*}}, i64 [[TACC]], i64 0
-; CHECK-NEXT: select i1 {{%.*}}, i64 [[TX]], i64 0
-; CHECK: call void @__tpd_op(
+; CHECK: [[OA:%.*]] = select i1 [[DA:%.*]], i64 [[TACC]], i64 0
+; CHECK-NEXT: [[OX:%.*]] = select i1 [[DX:%.*]], i64 [[TX]], i64 0
+; CHECK-NOT: call void @__tpd_op
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 8
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 9
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 10
+; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([12 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 4) to i64), 281474976710655
+; CHECK-NEXT: and i64 [[OX]], 281474976710655
+; CHECK: [[ACX:%.*]] = select i1 [[DX]], i64 {{%.*}}, i64 [[ME]]
+; CHECK-NEXT: and i64 [[OA]], 281474976710655
+; CHECK: [[ACA:%.*]] = select i1 [[DA]], i64 {{%.*}}, i64 [[ACX]]
+; CHECK-NEXT: [[TR:%.*]] = select i1 {{%.*}}, i64 [[ACA]], i64 0
+; CHECK-NEXT: br label %[[AFTER:[0-9]+]]
+; CHECK: [[AFTER]]:
+; CHECK-NEXT: [[TC:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TR]], %{{[0-9]+}} ]
+; CHECK-NOT: call void @__tpd_op
 ; CHECK: [[LATCH]]:
-; CHECK-NEXT: [[TJOIN]] = phi i64 [ 0, %loop ], [ {{%.*}}, %{{[0-9]+}} ]
+; CHECK-NEXT: [[TJOIN]] = phi i64 [ 0, %loop ], [ [[TC]], %[[AFTER]] ]
 ; CHECK-NEXT: br i1 %done, label %exit, label %loop
 ; CHECK: exit:
 ; CHECK-NEXT: store i64 [[TJOIN]], ptr @__tpd_ret_tag_tls, align 8
+; HOOK-LABEL: define float @sum(
+; HOOK: loop:
+; HOOK: %acc = phi float [ 0.000000e+00, %{{[0-9]+}} ], [ %acc1, %[[LATCH:[0-9]+]] ]
+; HOOK-NEXT: [[TACC:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TJOIN:%[0-9]+]], %[[LATCH]] ]
+; HOOK: call void @__tpd_load(
+; HOOK: [[TX:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; HOOK: select i1 {{%.*}}, i64 [[TACC]], i64 0
+; HOOK-NEXT: select i1 {{%.*}}, i64 [[TX]], i64 0
+; HOOK: call void @__tpd_op(
+; HOOK: [[LATCH]]:
+; HOOK-NEXT: [[TJOIN]] = phi i64 [ 0, %loop ], [ {{%.*}}, %{{[0-9]+}} ]
+; HOOK-NEXT: br i1 %done, label %exit, label %loop
+; HOOK: exit:
+; HOOK-NEXT: store i64 [[TJOIN]], ptr @__tpd_ret_tag_tls, align 8
 define float @sum(ptr %p, i64 %n) {
 entry:
   br label %loop

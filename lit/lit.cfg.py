@@ -12,6 +12,9 @@
 #                tests of data-flow propagation (control flow has its own tests)
 #   %opt_denormal  opt-19 with the plugin loaded, running `taintprof-denormal`
 #                (denormal mode), printing IR; tests of denormal mode are `dn-*.ll`
+#   %opt_dn_hooks  the same denormal mode (`taintprof-taint<mode=denormal;...>`) with
+#                `no-dn-inline-ops`: operation sites call `__tpd_op` instead of being
+#                handled inline (no inline counters), for the checks of the hook path
 #   %opt         opt-19 with the plugin loaded (give -passes yourself)
 #   %clang       clang-19
 #   %FileCheck   FileCheck from LLVM 19
@@ -39,6 +42,7 @@ config.substitutions.append(("%opt_taint", f"{opt} -load-pass-plugin={plugin} -p
 config.substitutions.append(("%opt_rules", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<no-hoist>' -S"))
 config.substitutions.append(("%opt_dataflow", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<no-control-flow;no-hoist>' -S"))
 config.substitutions.append(("%opt_denormal", f"{opt} -load-pass-plugin={plugin} -passes=taintprof-denormal,verify -S"))
+config.substitutions.append(("%opt_dn_hooks", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<mode=denormal;no-dn-inline-ops>,verify' -S"))
 config.substitutions.append(("%opt", f"{opt} -load-pass-plugin={plugin}"))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%clang", "clang-19"))

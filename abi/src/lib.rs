@@ -38,7 +38,7 @@
 use core::ffi::c_char;
 
 /// Bumped whenever a layout, name or meaning below changes.
-pub const ABI_VERSION: u32 = 3;
+pub const ABI_VERSION: u32 = 4;
 
 /// Magic number at the start of every [`ModuleDesc`] ("TPMD").
 pub const MODULE_MAGIC: u32 = 0x544d_5044;
@@ -325,6 +325,12 @@ pub const HOOK_DN_THREAD_COUNTERS: &str = "__tpd_thread_counters";
 /// `result_mask` bit `lane` = the result is denormal in `lane`; `operand_tags[k *
 /// s->lanes + lane]` are the operand tags; the hook writes `s->lanes` result tags
 /// (0 where the result is normal).
+///
+/// Sites whose `FpSiteDesc::counters` is set never call it: the pass emits the same
+/// semantics inline (the counts into the site's block counters, the result tags with
+/// vector selects). The pass does that for every operation site unless
+/// `TAINTPROF_DN_INLINE_OPS=0`, which keeps the call (the reference the end-to-end tests
+/// compare the inline code with).
 pub const HOOK_DN_OP: &str = "__tpd_op";
 /// `void __tpd_load(const FpSiteDesc *s, const void *addr, u64 lane_mask, u64 *tags)`:
 /// cold path of an FP load of `s->lanes` contiguous elements at `addr` of which the
@@ -346,7 +352,7 @@ pub const HOOK_DN_ALLOC: &str = "__tpd_alloc";
 pub const HOOK_DN_RELEASE: &str = "__tpd_release";
 
 /// An FP operation, load or store at a source position. LLVM type:
-/// `{ SiteDesc, ptr, i16, i16, i16, i16, i32, i32, ptr }`.
+/// `{ SiteDesc, ptr, i16, i16, i16, i16, i32, i32, ptr, i32, i32 }`.
 #[repr(C)]
 #[derive(Debug)]
 pub struct FpSiteDesc {
@@ -366,7 +372,17 @@ pub struct FpSiteDesc {
     /// Index of the site in the module's site array.
     pub index: u32,
     pub module: *const DnModuleDesc,
+    /// [`FPSITE_NO_COUNTERS`], or the index (in the module's block counters) of the
+    /// site's three inline counters: denormal operands, operations with a denormal
+    /// operand, denormal results. An operation site with inline counters is handled
+    /// entirely by the instrumented code (counts and result tags, see [`HOOK_DN_OP`]);
+    /// the runtime adds these counters to the site's row of the report.
+    pub counters: u32,
+    pub _pad: u32,
 }
+
+/// `FpSiteDesc::counters` of a site counted by the hooks only.
+pub const FPSITE_NO_COUNTERS: u32 = u32::MAX;
 
 pub const FP_HALF: u16 = 1;
 pub const FP_FLOAT: u16 = 2;
@@ -465,7 +481,7 @@ mod tests {
         assert_eq!(size_of::<FuncDesc>(), 48);
         assert_eq!(size_of::<BranchRec>(), 40);
         assert_eq!(size_of::<ModuleDesc>(), 64);
-        assert_eq!(size_of::<FpSiteDesc>(), 56);
+        assert_eq!(size_of::<FpSiteDesc>(), 64);
         assert_eq!(size_of::<FpArrayDesc>(), 56);
         assert_eq!(size_of::<AllocSiteDesc>(), 40);
         assert_eq!(size_of::<DnModuleDesc>(), 64);

@@ -57,6 +57,12 @@ pub struct Config {
     /// mapping at every access (a debugging aid). Pass parameters `shadow-sr` /
     /// `no-shadow-sr`.
     pub shadow_sr: bool,
+    /// `TAINTPROF_DN_INLINE_OPS` (denormal mode): `1` (default) handles the cold path of
+    /// an FP operation inline: its counts go to per-thread counters and its result tags
+    /// are computed with selects, with no call; `0` calls `__tpd_op` instead (the
+    /// reference implementation, which the end-to-end tests compare against). Pass
+    /// parameters `dn-inline-ops` / `no-dn-inline-ops`.
+    pub dn_inline_ops: bool,
 }
 
 impl Default for Config {
@@ -71,6 +77,7 @@ impl Default for Config {
             control_flow: true,
             hoist: true,
             shadow_sr: true,
+            dn_inline_ops: true,
         }
     }
 }
@@ -135,6 +142,11 @@ impl Config {
                 c.shadow_sr = truthy("TAINTPROF_SHADOW_SR", &v)?;
             }
         }
+        if let Some(v) = get("TAINTPROF_DN_INLINE_OPS") {
+            if !v.trim().is_empty() {
+                c.dn_inline_ops = truthy("TAINTPROF_DN_INLINE_OPS", &v)?;
+            }
+        }
         if let Some(v) = get("TAINTPROF_CONTROL_FLOW") {
             // Unset or empty means the default (on); only an explicit 0 turns it off.
             if !v.trim().is_empty() {
@@ -152,12 +164,14 @@ impl Config {
                 "no-hoist" => c.hoist = false,
                 "shadow-sr" => c.shadow_sr = true,
                 "no-shadow-sr" => c.shadow_sr = false,
+                "dn-inline-ops" => c.dn_inline_ops = true,
+                "no-dn-inline-ops" => c.dn_inline_ops = false,
                 "mode=off" => c.mode = Mode::Off,
                 "mode=taint" => c.mode = Mode::Taint,
                 "mode=denormal" => c.mode = Mode::Denormal,
                 other => {
                     return Err(format!(
-                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, shadow-sr, no-shadow-sr, verbose, mode=taint, mode=off, mode=denormal)"
+                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, shadow-sr, no-shadow-sr, dn-inline-ops, no-dn-inline-ops, verbose, mode=taint, mode=off, mode=denormal)"
                     ))
                 }
             }
@@ -213,6 +227,14 @@ mod tests {
         assert!(cfg(&[], "").unwrap().hoist);
         assert!(!cfg(&[("TAINTPROF_HOIST", "0")], "").unwrap().hoist);
         assert!(!cfg(&[], "no-hoist").unwrap().hoist);
+        assert!(cfg(&[], "").unwrap().dn_inline_ops);
+        assert!(
+            !cfg(&[("TAINTPROF_DN_INLINE_OPS", "0")], "")
+                .unwrap()
+                .dn_inline_ops
+        );
+        assert!(!cfg(&[], "no-dn-inline-ops").unwrap().dn_inline_ops);
+        assert!(cfg(&[("TAINTPROF_DN_INLINE_OPS", "2")], "").is_err());
     }
 
     #[test]

@@ -75,6 +75,22 @@ pub fn compile(sources: &[&str], opt: &str, extra: &[&str]) -> Build {
 
 /// Like [`compile`] but returns the compiler's failure output instead of panicking.
 pub fn try_compile(sources: &[&str], opt: &str, extra: &[&str]) -> Result<Build, String> {
+    try_compile_env(sources, opt, extra, &[])
+}
+
+/// Like [`compile`], with extra environment variables for the compiler (the plugin's
+/// `TAINTPROF_*` knobs).
+pub fn compile_env(sources: &[&str], opt: &str, extra: &[&str], env: &[(&str, &str)]) -> Build {
+    try_compile_env(sources, opt, extra, env).unwrap_or_else(|msg| panic!("{msg}"))
+}
+
+/// Like [`try_compile`], with extra environment variables for the compiler.
+pub fn try_compile_env(
+    sources: &[&str],
+    opt: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Result<Build, String> {
     let cxx = sources.iter().any(|s| is_cxx(s));
     let wrapper = bin_dir().join(if cxx { "taintprof-c++" } else { "taintprof-cc" });
     assert!(
@@ -91,6 +107,9 @@ pub fn try_compile(sources: &[&str], opt: &str, extra: &[&str]) -> Result<Build,
     let exe = dir.join(&stem);
     let srcs: Vec<PathBuf> = sources.iter().map(|s| programs_dir().join(s)).collect();
     let mut cmd = Command::new(&wrapper);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
     cmd.arg(opt)
         .args(extra)
         .args(&srcs)

@@ -258,3 +258,57 @@ fn flush_to_zero_is_reported() {
         "no FTZ/DAZ warning: {warnings:?}"
     );
 }
+
+/// The report without what differs between two runs of the same program (pid, times,
+/// executable path).
+fn run_independent(mut r: Value) -> Value {
+    let o = r.as_object_mut().unwrap();
+    for k in ["program", "exit", "threads", "taintprof_version"] {
+        o.remove(k);
+    }
+    r
+}
+
+/// Operation sites are handled inline by default (counts into per-thread counters,
+/// result tags with selects); `TAINTPROF_DN_INLINE_OPS=0` calls the `__tpd_op` hook,
+/// the reference. Both builds must write the same report — site counts, arrays,
+/// origins, creators, snapshots — for binary operations, fneg, conversions, fma, fabs,
+/// comparisons, libm calls and vectorized loops, at -O0 and -O3.
+#[test]
+fn inline_operation_code_matches_the_op_hook() {
+    for (src, args) in [
+        ("dn_ops_mix.c", &[][..]),
+        ("jacobi_dn.c", &["0.0", "120", "256"][..]),
+        ("creator_chain.c", &[][..]),
+    ] {
+        for opt in ["-O0", "-O3"] {
+            let inline = compile(&[src], opt, &[DN]);
+            let hooks = compile_env(&[src], opt, &[DN], &[("TAINTPROF_DN_INLINE_OPS", "0")]);
+            let ri = inline.run(args);
+            let rh = hooks.run(args);
+            assert!(ri.output.status.success(), "{}", ri.stderr());
+            assert_eq!(
+                ri.stdout(),
+                rh.stdout(),
+                "{src} {opt}: different program output"
+            );
+            let (a, b) = (ri.denormal_report(), rh.denormal_report());
+            let t = &a["totals"];
+            assert!(
+                u(&t["denormal_operands"]) > 0 && u(&t["denormal_results"]) > 0,
+                "{src} {opt}: no denormal operations to compare: {t}"
+            );
+            assert!(
+                !a["creators"].as_array().unwrap().is_empty(),
+                "{src} {opt}: no creators"
+            );
+            let (a, b) = (run_independent(a), run_independent(b));
+            for k in a.as_object().unwrap().keys() {
+                assert_eq!(
+                    a[k], b[k],
+                    "{src} {opt}: `{k}` differs between the inline operation code and the __tpd_op hook"
+                );
+            }
+        }
+    }
+}

@@ -40,7 +40,9 @@ impl DnTypes {
         DnTypes {
             site: ir.named_struct(
                 "taintprof.FpSiteDesc",
-                &[site_desc, p, i16t, i16t, i16t, i16t, i32t, i32t, p],
+                &[
+                    site_desc, p, i16t, i16t, i16t, i16t, i32t, i32t, p, i32t, i32t,
+                ],
             ),
             array: ir.named_struct(
                 "taintprof.FpArrayDesc",
@@ -68,6 +70,9 @@ pub struct FpSiteInfo {
     pub flags: u16,
     /// Block counter index.
     pub block: u32,
+    /// First of the site's three inline counters (`FpSiteDesc::counters`), or
+    /// `FPSITE_NO_COUNTERS`.
+    pub counters: u32,
 }
 
 /// A marked array known at compile time (`FpArrayDesc`).
@@ -251,6 +256,8 @@ impl DnDescs {
                         ir.c32(s.block),
                         ir.c32(i as u32),
                         module,
+                        ir.c32(s.counters),
+                        ir.c32(0),
                     ],
                 )
             })
@@ -288,6 +295,16 @@ impl DnDescs {
         );
         unsafe { LLVMSetInitializer(module, init) };
         register_ctor(ir, register, module);
+    }
+
+    /// Counted basic blocks (`n_blocks` less the operation sites' inline counters).
+    pub fn counted_blocks(&self) -> u32 {
+        let inline = self
+            .sites
+            .iter()
+            .filter(|s| s.counters != abi::FPSITE_NO_COUNTERS)
+            .count() as u32;
+        self.n_blocks - 3 * inline
     }
 
     /// The compile-time JSON view (schema `taintprof.static`, version 1, `"mode":
@@ -350,7 +367,7 @@ impl DnDescs {
                 self.module_flags & abi::MODULE_NO_DEBUG_INFO == 0,
             )
             .num("sites", self.sites.len() as u64)
-            .num("blocks", self.n_blocks as u64)
+            .num("blocks", self.counted_blocks() as u64)
             .arr("operations", ops)
             .arr("arrays", arrays)
             .arr("allocation_sites", allocs)

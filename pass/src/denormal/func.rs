@@ -25,10 +25,14 @@
 //! path: pure instructions and simple loads of the group are cloned (*rematerialized*;
 //! the group contains no writes, so a cloned load reads what the original read). Then,
 //! site by site in program order, it computes the exact lane masks, and if a site has a
-//! denormal operand or result it calls `__tpd_op`/`__tpd_load`/`__tpd_store` with the
-//! operand tags in a stack buffer and takes the result tags from it. Counts are exact
-//! although the fast-path test is shared: a hook is called only for a site whose own
-//! masks are non-zero.
+//! denormal operand or result: an operation site updates its three inline counters
+//! (`FpSiteDesc::counters`, in this thread's block counters) and computes its result
+//! tags with selects, with no call (`count_op_inline`, `op_tags_inline`; a call per
+//! operation and the spills around it were most of the cold cost); loads and stores
+//! call `__tpd_load`/`__tpd_store` with the tags in a stack buffer (they need the
+//! marked-array registry). Counts are exact although the fast-path test is shared:
+//! a site is counted only when its own masks are non-zero. `TAINTPROF_DN_INLINE_OPS=0`
+//! calls `__tpd_op` for operations too (the reference).
 //!
 //! ## Tags
 //!
@@ -941,7 +945,11 @@ impl<'a> DnFn<'a> {
             let hook_bb = unsafe { ffi::tp_split_if_then(need, c.term) };
             let term = ir::terminator(hook_bb);
             self.at(term);
-            self.stats.hook_calls += 1;
+            if !matches!(spec.kind, SiteKind::Op)
+                || self.d.sites[first + ch as usize].counters == abi::FPSITE_NO_COUNTERS
+            {
+                self.stats.hook_calls += 1;
+            }
             let es = spec.fp.elem_size();
             let addr = |p: V| {
                 if off == 0 {
@@ -952,6 +960,19 @@ impl<'a> DnFn<'a> {
             };
             let mut result_tags: Option<V> = None;
             match &spec.kind {
+                SiteKind::Op
+                    if self.d.sites[first + ch as usize].counters != abi::FPSITE_NO_COUNTERS =>
+                {
+                    let ctr = self.d.sites[first + ch as usize].counters;
+                    let vec =
+                        spec.lanes > 1 || op_lms.iter().any(|&m| ir::is_vector(ir::type_of(m)));
+                    let (ms, ts) = self.op_chunks(&op_lms, &op_tags, off, n, vec);
+                    let rm = subject_lm.map(|lm| self.chunk(lm, off, n, ir.cint(ir.int_ty(1), 0)));
+                    self.count_op_inline(ctr, &ms, rm, vec, n);
+                    if let (Some(_), Some(rm)) = (spec.result, rm) {
+                        result_tags = Some(self.op_tags_inline(site, rm, &ms, &ts, vec, n));
+                    }
+                }
                 SiteKind::Op => {
                     for (k, &t) in op_tags.iter().enumerate() {
                         let tc = self.chunk(t, off, n, ir.c64(0));
@@ -1056,6 +1077,116 @@ impl<'a> DnFn<'a> {
         }
         c.tags.insert(r, full);
         Ok(())
+    }
+
+    /// Chunk `off..off+n` of every operand's lane mask and (masked) tag, in the shape of
+    /// the site's lanes: `<n x i1>`/`<n x i64>` when `vec` (a scalar operand of a vector
+    /// operation belongs to lane 0), else `i1`/`i64`.
+    fn op_chunks(&self, lms: &[V], tags: &[V], off: u32, n: u32, vec: bool) -> (Vec<V>, Vec<V>) {
+        let ir = self.ir;
+        let i1 = ir.int_ty(1);
+        let mut ms = Vec::new();
+        let mut ts = Vec::new();
+        for (&lm, &t) in lms.iter().zip(tags) {
+            let m = self.chunk(lm, off, n, ir.cint(i1, 0));
+            let t = self.chunk(t, off, n, ir.c64(0));
+            let lane0 = |v: V, et: T| {
+                if vec && !ir::is_vector(ir::type_of(v)) {
+                    ir.insert_element(ir.null(ir.vec(et, n)), v, ir.c32(0))
+                } else {
+                    v
+                }
+            };
+            ms.push(lane0(m, i1));
+            ts.push(lane0(t, ir.i64));
+        }
+        (ms, ts)
+    }
+
+    /// The counts `__tpd_op` would make, into the site's inline counters `ctr..ctr+3`
+    /// of this thread's block counters: denormal operands (set lanes of the operand
+    /// masks `ms`), operations with a denormal operand (lanes set in any of them),
+    /// denormal results (lanes of `rm`). Vectors pack the three per-lane counts into
+    /// bytes of one `i32` lane (at most 48, 16, 16) and need one `reduce.add`; the
+    /// baseline x86-64 target has no `popcnt`.
+    fn count_op_inline(&self, ctr: u32, ms: &[V], rm: Option<V>, vec: bool, n: u32) {
+        let ir = self.ir;
+        let cb = self.counters.expect("functions with sites count blocks");
+        let (wide, any) = if vec {
+            (
+                ir.vec(ir.i32, n),
+                ms.iter().copied().reduce(|a, b| ir.or(a, b)),
+            )
+        } else {
+            (ir.i64, ms.iter().copied().reduce(|a, b| ir.or(a, b)))
+        };
+        let mut packed = ir.null(wide);
+        for &m in ms {
+            packed = ir.add(packed, ir.zext(m, wide));
+        }
+        let shift = |v: V, by: u64| {
+            let by = if vec {
+                ir.splat(ir.c32(by as u32), n)
+            } else {
+                ir.c64(by)
+            };
+            ir.shl(v, by)
+        };
+        if let Some(a) = any {
+            packed = ir.add(packed, shift(ir.zext(a, wide), 8));
+        }
+        if let Some(r) = rm {
+            packed = ir.add(packed, shift(ir.zext(r, wide), 16));
+        }
+        let total = if vec {
+            let (f, ft) = ir.intrinsic("llvm.vector.reduce.add", &[wide]);
+            ir.zext(ir.call(ft, f, &[packed]), ir.i64)
+        } else {
+            packed
+        };
+        // Sites without an FP result (comparisons, FP→int) have no result count.
+        let counts = if rm.is_some() { 3 } else { 2 };
+        for j in 0..counts {
+            let c = ir.and(ir.lshr(total, ir.c64(8 * j)), ir.c64(0xff));
+            let c = if j == 2 {
+                ir.lshr(total, ir.c64(16))
+            } else {
+                c
+            };
+            if ir::is_zero_const(c) {
+                continue;
+            }
+            let p = ir.gep(ir.i64, cb, &[ir.c64(ctr as u64 + j)]);
+            let v = ir.load(ir.i64, p, 8);
+            ir.store(ir.add(v, c), p, 8);
+        }
+    }
+
+    /// The result tags `__tpd_op` would write for a chunk of site `site` (result lane
+    /// mask `rm`, operand masks `ms` and masked tags `ts` from [`Self::op_chunks`]),
+    /// with selects: where the result is denormal, the tag of the first operand that
+    /// is denormal in that lane if it has a creator; that operand's origin with this
+    /// site as creator if not; `(0, this site)` with no denormal operand. 0 where the
+    /// result is normal.
+    fn op_tags_inline(&self, site: V, rm: V, ms: &[V], ts: &[V], vec: bool, n: u32) -> V {
+        let ir = self.ir;
+        let tt = if vec { ir.vec(ir.i64, n) } else { ir.i64 };
+        let wide = |c: V| if vec { ir.splat(c, n) } else { c };
+        let me = wide(ir.and(ir.ptrtoint(site, ir.i64), ir.c64(abi::TAG_CREATOR_MASK)));
+        let creator_mask = wide(ir.c64(abi::TAG_CREATOR_MASK));
+        let zero = ir.null(tt);
+        let mut acc = me;
+        // Last operand first, so that the first denormal operand has the last word.
+        for (&m, &t) in ms.iter().zip(ts).rev() {
+            if ir::is_zero_const(m) {
+                continue;
+            }
+            // No creator: the tag is its origin alone, and this site becomes the creator.
+            let orphan = ir.icmp_eq(ir.and(t, creator_mask), zero);
+            let adopted = ir.or(t, ir.select(orphan, me, zero));
+            acc = ir.select(m, adopted, acc);
+        }
+        ir.select(rm, acc, zero)
     }
 
     /// For gathers and scatters: per lane `l` of the chunk whose bit is set in `bits`,

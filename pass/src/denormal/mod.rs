@@ -35,7 +35,7 @@ use crate::ffi;
 use crate::instrument::{should_instrument, Outcome};
 use crate::ir::{self, Ir, B, V};
 use crate::taint::prepare::{prepare, Prepared};
-use classify::{alloc_fn, is_free_fn, site_spec, AllocFn, SiteSpec};
+use classify::{alloc_fn, is_free_fn, site_spec, AllocFn, SiteKind, SiteSpec};
 use desc::{AllocSiteInfo, DnDescs, FpArrayInfo, FpSiteInfo};
 use func::{dn_error, DnFn};
 use inkwell::llvm_sys::core::*;
@@ -71,6 +71,8 @@ pub struct DnStats {
     pub releases: usize,
     pub inline_asm_fp: usize,
     pub invoke_sites: usize,
+    /// Operation sites (16-lane chunks) handled inline, without `__tpd_op`.
+    pub inline_op_sites: usize,
 }
 
 /// A site of the function being instrumented.
@@ -251,6 +253,8 @@ struct Planner<'a> {
     list: &'a AbiList,
     d: &'a mut DnDescs,
     stats: &'a mut DnStats,
+    /// Operation sites get inline counters (`Config::dn_inline_ops`).
+    inline_ops: bool,
 }
 
 impl Planner<'_> {
@@ -332,7 +336,14 @@ impl Planner<'_> {
             loop_: p.loop_around(bi),
         };
         let first = d.sites.len();
+        let inline = self.inline_ops && matches!(spec.kind, SiteKind::Op) && lane_shaped(&spec);
         for c in 0..spec.chunks() {
+            // Inline counters are numbered after all blocks (`number_inline_counters`).
+            let counters = if inline {
+                INLINE_COUNTERS_PENDING
+            } else {
+                abi::FPSITE_NO_COUNTERS
+            };
             d.sites.push(FpSiteInfo {
                 site: site.clone(),
                 op: spec.op.clone(),
@@ -340,7 +351,11 @@ impl Planner<'_> {
                 lanes: spec.chunk_lanes(c) as u16,
                 flags: spec.flags,
                 block,
+                counters,
             });
+        }
+        if inline {
+            self.stats.inline_op_sites += spec.chunks() as usize;
         }
         plan.sites.insert(
             i,
@@ -481,6 +496,35 @@ impl Planner<'_> {
     }
 }
 
+/// `FpSiteInfo::counters` of an inline site before `number_inline_counters`.
+const INLINE_COUNTERS_PENDING: u32 = abi::FPSITE_NO_COUNTERS - 1;
+
+/// Gives every inline operation site its three counters, in the block-counter space
+/// after the module's blocks (so block numbers do not depend on the inline sites).
+fn number_inline_counters(d: &mut DnDescs) {
+    for i in 0..d.sites.len() {
+        if d.sites[i].counters == INLINE_COUNTERS_PENDING {
+            d.sites[i].counters = d.n_blocks;
+            d.n_blocks += 3;
+        }
+    }
+}
+
+/// Whether every operand of operation site `spec` has its result's shape (both scalars,
+/// or vectors of the same length): then lane `l` of the result comes from lane `l` of
+/// the operands, which is what the inline result tags compute. Others (reductions, ...)
+/// call `__tpd_op`. Sites without an FP result need no tags.
+fn lane_shaped(spec: &SiteSpec) -> bool {
+    let Some(r) = spec.result else {
+        return true;
+    };
+    let shape = |v: V| {
+        let t = ir::type_of(v);
+        ir::is_vector(t).then(|| ir::vector_len(t))
+    };
+    spec.operands.iter().all(|&o| shape(o) == shape(r))
+}
+
 /// Run denormal mode on module `m` (configuration and function list already loaded).
 pub fn run(m: LLVMModuleRef, opt_level: i32, cfg: &Config, list: &AbiList) -> Outcome {
     let mut out = Outcome {
@@ -529,9 +573,11 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, cfg: &Config, list: &AbiList) -> Ou
             list,
             d: &mut d,
             stats: &mut stats,
+            inline_ops: cfg.dn_inline_ops,
         };
         prepared.iter().map(|p| planner.plan(p)).collect()
     };
+    number_inline_counters(&mut d);
     d.reserve(&ir);
     let rt = runtime::DnRuntime::declare(&ir);
     let instrumented: HashSet<V> = fns.iter().copied().collect();
@@ -560,7 +606,7 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, cfg: &Config, list: &AbiList) -> Ou
         let heap = d.allocs.len() - stats.vlas;
         eprintln!(
             "taintprof: {source} (opt level {}, denormal mode): {} functions instrumented ({} skipped), {} allocas promoted, \
-             {} FP sites ({} descriptors) in {} counted blocks, {} fast-path tests, {} stores merged into a preceding test, {} cold regions, {} hook calls, {} values rematerialized, \
+             {} FP sites ({} descriptors) in {} counted blocks, {} fast-path tests, {} stores merged into a preceding test, {} cold regions, {} hook calls, {} operation sites inline, {} values rematerialized, \
              {} parameter tags, {} call result tags, {} calls passing tags ({} without), {} wrapped calls, {} shadow copies, \
              {} zero tag PHIs removed, {} inserted instructions simplified away; \
              arrays: {} global/static, {} stack, {} variable-length; allocations: {} typed ({} sites), {} untyped; {} releases",
@@ -570,11 +616,12 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, cfg: &Config, list: &AbiList) -> Ou
             stats.promoted_allocas,
             stats.sites_instrumented,
             d.sites.len(),
-            d.n_blocks,
+            d.counted_blocks(),
             stats.checks,
             stats.merged_stores,
             stats.cold_regions,
             stats.hook_calls,
+            stats.inline_op_sites,
             stats.rematerialized,
             stats.param_tags,
             stats.ret_tags,

@@ -3,7 +3,8 @@
 //!
 //! ## Tag semantics
 //!
-//! * `__tpd_op`: counts the site's denormal operands (per operand and lane) and denormal
+//! * `__tpd_op` (only for modules built with `TAINTPROF_DN_INLINE_OPS=0`: by default the
+//!   pass emits these semantics inline, see `FpSiteDesc::counters`): counts the site's denormal operands (per operand and lane) and denormal
 //!   results (per lane). Result tag per lane, where the result is denormal: the tag of
 //!   the first denormal operand in that lane if it has a creator (its origin and creator
 //!   carry on); else (that operand's origin, **this site**); with no denormal operand,

@@ -26,7 +26,9 @@ use core::ffi::c_char;
 use core::fmt::Write as _;
 use core::sync::atomic::Ordering::*;
 
-use taintprof_abi::{FpSiteDesc, SrcLoc, ARRAY_GLOBAL, ARRAY_HEAP, ARRAY_STACK, ARRAY_STATIC};
+use taintprof_abi::{
+    FpSiteDesc, SrcLoc, ARRAY_GLOBAL, ARRAY_HEAP, ARRAY_STACK, ARRAY_STATIC, FPSITE_NO_COUNTERS,
+};
 
 use super::arrays::{self, OTHER, READY};
 use super::modules::{self, NO_SITE_BASE, OVERFLOW_SITE};
@@ -286,9 +288,18 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
                 .filter(|&x| x != OVERFLOW_SITE)
             };
             let lanes = d.lanes.max(1) as u64;
+            // Operation sites counted inline (FpSiteDesc::counters).
+            let inline = (d.counters != FPSITE_NO_COUNTERS
+                && d.counters.checked_add(3).is_some_and(|e| e <= m.n_blocks))
+            .then(|| block_base as usize + d.counters as usize);
             threads::for_each(|t| {
                 if d.block < m.n_blocks {
                     r.exec += t.block(block_base as usize + d.block as usize) * lanes;
+                }
+                if let Some(c) = inline {
+                    r.ops += t.block(c);
+                    r.op_ops += t.block(c + 1);
+                    r.res += t.block(c + 2);
                 }
                 if let Some(x) = slot {
                     let c = t.site(x);

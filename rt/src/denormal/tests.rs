@@ -97,6 +97,8 @@ fn module(src: &str, specs: Vec<SiteSpec>, n_blocks: u32, arrays: Vec<FpArrayDes
                 block: s.block,
                 index: i as u32,
                 module: m,
+                counters: FPSITE_NO_COUNTERS,
+                _pad: 0,
             }
         })
         .collect();

@@ -1,11 +1,11 @@
-/* The denormal-mode ABI (taintprof-abi v3, "Denormal mode") as instrumented code sees it. */
+/* The denormal-mode ABI (taintprof-abi v4, "Denormal mode") as instrumented code sees it. */
 #ifndef FAKE_DN_ABI_H
 #define FAKE_DN_ABI_H
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#define DN_ABI_VERSION 3u
+#define DN_ABI_VERSION 4u
 #define DN_MODULE_MAGIC 0x4e445054u
 #define DN_BASE_UNREGISTERED UINT64_MAX
 enum { FP_HALF = 1, FP_FLOAT = 2, FP_DOUBLE = 3 };
@@ -21,7 +21,9 @@ typedef struct {
   uint16_t ty, lanes, flags, _reserved;
   uint32_t block, index;
   const DnModuleDesc *module;
+  uint32_t counters, _pad; /* FPSITE_NO_COUNTERS: counted by the hooks */
 } FpSiteDesc;
+#define FPSITE_NO_COUNTERS UINT32_MAX
 typedef struct {
   const char *name, *function, *file;
   uint32_t line;
@@ -46,7 +48,7 @@ struct DnModuleDesc {
   uint64_t base;
   DnModuleDesc *next;
 };
-_Static_assert(sizeof(FpSiteDesc) == 56, "FpSiteDesc");
+_Static_assert(sizeof(FpSiteDesc) == 64, "FpSiteDesc");
 _Static_assert(sizeof(FpArrayDesc) == 56, "FpArrayDesc");
 _Static_assert(sizeof(AllocSiteDesc) == 40, "AllocSiteDesc");
 _Static_assert(sizeof(DnModuleDesc) == 64, "DnModuleDesc");
