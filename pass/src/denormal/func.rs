@@ -945,9 +945,10 @@ impl<'a> DnFn<'a> {
             let hook_bb = unsafe { ffi::tp_split_if_then(need, c.term) };
             let term = ir::terminator(hook_bb);
             self.at(term);
-            if !matches!(spec.kind, SiteKind::Op)
-                || self.d.sites[first + ch as usize].counters == abi::FPSITE_NO_COUNTERS
-            {
+            // An operation site with inline counters needs no hook.
+            let inline_ctr = Some(self.d.sites[first + ch as usize].counters)
+                .filter(|&c| matches!(spec.kind, SiteKind::Op) && c != abi::FPSITE_NO_COUNTERS);
+            if inline_ctr.is_none() {
                 self.stats.hook_calls += 1;
             }
             let es = spec.fp.elem_size();
@@ -960,10 +961,8 @@ impl<'a> DnFn<'a> {
             };
             let mut result_tags: Option<V> = None;
             match &spec.kind {
-                SiteKind::Op
-                    if self.d.sites[first + ch as usize].counters != abi::FPSITE_NO_COUNTERS =>
-                {
-                    let ctr = self.d.sites[first + ch as usize].counters;
+                SiteKind::Op if inline_ctr.is_some() => {
+                    let ctr = inline_ctr.unwrap_or(abi::FPSITE_NO_COUNTERS);
                     let vec =
                         spec.lanes > 1 || op_lms.iter().any(|&m| ir::is_vector(ir::type_of(m)));
                     let (ms, ts) = self.op_chunks(&op_lms, &op_tags, off, n, vec);
