@@ -5,7 +5,7 @@
 ; The callee reads its parameters' slots at entry only if __tp_callee_tls is itself.
 ; A function returning FP always stores its return tag; the caller reads it right
 ; after the call and clears the slot first when the callee may be uninstrumented.
-; RUN: %opt_denormal < %s | %FileCheck %s
+; RUN: %opt_dn_nomem < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 

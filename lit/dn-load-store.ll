@@ -4,7 +4,7 @@
 ; denormal. The cold region rematerializes the address and the load (the group has no
 ; write before its test, so the clone reads what the original read). A store is tested
 ; before it executes; stores that follow it join its test.
-; RUN: %opt_denormal < %s | %FileCheck %s
+; RUN: %opt_dn_nomem < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 

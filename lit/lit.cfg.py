@@ -15,6 +15,9 @@
 #   %opt_dn_hooks  the same denormal mode (`taintprof-taint<mode=denormal;...>`) with
 #                `no-dn-inline-ops`: operation sites call `__tpd_op` instead of being
 #                handled inline (no inline counters), for the checks of the hook path
+#   %opt_dn_nomem  denormal mode with `no-dn-inline-mem`: operations inline, loads and
+#                stores always call their hooks (no inline memory cache; that has its
+#                own test, dn-mem-cache.ll), for the checks of the hook calls
 #   %opt         opt-19 with the plugin loaded (give -passes yourself)
 #   %clang       clang-19
 #   %FileCheck   FileCheck from LLVM 19
@@ -42,6 +45,7 @@ config.substitutions.append(("%opt_taint", f"{opt} -load-pass-plugin={plugin} -p
 config.substitutions.append(("%opt_rules", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<no-hoist>' -S"))
 config.substitutions.append(("%opt_dataflow", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<no-control-flow;no-hoist>' -S"))
 config.substitutions.append(("%opt_denormal", f"{opt} -load-pass-plugin={plugin} -passes=taintprof-denormal,verify -S"))
+config.substitutions.append(("%opt_dn_nomem", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<mode=denormal;no-dn-inline-mem>,verify' -S"))
 config.substitutions.append(("%opt_dn_hooks", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<mode=denormal;no-dn-inline-ops>,verify' -S"))
 config.substitutions.append(("%opt", f"{opt} -load-pass-plugin={plugin}"))
 config.substitutions.append(("%plugin", plugin))

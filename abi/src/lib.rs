@@ -38,7 +38,7 @@
 use core::ffi::c_char;
 
 /// Bumped whenever a layout, name or meaning below changes.
-pub const ABI_VERSION: u32 = 4;
+pub const ABI_VERSION: u32 = 5;
 
 /// Magic number at the start of every [`ModuleDesc`] ("TPMD").
 pub const MODULE_MAGIC: u32 = 0x544d_5044;
@@ -340,6 +340,60 @@ pub const HOOK_DN_LOAD: &str = "__tpd_load";
 /// `void __tpd_store(const FpSiteDesc *s, void *addr, u64 lane_mask, const u64 *tags)`:
 /// cold path of an FP store whose lanes in `lane_mask` are denormal.
 pub const HOOK_DN_STORE: &str = "__tpd_store";
+/// `u64`: generation of the runtime's table of marked global/static/heap arrays, bumped
+/// whenever it changes (a registration, a release). The inline memory caches below are
+/// valid only while it is what it was when they were filled.
+pub const DN_RANGES_GEN: &str = "__tpd_ranges_gen";
+
+// ---- Inline memory caches -------------------------------------------------------
+//
+// A contiguous float or double load or store site with `FpSiteDesc::counters` set owns
+// `DN_LOAD_WORDS` / `DN_STORE_WORDS` words of each thread's block counters from that
+// index on. Word 0 counts the site's denormal loads (stores) made inline; the others
+// are a one-entry cache that the runtime fills when the hook (`__tpd_load` /
+// `__tpd_store`) handled a chunk whose denormal lanes all lie in one marked non-stack
+// array and all had the same tag (loads: the same creator bits in shadow memory).
+// While the cache holds, the instrumented code does what the hook would, with no call:
+//
+//   valid:   cache[KEY] == __tpd_ranges_gen ^ (u64)site
+//            && (addr - cache[LO]) <=u cache[LIMIT]          (all lanes inside)
+//            && every denormal lane's tag matches cache[MATCH]: loads, the creator bits
+//               of the shadow tag (tag & TAG_CREATOR_MASK); stores, the whole value tag
+//   element  e = (addr - cache[ARR_LO]) >> log2(element size)
+//   counters ((u32 *)cache[SHARD])[e + lane] += 1 per denormal lane   (reads; stores:
+//            the write half, already offset by the array's length)
+//            *(u64 *)cache[CREATOR_COUNT] += denormal lanes; cache[0] += the same
+//   loads    tag = cache[TAG] per denormal lane (the array's id and the creator)
+//   stores   if cache[PAIR_COUNT]: *(u64 *)cache[PAIR_COUNT] += lanes and
+//            ((u32 *)cache[PAIR_MAP])[e + lane] += 1; the shadow tag of each denormal
+//            lane becomes cache[TAG]
+//
+// Anything else (a different array, creator or origin, a chunk crossing the array's
+// end, a changed table) calls the hook, which counts and refills the cache.
+/// Words of a load site's inline counter and cache.
+pub const DN_LOAD_WORDS: u32 = 9;
+/// Words of a store site's inline counter and cache.
+pub const DN_STORE_WORDS: u32 = 11;
+/// Cache word: `__tpd_ranges_gen ^ site address` when filled.
+pub const DN_C_KEY: u32 = 1;
+/// Cache word: lowest chunk address of the cached window.
+pub const DN_C_LO: u32 = 2;
+/// Cache word: a chunk at `addr` lies inside iff `addr - LO <= LIMIT` (unsigned).
+pub const DN_C_LIMIT: u32 = 3;
+/// Cache word: address of the array's element 0.
+pub const DN_C_ARR_LO: u32 = 4;
+/// Cache word: this thread's `u32` element counters of the array (reads, or writes).
+pub const DN_C_SHARD: u32 = 5;
+/// Cache word: the tag the hook gives the lanes (loads) or writes to shadow (stores).
+pub const DN_C_TAG: u32 = 6;
+/// Cache word: what every denormal lane's tag must be (see above).
+pub const DN_C_MATCH: u32 = 7;
+/// Cache word: `u64 *` count of (array, creator) in this thread's creator table.
+pub const DN_C_CREATOR_COUNT: u32 = 8;
+/// Cache word (stores): `u64 *` count of the pair (array, origin), null without origin.
+pub const DN_C_PAIR_COUNT: u32 = 9;
+/// Cache word (stores): this thread's `u32` origin map of the pair (one per element).
+pub const DN_C_PAIR_MAP: u32 = 10;
 /// `void __tpd_array_enter(void *addr, const FpArrayDesc *a)` /
 /// `void __tpd_array_leave(void *addr)`: a stack array comes into / goes out of scope.
 pub const HOOK_DN_ARRAY_ENTER: &str = "__tpd_array_enter";
@@ -376,13 +430,28 @@ pub struct FpSiteDesc {
     /// site's three inline counters: denormal operands, operations with a denormal
     /// operand, denormal results. An operation site with inline counters is handled
     /// entirely by the instrumented code (counts and result tags, see [`HOOK_DN_OP`]);
-    /// the runtime adds these counters to the site's row of the report.
+    /// the runtime adds these counters to the site's row of the report. A load or
+    /// store site with it set owns [`DN_LOAD_WORDS`] / [`DN_STORE_WORDS`] words there:
+    /// its inline count of denormal loads (stores) and its inline memory cache.
     pub counters: u32,
     pub _pad: u32,
 }
 
 /// `FpSiteDesc::counters` of a site counted by the hooks only.
 pub const FPSITE_NO_COUNTERS: u32 = u32::MAX;
+
+/// Block-counter words owned by a site with `FpSiteDesc::counters` set, by its
+/// `FPSITE_*` flags: three counters for an operation, the inline count and cache of a
+/// load or store.
+pub const fn inline_words(flags: u16) -> u32 {
+    if flags & FPSITE_LOAD != 0 {
+        DN_LOAD_WORDS
+    } else if flags & FPSITE_STORE != 0 {
+        DN_STORE_WORDS
+    } else {
+        3
+    }
+}
 
 pub const FP_HALF: u16 = 1;
 pub const FP_FLOAT: u16 = 2;

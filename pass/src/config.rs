@@ -63,6 +63,11 @@ pub struct Config {
     /// reference implementation, which the end-to-end tests compare against). Pass
     /// parameters `dn-inline-ops` / `no-dn-inline-ops`.
     pub dn_inline_ops: bool,
+    /// `TAINTPROF_DN_INLINE_MEM` (denormal mode, with `dn_inline_ops`): `1` (default)
+    /// gives contiguous float/double loads and stores an inline memory cache, so that
+    /// their cold path calls `__tpd_load`/`__tpd_store` only when it misses; `0` always
+    /// calls the hook. Pass parameters `dn-inline-mem` / `no-dn-inline-mem`.
+    pub dn_inline_mem: bool,
 }
 
 impl Default for Config {
@@ -78,6 +83,7 @@ impl Default for Config {
             hoist: true,
             shadow_sr: true,
             dn_inline_ops: true,
+            dn_inline_mem: true,
         }
     }
 }
@@ -147,6 +153,11 @@ impl Config {
                 c.dn_inline_ops = truthy("TAINTPROF_DN_INLINE_OPS", &v)?;
             }
         }
+        if let Some(v) = get("TAINTPROF_DN_INLINE_MEM") {
+            if !v.trim().is_empty() {
+                c.dn_inline_mem = truthy("TAINTPROF_DN_INLINE_MEM", &v)?;
+            }
+        }
         if let Some(v) = get("TAINTPROF_CONTROL_FLOW") {
             // Unset or empty means the default (on); only an explicit 0 turns it off.
             if !v.trim().is_empty() {
@@ -166,12 +177,14 @@ impl Config {
                 "no-shadow-sr" => c.shadow_sr = false,
                 "dn-inline-ops" => c.dn_inline_ops = true,
                 "no-dn-inline-ops" => c.dn_inline_ops = false,
+                "dn-inline-mem" => c.dn_inline_mem = true,
+                "no-dn-inline-mem" => c.dn_inline_mem = false,
                 "mode=off" => c.mode = Mode::Off,
                 "mode=taint" => c.mode = Mode::Taint,
                 "mode=denormal" => c.mode = Mode::Denormal,
                 other => {
                     return Err(format!(
-                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, shadow-sr, no-shadow-sr, dn-inline-ops, no-dn-inline-ops, verbose, mode=taint, mode=off, mode=denormal)"
+                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, shadow-sr, no-shadow-sr, dn-inline-ops, no-dn-inline-ops, dn-inline-mem, no-dn-inline-mem, verbose, mode=taint, mode=off, mode=denormal)"
                     ))
                 }
             }
@@ -235,6 +248,13 @@ mod tests {
         );
         assert!(!cfg(&[], "no-dn-inline-ops").unwrap().dn_inline_ops);
         assert!(cfg(&[("TAINTPROF_DN_INLINE_OPS", "2")], "").is_err());
+        assert!(cfg(&[], "").unwrap().dn_inline_mem);
+        assert!(
+            !cfg(&[("TAINTPROF_DN_INLINE_MEM", "0")], "")
+                .unwrap()
+                .dn_inline_mem
+        );
+        assert!(!cfg(&[], "no-dn-inline-mem").unwrap().dn_inline_mem);
     }
 
     #[test]

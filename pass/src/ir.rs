@@ -462,6 +462,20 @@ impl Ir {
         }
     }
 
+    /// Declare (or find) an external global (defined by the runtime).
+    pub fn extern_global(&self, name: &str, t: T) -> V {
+        let existing = self.named_global(name);
+        if !existing.is_null() {
+            return existing;
+        }
+        let c = CString::new(name).unwrap();
+        unsafe {
+            let g = LLVMAddGlobal(self.m, t, c.as_ptr());
+            LLVMSetLinkage(g, LLVMLinkage::LLVMExternalLinkage);
+            g
+        }
+    }
+
     /// An internal (private-linkage, unnamed_addr) global with an initializer.
     pub fn private_global(&self, name: &str, init: V, constant: bool) -> V {
         let c = CString::new(name).unwrap();
@@ -618,6 +632,12 @@ impl Ir {
     pub fn add(&self, a: V, b: V) -> V {
         unsafe { LLVMBuildAdd(self.b, a, b, NONAME) }
     }
+    pub fn sub(&self, a: V, b: V) -> V {
+        unsafe { LLVMBuildSub(self.b, a, b, NONAME) }
+    }
+    pub fn xor(&self, a: V, b: V) -> V {
+        unsafe { LLVMBuildXor(self.b, a, b, NONAME) }
+    }
     pub fn mul(&self, a: V, b: V) -> V {
         unsafe { LLVMBuildMul(self.b, a, b, NONAME) }
     }
@@ -629,6 +649,12 @@ impl Ir {
             return v;
         }
         unsafe { LLVMBuildZExt(self.b, v, t, NONAME) }
+    }
+    pub fn sext(&self, v: V, t: T) -> V {
+        if type_of(v) == t {
+            return v;
+        }
+        unsafe { LLVMBuildSExt(self.b, v, t, NONAME) }
     }
     pub fn bitcast(&self, v: V, t: T) -> V {
         if type_of(v) == t {

@@ -118,6 +118,9 @@ pub struct DnDescs {
     pub ty: DnTypes,
     pub sites: Vec<FpSiteInfo>,
     pub n_blocks: u32,
+    /// Basic blocks counted (the inline sites' words follow them up to `n_blocks`); set
+    /// when the inline words are numbered.
+    pub counted_blocks: u32,
     /// Globals and statics (listed in the module descriptor).
     pub arrays: Vec<FpArrayInfo>,
     /// Stack-array templates and their globals.
@@ -144,6 +147,7 @@ impl DnDescs {
             ty,
             sites: Vec::new(),
             n_blocks: 0,
+            counted_blocks: 0,
             arrays: Vec::new(),
             stack: Vec::new(),
             allocs: Vec::new(),
@@ -297,14 +301,9 @@ impl DnDescs {
         register_ctor(ir, register, module);
     }
 
-    /// Counted basic blocks (`n_blocks` less the operation sites' inline counters).
+    /// Counted basic blocks (`n_blocks` less the inline sites' words).
     pub fn counted_blocks(&self) -> u32 {
-        let inline = self
-            .sites
-            .iter()
-            .filter(|s| s.counters != abi::FPSITE_NO_COUNTERS)
-            .count() as u32;
-        self.n_blocks - 3 * inline
+        self.counted_blocks
     }
 
     /// The compile-time JSON view (schema `taintprof.static`, version 1, `"mode":

@@ -28,11 +28,15 @@
 //! denormal operand or result: an operation site updates its three inline counters
 //! (`FpSiteDesc::counters`, in this thread's block counters) and computes its result
 //! tags with selects, with no call (`count_op_inline`, `op_tags_inline`; a call per
-//! operation and the spills around it were most of the cold cost); loads and stores
-//! call `__tpd_load`/`__tpd_store` with the tags in a stack buffer (they need the
-//! marked-array registry). Counts are exact although the fast-path test is shared:
-//! a site is counted only when its own masks are non-zero. `TAINTPROF_DN_INLINE_OPS=0`
-//! calls `__tpd_op` for operations too (the reference).
+//! operation and the spills around it were most of the cold cost). A contiguous float
+//! or double load or store first probes its inline memory cache (`mem_probe`: the
+//! array window, creator and origin the runtime saw last time, in the site's words of
+//! the block counters) and on a hit counts and tags inline (`mem_hit`); otherwise, and
+//! for gathers, scatters and other types, it calls `__tpd_load`/`__tpd_store` with the
+//! tags in a stack buffer (they need the marked-array registry; the hook refills the
+//! cache). Counts are exact although the fast-path test is shared: a site is counted
+//! only when its own masks are non-zero. `TAINTPROF_DN_INLINE_OPS=0` calls the hooks
+//! for everything (the reference); `TAINTPROF_DN_INLINE_MEM=0` only for memory.
 //!
 //! ## Tags
 //!
@@ -96,6 +100,12 @@ enum AccKey {
     /// Everything else (scalars, half vectors, x86_fp80, fp128): the same `u` as an
     /// integer, running `umin`, then `acc <u mant_mask`.
     Int { bits: u32, lanes: u32 },
+}
+
+/// An inline memory cache probe (`DnFn::mem_probe`).
+struct Probe {
+    /// The cache holds for the chunk.
+    hit: V,
 }
 
 /// The group being collected.
@@ -945,9 +955,12 @@ impl<'a> DnFn<'a> {
             let hook_bb = unsafe { ffi::tp_split_if_then(need, c.term) };
             let term = ir::terminator(hook_bb);
             self.at(term);
-            // An operation site with inline counters needs no hook.
-            let inline_ctr = Some(self.d.sites[first + ch as usize].counters)
-                .filter(|&c| matches!(spec.kind, SiteKind::Op) && c != abi::FPSITE_NO_COUNTERS);
+            // An operation site with inline counters needs no hook; a load or store with
+            // them calls it only when its inline cache misses.
+            let ctr = Some(self.d.sites[first + ch as usize].counters)
+                .filter(|&c| c != abi::FPSITE_NO_COUNTERS);
+            let inline_ctr = ctr.filter(|_| matches!(spec.kind, SiteKind::Op));
+            let mem_ctr = ctr.filter(|_| !matches!(spec.kind, SiteKind::Op));
             if inline_ctr.is_none() {
                 self.stats.hook_calls += 1;
             }
@@ -982,6 +995,49 @@ impl<'a> DnFn<'a> {
                     if let (Some(r), Some(lm)) = (spec.result, subject_lm) {
                         result_tags = Some(self.load_result_tags(restags, r, lm, off, n));
                     }
+                }
+                SiteKind::Load { gather: false, .. } if mem_ctr.is_some() => {
+                    let ctr = mem_ctr.unwrap_or_default();
+                    let p = addr(ptr.unwrap());
+                    let lm = self.chunk(subject_lm.unwrap(), off, n, ir.cint(ir.i1, 0));
+                    let head = ir::block_of(term);
+                    let probe = self.mem_probe(ctr, site, p, lm, None, es);
+                    let hit_bb = unsafe { ffi::tp_split_if_then_weighted(probe.hit, term, 1) };
+                    let hit_tags = self.mem_hit(ctr, p, lm, es, hit_bb, false);
+                    let tail = ir::block_of(term);
+                    ir.before_with_records(ir::first_non_phi(tail));
+                    let t1 = ir.phi(ir::type_of(hit_tags));
+                    ir.add_incoming(t1, hit_tags, hit_bb);
+                    ir.add_incoming(t1, ir.null(ir::type_of(hit_tags)), head);
+                    self.at(term);
+                    let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(probe.hit), term) };
+                    ir.at_end(miss_bb);
+                    let h = self.rt.load;
+                    ir.call(h.ty, h.f, &[site, p, resmask, restags]);
+                    let hook_tags = self.load_result_tags(restags, i, subject_lm.unwrap(), off, n);
+                    let tail2 = ir::block_of(term);
+                    ir.before_with_records(ir::first_non_phi(tail2));
+                    let t2 = ir.phi(ir::type_of(hit_tags));
+                    ir.add_incoming(t2, hook_tags, miss_bb);
+                    ir.add_incoming(t2, t1, tail);
+                    self.at(term);
+                    result_tags = Some(t2);
+                }
+                SiteKind::Store { scatter: false, .. } if mem_ctr.is_some() => {
+                    let ctr = mem_ctr.unwrap_or_default();
+                    let p = addr(ptr.unwrap());
+                    let lm = self.chunk(subject_lm.unwrap(), off, n, ir.cint(ir.i1, 0));
+                    let tc = self.chunk(store_tags.unwrap(), off, n, ir.c64(0));
+                    let probe = self.mem_probe(ctr, site, p, lm, Some(tc), es);
+                    let hit_bb = unsafe { ffi::tp_split_if_then_weighted(probe.hit, term, 1) };
+                    self.mem_hit(ctr, p, lm, es, hit_bb, true);
+                    self.at(term);
+                    let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(probe.hit), term) };
+                    ir.at_end(miss_bb);
+                    self.store_tags(optags, 0, tc);
+                    let h = self.rt.store;
+                    ir.call(h.ty, h.f, &[site, p, resmask, optags]);
+                    self.at(term);
                 }
                 SiteKind::Load { gather, .. } => {
                     let p = ptr.unwrap();
@@ -1076,6 +1132,166 @@ impl<'a> DnFn<'a> {
         }
         c.tags.insert(r, full);
         Ok(())
+    }
+
+    /// Word `k` of the inline words at counter index `ctr` (this thread's block counters).
+    fn word_ptr(&self, ctr: u32, k: u32) -> V {
+        let ir = self.ir;
+        let cb = self.counters.expect("functions with sites count blocks");
+        ir.gep(ir.i64, cb, &[ir.c64(ctr as u64 + k as u64)])
+    }
+
+    fn word(&self, ctr: u32, k: u32) -> V {
+        self.ir.load(self.ir.i64, self.word_ptr(ctr, k), 8)
+    }
+
+    /// Whether the inline cache of the load or store site `site` (words at `ctr`) holds
+    /// for a chunk at `p` with denormal lanes `lm` (`i1` or `<n x i1>`): the table
+    /// generation and the window match, and every denormal lane's tag matches (a load:
+    /// the creator bits in shadow memory; a store with tags `store_tags`: the whole
+    /// tag), so the hook would give every lane the same tag. The layout is
+    /// `taintprof_abi`'s "Inline memory caches"; `fill_cache` in the runtime fills it.
+    fn mem_probe(&self, ctr: u32, site: V, p: V, lm: V, store_tags: Option<V>, es: u64) -> Probe {
+        let ir = self.ir;
+        let vec = ir::is_vector(ir::type_of(lm));
+        let n = if vec {
+            ir::vector_len(ir::type_of(lm))
+        } else {
+            1
+        };
+        let wide = |c: V| if vec { ir.splat(c, n) } else { c };
+        let site_i = ir.ptrtoint(site, ir.i64);
+        let gen = ir.load_atomic(ir.i64, self.rt.ranges_gen, 8);
+        let key_ok = ir.icmp_eq(self.word(ctr, abi::DN_C_KEY), ir.xor(gen, site_i));
+        let pa = ir.ptrtoint(p, ir.i64);
+        let rel = ir.sub(pa, self.word(ctr, abi::DN_C_LO));
+        let in_window = ir.icmp(IP::LLVMIntULE, rel, self.word(ctr, abi::DN_C_LIMIT));
+        let tt = if vec { ir.vec(ir.i64, n) } else { ir.i64 };
+        // Loads match the creator bits of the shadow tags (mapped for every address);
+        // stores the whole value tags. Lanes that are not denormal do not matter.
+        let tags = match store_tags {
+            Some(t) => t,
+            None => ir.and(
+                self.shadow_tags(p, tt, es).0,
+                wide(ir.c64(abi::TAG_CREATOR_MASK)),
+            ),
+        };
+        let differs = ir.xor(tags, wide(self.word(ctr, abi::DN_C_MATCH)));
+        let bad = ir.and(differs, ir.sext(lm, tt));
+        let any_bad = ir.icmp_ne(ir.reduce_or(bad), ir.c64(0));
+        let hit = ir.and(ir.and(key_ok, in_window), ir.not(any_bad));
+        Probe {
+            hit: ir.freeze(hit),
+        }
+    }
+
+    /// What the hook does for a chunk whose cache holds (`mem_probe`): the element
+    /// counters of the cached array (reads, or writes for a store), the creator count,
+    /// the site's inline count; for a store the origin pair and its map and the shadow
+    /// tags of the denormal lanes. Emitted into block `bb` (it may be split). Returns
+    /// the lanes' tags (what a load produces).
+    #[allow(clippy::too_many_arguments)]
+    fn mem_hit(&self, ctr: u32, p: V, lm: V, es: u64, bb: B, store: bool) -> V {
+        let ir = self.ir;
+        let at = ir::terminator(bb);
+        ir.before(at);
+        let vec = ir::is_vector(ir::type_of(lm));
+        let n = if vec {
+            ir::vector_len(ir::type_of(lm))
+        } else {
+            1
+        };
+        let wide = |c: V| if vec { ir.splat(c, n) } else { c };
+        let (ct, tt) = if vec {
+            (ir.vec(ir.i32, n), ir.vec(ir.i64, n))
+        } else {
+            (ir.i32, ir.i64)
+        };
+        let pa = ir.ptrtoint(p, ir.i64);
+        let e = ir.lshr(
+            ir.sub(pa, self.word(ctr, abi::DN_C_ARR_LO)),
+            ir.c64(es.trailing_zeros() as u64),
+        );
+        // Byte offset of the element's u32 counter.
+        let off = ir.shl(e, ir.c64(2));
+        let ones = ir.zext(lm, ct);
+        // Lane by lane, not one vector read-modify-write: neighbouring sites of a
+        // stencil bump overlapping counters, and a vector load of a counter range a
+        // vector store just partly wrote stalls (no store-to-load forwarding).
+        let bits = if vec {
+            ir.zext(ir.bitcast(lm, ir.int_ty(n)), ir.i32)
+        } else {
+            ir.zext(lm, ir.i32)
+        };
+        let bump = |base: V| {
+            let cp = ir.gep_i8(ir.inttoptr(base, ir.ptr), off);
+            for l in 0..n {
+                let q = ir.gep(ir.i32, cp, &[ir.c64(l as u64)]);
+                let b = ir.and(ir.lshr(bits, ir.c32(l)), ir.c32(1));
+                let old = ir.load(ir.i32, q, 4);
+                ir.store(ir.add(old, b), q, 4);
+            }
+        };
+        bump(self.word(ctr, abi::DN_C_SHARD));
+        let k = if vec {
+            let (f, ft) = ir.intrinsic("llvm.vector.reduce.add", &[ct]);
+            ir.zext(ir.call(ft, f, &[ones]), ir.i64)
+        } else {
+            ir.zext(lm, ir.i64)
+        };
+        let add_to = |at: V| {
+            let v = ir.load(ir.i64, at, 8);
+            ir.store(ir.add(v, k), at, 8);
+        };
+        add_to(ir.inttoptr(self.word(ctr, abi::DN_C_CREATOR_COUNT), ir.ptr));
+        add_to(self.word_ptr(ctr, 0));
+        let tags = ir.select(lm, wide(self.word(ctr, abi::DN_C_TAG)), ir.null(tt));
+        if store {
+            let pair = self.word(ctr, abi::DN_C_PAIR_COUNT);
+            let (old, raw) = self.shadow_tags(p, tt, es);
+            let new = ir.select(lm, tags, old);
+            let new = if raw == old {
+                new
+            } else {
+                // Doubles: put the tags back at the even words, the odd ones unchanged.
+                let w = ir::vector_len(ir::type_of(raw));
+                let pad: Vec<Option<u32>> = (0..w).map(|l| (l < n).then_some(l)).collect();
+                let wide = ir.shuffle(new, ir.poison(tt), ir.mask(&pad));
+                let idx: Vec<Option<u32>> = (0..w)
+                    .map(|l| Some(if l % 2 == 0 { l / 2 } else { w + l }))
+                    .collect();
+                ir.shuffle(wide, raw, ir.mask(&idx))
+            };
+            ir.store(new, self.shadow_ptr(p), 1);
+            // The origin pair, if the lanes have an origin (cached null otherwise).
+            let pb = unsafe { ffi::tp_split_if_then_weighted(ir.icmp_ne(pair, ir.c64(0)), at, 1) };
+            ir.at_end(pb);
+            add_to(ir.inttoptr(pair, ir.ptr));
+            bump(self.word(ctr, abi::DN_C_PAIR_MAP));
+            ir.before(at);
+        }
+        tags
+    }
+
+    /// The shadow tags of the elements (of `es` bytes) at `p`, as `tt` (`i64` or
+    /// `<n x i64>`), and the raw shadow words they were taken from. A float's 8 shadow
+    /// bytes are its tag, so a vector's tags are contiguous; a double has 16 shadow
+    /// bytes, the tag first, so its lanes' tags are the even words of `<2n x i64>`.
+    fn shadow_tags(&self, p: V, tt: T, es: u64) -> (V, V) {
+        let ir = self.ir;
+        let sp = self.shadow_ptr(p);
+        if !ir::is_vector(tt) || es == 4 {
+            let t = ir.load(tt, sp, 1);
+            return (t, t);
+        }
+        let n = ir::vector_len(tt);
+        let words = es as u32 / 4;
+        let raw = ir.load(ir.vec(ir.i64, n * words), sp, 1);
+        let idx: Vec<Option<u32>> = (0..n).map(|l| Some(l * words)).collect();
+        (
+            ir.shuffle(raw, ir.poison(ir::type_of(raw)), ir.mask(&idx)),
+            raw,
+        )
     }
 
     /// Chunk `off..off+n` of every operand's lane mask and (masked) tag, in the shape of

@@ -255,6 +255,8 @@ struct Planner<'a> {
     stats: &'a mut DnStats,
     /// Operation sites get inline counters (`Config::dn_inline_ops`).
     inline_ops: bool,
+    /// Loads and stores get inline caches (`Config::dn_inline_mem`, with `inline_ops`).
+    inline_mem: bool,
 }
 
 impl Planner<'_> {
@@ -336,7 +338,16 @@ impl Planner<'_> {
             loop_: p.loop_around(bi),
         };
         let first = d.sites.len();
-        let inline = self.inline_ops && matches!(spec.kind, SiteKind::Op) && lane_shaped(&spec);
+        let inline = self.inline_ops
+            && match spec.kind {
+                SiteKind::Op => lane_shaped(&spec),
+                SiteKind::Load { gather, .. } => {
+                    self.inline_mem && !gather && inline_mem_type(&spec)
+                }
+                SiteKind::Store { scatter, .. } => {
+                    self.inline_mem && !scatter && inline_mem_type(&spec)
+                }
+            };
         for c in 0..spec.chunks() {
             // Inline counters are numbered after all blocks (`number_inline_counters`).
             let counters = if inline {
@@ -354,7 +365,7 @@ impl Planner<'_> {
                 counters,
             });
         }
-        if inline {
+        if inline && matches!(spec.kind, SiteKind::Op) {
             self.stats.inline_op_sites += spec.chunks() as usize;
         }
         plan.sites.insert(
@@ -499,15 +510,23 @@ impl Planner<'_> {
 /// `FpSiteInfo::counters` of an inline site before `number_inline_counters`.
 const INLINE_COUNTERS_PENDING: u32 = abi::FPSITE_NO_COUNTERS - 1;
 
-/// Gives every inline operation site its three counters, in the block-counter space
-/// after the module's blocks (so block numbers do not depend on the inline sites).
+/// Gives every inline site its words (`abi::inline_words`: an operation's three
+/// counters, a load's or store's count and cache) in the block-counter space after the
+/// module's blocks (so block numbers do not depend on the inline sites).
 fn number_inline_counters(d: &mut DnDescs) {
+    d.counted_blocks = d.n_blocks;
     for i in 0..d.sites.len() {
         if d.sites[i].counters == INLINE_COUNTERS_PENDING {
             d.sites[i].counters = d.n_blocks;
-            d.n_blocks += 3;
+            d.n_blocks += abi::inline_words(d.sites[i].flags);
         }
     }
+}
+
+/// Loads and stores handled inline while their cache holds: contiguous float and
+/// double (the element sizes the inline element index is written for).
+fn inline_mem_type(spec: &SiteSpec) -> bool {
+    spec.fp.code == abi::FP_FLOAT || spec.fp.code == abi::FP_DOUBLE
 }
 
 /// Whether every operand of operation site `spec` has its result's shape (both scalars,
@@ -574,6 +593,7 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, cfg: &Config, list: &AbiList) -> Ou
             d: &mut d,
             stats: &mut stats,
             inline_ops: cfg.dn_inline_ops,
+            inline_mem: cfg.dn_inline_mem,
         };
         prepared.iter().map(|p| planner.plan(p)).collect()
     };

@@ -15,6 +15,8 @@ pub struct DnRuntime {
     pub ret_tag_tls: V,
     /// `ptr`: the callee of the call in flight (shared with taint mode).
     pub callee_tls: V,
+    /// `i64`: the generation of the runtime's array table (inline memory caches).
+    pub ranges_gen: V,
     pub register_module: Hook,
     pub thread_counters: Hook,
     pub op: Hook,
@@ -52,6 +54,7 @@ impl DnRuntime {
             arg_tags_ty,
             ret_tag_tls: ir.tls_global(abi::TLS_DN_RET_TAG, i64t),
             callee_tls: ir.tls_global(abi::TLS_CALLEE, p),
+            ranges_gen: ir.extern_global(abi::DN_RANGES_GEN, i64t),
             register_module: hook(abi::HOOK_DN_REGISTER_MODULE, void, &[p], true),
             thread_counters: hook(abi::HOOK_DN_THREAD_COUNTERS, p, &[], true),
             op: hook(abi::HOOK_DN_OP, void, &[p, i64t, i64t, p, p], true),

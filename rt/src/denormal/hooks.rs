@@ -36,13 +36,24 @@
 //! Lane masks are counted through a byte table, because the runtime is built for
 //! baseline x86-64, which has no `popcnt`. The slow path, lane by lane, gives the same
 //! counts. `docs/performance.md` has the measurements and the floor of this design.
+//!
+//! Most calls never happen: a contiguous float/double load or store site has an inline
+//! memory cache (`taintprof_abi`, "Inline memory caches") that the instrumented code
+//! probes first. When a hook handled a chunk whose denormal lanes all lie in one marked
+//! non-stack array with one tag, [`fill_cache`] records the window, the thread's
+//! counters of the array, the creator slot and (stores) the origin pair and its map, so
+//! that the next such chunk is counted without a call. The counts are the hook's: the
+//! end-to-end tests require identical reports with and without the caches.
 
 use core::ffi::c_void;
 use core::ptr;
 use core::sync::atomic::Ordering::*;
 
 use taintprof_abi::{
-    shadow_addr, AllocSiteDesc, FpArrayDesc, FpSiteDesc, ARRAY_HEAP, FPSITE_NO_RESULT, FP_HALF,
+    inline_words, shadow_addr, AllocSiteDesc, FpArrayDesc, FpSiteDesc, ARRAY_HEAP, ARRAY_STACK,
+    DN_BASE_UNREGISTERED, DN_C_ARR_LO, DN_C_CREATOR_COUNT, DN_C_KEY, DN_C_LIMIT, DN_C_LO,
+    DN_C_MATCH, DN_C_PAIR_COUNT, DN_C_PAIR_MAP, DN_C_SHARD, DN_C_TAG, DN_THREAD_COUNTERS,
+    FPSITE_LOAD, FPSITE_NO_COUNTERS, FPSITE_NO_RESULT, FPSITE_STORE, FP_DOUBLE, FP_FLOAT, FP_HALF,
     TAG_CREATOR_MASK,
 };
 
@@ -208,6 +219,8 @@ struct CreatorRun {
 }
 
 impl CreatorRun {
+    const NEW: CreatorRun = CreatorRun { creator: 0, n: 0 };
+
     #[inline(always)]
     fn add(&mut self, t: &DnThread, array: u32, creator: u64) {
         if creator != self.creator {
@@ -224,6 +237,138 @@ impl CreatorRun {
             self.n = 0;
         }
     }
+}
+
+// ----------------------------------------------------------------------------------
+// Inline memory caches (the layout and the inline code's use: `taintprof_abi`,
+// "Inline memory caches")
+// ----------------------------------------------------------------------------------
+
+/// The calling thread's inline cache words of load or store site `s`, or null when it
+/// has none (hook-only site, other element types, unregistered module).
+#[inline(always)]
+fn inline_cache(t: &DnThread, s: &FpSiteDesc) -> *mut u64 {
+    if s.counters == FPSITE_NO_COUNTERS
+        || s.flags & (FPSITE_LOAD | FPSITE_STORE) == 0
+        || !(s.ty == FP_FLOAT || s.ty == FP_DOUBLE)
+        || s.module.is_null()
+    {
+        return ptr::null_mut();
+    }
+    // SAFETY: the pass's module descriptor; `base` is an aligned u64 written by the
+    // registration with release ordering.
+    let base = unsafe {
+        core::sync::atomic::AtomicU64::from_ptr(ptr::addr_of!((*s.module).base) as *mut u64)
+            .load(Acquire)
+    };
+    let words = inline_words(s.flags) as u64;
+    if base == DN_BASE_UNREGISTERED
+        || base
+            .checked_add(s.counters as u64 + words)
+            .is_none_or(|end| end > DN_THREAD_COUNTERS as u64)
+    {
+        return ptr::null_mut();
+    }
+    // SAFETY: inside the thread's block counters (checked above).
+    unsafe { t.counters.add((base + s.counters as u64) as usize) }
+}
+
+/// One value seen by every lane of a hook call, if there was one.
+#[derive(Clone, Copy)]
+enum Same {
+    Nothing,
+    One(u64),
+    Mixed,
+}
+
+impl Same {
+    #[inline(always)]
+    fn add(&mut self, v: u64) {
+        *self = match *self {
+            Same::Nothing => Same::One(v),
+            Same::One(x) if x == v => Same::One(x),
+            _ => Same::Mixed,
+        }
+    }
+}
+
+/// Fills the inline cache `c` of site `s` after the hook handled a chunk entirely in
+/// the array of hit `h`, every denormal lane with tag `tag` (what the hook gave it or
+/// wrote) and matching `matched` (see `taintprof_abi`, "Inline memory caches"); the
+/// table generation was `gen` before the lookup. `pair`: for a store whose lanes have
+/// an origin, that pair's slot. Leaves the cache empty when the chunk's array or its
+/// counters do not allow the inline path (stack array, element size differs, the
+/// creator or pair went to a shared overflow table, ...).
+#[allow(clippy::too_many_arguments)]
+fn fill_cache(
+    t: &DnThread,
+    c: *mut u64,
+    s: &FpSiteDesc,
+    gen: u64,
+    h: &Hit,
+    tag: u64,
+    matched: u64,
+    pair: Option<&threads::PairSlot>,
+) {
+    let put = |w: u32, v: u64| {
+        // SAFETY: `inline_cache` checked that the site's words are inside the block.
+        unsafe { ptr::write_volatile(c.add(w as usize), v) }
+    };
+    // Invalidate first: instrumented code in a signal handler must never see the old
+    // key with half-written words.
+    put(DN_C_KEY, 0);
+    core::sync::atomic::compiler_fence(SeqCst);
+    let esz = elem_size(s.ty) as u64;
+    let store = s.flags & FPSITE_STORE != 0;
+    if gen & ranges::GEN_POISON != 0
+        || h.id == OTHER
+        || h.shard.is_null()
+        || h.esz != esz
+        || (store && !mode::shadow_writes_allowed())
+        || arrays::rec_if_exists(h.id).is_none_or(|r| r.kind.load(Relaxed) == ARRAY_STACK as u32)
+    {
+        return;
+    }
+    if t.last_creator_key.get() != threads::creator_key(h.id, tag_creator(tag)) {
+        return; // counted in the shared overflow table
+    }
+    let span = s.lanes.max(1) as u64 * esz;
+    let arr_end = (h.arr_lo as u64).saturating_add(h.n.saturating_mul(esz));
+    let hi = (h.hi as u64).min(arr_end);
+    let lo = h.lo as u64;
+    let Some(limit) = hi.checked_sub(lo).and_then(|w| w.checked_sub(span)) else {
+        return;
+    };
+    let mut shard = h.shard as u64;
+    let (mut pair_count, mut pair_map) = (0, 0);
+    if store {
+        // SAFETY: the shard holds 2n counters; writes are the second half.
+        shard = unsafe { h.shard.add(h.n as usize) } as u64;
+        if tag_origin(matched) != 0 {
+            let Some(p) = pair else { return };
+            let m = p.map.load(Relaxed);
+            if m.is_null() || p.map_len.load(Relaxed) < h.n {
+                return;
+            }
+            (pair_count, pair_map) = (p.count.as_ptr() as u64, m as u64);
+        }
+    }
+    put(DN_C_LO, lo);
+    put(DN_C_LIMIT, limit);
+    put(DN_C_ARR_LO, h.arr_lo as u64);
+    put(DN_C_SHARD, shard);
+    put(DN_C_TAG, tag);
+    put(DN_C_MATCH, matched);
+    // SAFETY: the cached slot is this thread's and lives as long as the process.
+    put(DN_C_CREATOR_COUNT, unsafe {
+        (*t.last_creator_slot.get()).count.as_ptr() as u64
+    });
+    if store {
+        put(DN_C_PAIR_COUNT, pair_count);
+        put(DN_C_PAIR_MAP, pair_map);
+    }
+    core::sync::atomic::compiler_fence(SeqCst);
+    put(DN_C_KEY, gen ^ s as *const FpSiteDesc as u64);
 }
 
 /// `void __tpd_op(const FpSiteDesc *s, u64 operand_mask, u64 result_mask,
@@ -310,17 +455,21 @@ pub unsafe extern "C" fn __tpd_load(
     let esz = elem_size(s.ty);
     let me = me(s);
     let half = s.ty == FP_HALF;
+    let gen = ranges::GEN.load(Acquire);
     ranges::validate_hits(t);
     if !half {
         if let Some(h) = span_hit(t, addr as usize, mask, esz) {
             // All lanes in one marked array: no per-lane lookup.
-            let mut run = CreatorRun { creator: 0, n: 0 };
+            let mut run = CreatorRun::NEW;
+            let mut raw = Same::Nothing;
             let mut m = mask;
             while m != 0 {
                 let lane = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let a = (addr as usize).wrapping_add(lane * esz);
-                let creator = creator_or(read_tag(a), me);
+                let st = read_tag(a);
+                raw.add(tag_creator(st));
+                let creator = creator_or(st, me);
                 span_count(&h, a, false);
                 run.add(t, h.id, creator);
                 if !tags.is_null() {
@@ -329,6 +478,10 @@ pub unsafe extern "C" fn __tpd_load(
                 }
             }
             run.flush(t, h.id);
+            let c = inline_cache(t, s);
+            if let (false, Same::One(r)) = (c.is_null(), raw) {
+                fill_cache(t, c, s, gen, &h, make_tag(h.id, run.creator), r, None);
+            }
             return;
         }
     }
@@ -377,11 +530,13 @@ pub unsafe extern "C" fn __tpd_store(
     let esz = elem_size(s.ty);
     let me = me(s);
     let write = s.ty != FP_HALF && mode::shadow_writes_allowed();
+    let gen = ranges::GEN.load(Acquire);
     ranges::validate_hits(t);
     if s.ty != FP_HALF {
         if let Some(h) = span_hit(t, addr as usize, mask, esz) {
             // All lanes in one marked array: no per-lane lookup.
-            let mut run = CreatorRun { creator: 0, n: 0 };
+            let mut run = CreatorRun::NEW;
+            let mut same = Same::Nothing;
             let mut m = mask;
             while m != 0 {
                 let lane = m.trailing_zeros() as usize;
@@ -394,12 +549,20 @@ pub unsafe extern "C" fn __tpd_store(
                 if src != 0 && h.id != OTHER {
                     origins::count_pair(t, h.id, src, h.n, e);
                 }
+                same.add(tin);
                 run.add(t, h.id, creator);
                 if write {
                     write_tag(a, make_tag(h.id, creator));
                 }
             }
             run.flush(t, h.id);
+            let c = inline_cache(t, s);
+            if let (false, Same::One(tin)) = (c.is_null(), same) {
+                let o = tag_origin(tin);
+                let pair = (o != 0).then(|| t.pair_if_exists(h.id, o)).flatten();
+                let tag = make_tag(h.id, creator_or(tin, me));
+                fill_cache(t, c, s, gen, &h, tag, tin, pair);
+            }
             return;
         }
     }

@@ -228,6 +228,7 @@ unsafe fn register(m: *mut DnModuleDesc) -> Option<usize> {
         let mut base = NEXT_BLOCK.load(Relaxed);
         if base + n_blocks > limit {
             base = limit - n_blocks;
+            super::ranges::poison_inline_caches();
             if CLAMPED_BLOCKS.fetch_add(1, Relaxed) == 0 {
                 crate::diag!(
                     "warning: more than {} basic blocks with floating-point code in denormal-mode modules; module '{}' shares block counters with others (executions are approximate)",

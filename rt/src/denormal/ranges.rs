@@ -62,8 +62,29 @@ pub struct Range {
 static TABLE: AtomicUsize = AtomicUsize::new(0);
 static LEN: AtomicUsize = AtomicUsize::new(0);
 static SEQ: AtomicU64 = AtomicU64::new(0);
-/// Bumped whenever the global table changes (invalidates the per-thread hits).
-pub static GEN: AtomicU64 = AtomicU64::new(1);
+/// Bumped whenever the global table changes (invalidates the per-thread hits and the
+/// inline memory caches of instrumented code, which read it by its ABI name
+/// `__tpd_ranges_gen`). Bit 63 is set for good when block counters are shared between
+/// modules ([`poison_inline_caches`]).
+#[no_mangle]
+pub static __tpd_ranges_gen: AtomicU64 = AtomicU64::new(1);
+pub use self::__tpd_ranges_gen as GEN;
+
+/// Bit of [`GEN`] set once inline caches must never hit again.
+pub const GEN_POISON: u64 = 1 << 63;
+
+/// Makes every inline memory cache miss from now on, for good: a module's block
+/// counters overlap another's (the counter block is full), so a cache's words may be
+/// bumped as another module's counters. Caches filled before hold a key without bit 63
+/// and can no longer match; the hooks fill no new ones.
+pub fn poison_inline_caches() {
+    GEN.fetch_or(GEN_POISON, SeqCst);
+}
+
+/// Whether inline caches may be filled (see [`poison_inline_caches`]).
+pub fn inline_caches_allowed() -> bool {
+    GEN.load(Relaxed) & GEN_POISON == 0
+}
 pub(crate) static LOCK: SpinLock = SpinLock::new();
 /// Ranges dropped because the table was full.
 pub static TABLE_FULL: AtomicU64 = AtomicU64::new(0);

@@ -27,7 +27,8 @@ use core::fmt::Write as _;
 use core::sync::atomic::Ordering::*;
 
 use taintprof_abi::{
-    FpSiteDesc, SrcLoc, ARRAY_GLOBAL, ARRAY_HEAP, ARRAY_STACK, ARRAY_STATIC, FPSITE_NO_COUNTERS,
+    inline_words, FpSiteDesc, SrcLoc, ARRAY_GLOBAL, ARRAY_HEAP, ARRAY_STACK, ARRAY_STATIC,
+    FPSITE_LOAD, FPSITE_NO_COUNTERS, FPSITE_STORE,
 };
 
 use super::arrays::{self, OTHER, READY};
@@ -288,18 +289,27 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
                 .filter(|&x| x != OVERFLOW_SITE)
             };
             let lanes = d.lanes.max(1) as u64;
-            // Operation sites counted inline (FpSiteDesc::counters).
+            // Sites counted inline (FpSiteDesc::counters): an operation's three
+            // counters, a load's or store's count (then its cache words).
+            let words = inline_words(d.flags);
             let inline = (d.counters != FPSITE_NO_COUNTERS
-                && d.counters.checked_add(3).is_some_and(|e| e <= m.n_blocks))
+                && d.counters
+                    .checked_add(words)
+                    .is_some_and(|e| e <= m.n_blocks))
             .then(|| block_base as usize + d.counters as usize);
             threads::for_each(|t| {
                 if d.block < m.n_blocks {
                     r.exec += t.block(block_base as usize + d.block as usize) * lanes;
                 }
-                if let Some(c) = inline {
-                    r.ops += t.block(c);
-                    r.op_ops += t.block(c + 1);
-                    r.res += t.block(c + 2);
+                match inline {
+                    Some(c) if d.flags & FPSITE_LOAD != 0 => r.loads += t.block(c),
+                    Some(c) if d.flags & FPSITE_STORE != 0 => r.stores += t.block(c),
+                    Some(c) => {
+                        r.ops += t.block(c);
+                        r.op_ops += t.block(c + 1);
+                        r.res += t.block(c + 2);
+                    }
+                    None => {}
                 }
                 if let Some(x) = slot {
                     let c = t.site(x);

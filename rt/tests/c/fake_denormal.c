@@ -74,7 +74,7 @@ typedef struct {
   uint32_t n_branches, flags;
   void *next;
 } ModuleDesc;
-static ModuleDesc taint_module = {0x544d5044u, 4, "taint_part.c", 0, 0, 0, 0, 0, 0, 0, 0};
+static ModuleDesc taint_module = {0x544d5044u, 5, "taint_part.c", 0, 0, 0, 0, 0, 0, 0, 0};
 void __tp_register_module(ModuleDesc *m);
 
 __attribute__((constructor)) static void register_module(void) { __tpd_register_module(&module); }

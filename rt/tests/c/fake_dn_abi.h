@@ -1,11 +1,11 @@
-/* The denormal-mode ABI (taintprof-abi v4, "Denormal mode") as instrumented code sees it. */
+/* The denormal-mode ABI (taintprof-abi v5, "Denormal mode") as instrumented code sees it. */
 #ifndef FAKE_DN_ABI_H
 #define FAKE_DN_ABI_H
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#define DN_ABI_VERSION 4u
+#define DN_ABI_VERSION 5u
 #define DN_MODULE_MAGIC 0x4e445054u
 #define DN_BASE_UNREGISTERED UINT64_MAX
 enum { FP_HALF = 1, FP_FLOAT = 2, FP_DOUBLE = 3 };

@@ -1,0 +1,104 @@
+; Denormal mode, the inline memory cache of contiguous float/double loads and stores
+; (taintprof_abi, "Inline memory caches"). Each such site owns words of the thread's
+; block counters after the blocks (9 for a load, 11 for a store): word 0 its inline
+; count, then KEY, LO, LIMIT, ARR_LO, SHARD, TAG, MATCH, CREATOR_COUNT (+ PAIR_COUNT,
+; PAIR_MAP for stores). In the site's cold block the code probes the cache (the table
+; generation xor the site against KEY, the chunk inside [LO, LO+LIMIT], every denormal
+; lane's tag matching MATCH) and on a hit does the hook's work inline; on a miss it calls
+; the hook, which refills the cache. The reports of both paths are compared end to end
+; (tests/tests/denormal_e2e.rs, inline_operation_code_matches_the_op_hook).
+; RUN: %opt_denormal < %s | %FileCheck %s
+; RUN: %opt_dn_nomem < %s | %FileCheck %s --check-prefix=NOMEM
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+; Two blocks; words: the vector load 2-10, the store 11-21, the double load 22-30, the
+; double store 31-41 → n_blocks 42. Without the cache loads and stores have none (-1).
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 5, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 42,
+; CHECK: @taintprof.fpsites = private constant [4 x %taintprof.FpSiteDesc]
+; CHECK-SAME: i16 2, i16 4, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 2, i32 0 }
+; CHECK-SAME: i16 2, i16 4, i16 2, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 11, i32 0 }
+; CHECK-SAME: i16 3, i16 2, i16 1, i16 0, i32 1, i32 2, ptr @taintprof.dn_module, i32 22, i32 0 }
+; CHECK-SAME: i16 3, i16 2, i16 2, i16 0, i32 1, i32 3, ptr @taintprof.dn_module, i32 31, i32 0 }]
+; NOMEM: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 5, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 2,
+; NOMEM: i16 2, i16 4, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
+
+; CHECK-LABEL: define void @vec(
+; CHECK: [[CB:%[0-9]+]] = getelementptr inbounds i64, ptr {{%[0-9]+}}, i64 {{%[0-9]+}}
+; The load's probe: key, window, creator bits of the shadow tags against MATCH.
+; CHECK: [[GEN:%[0-9]+]] = load atomic i64, ptr @__tpd_ranges_gen monotonic, align 8
+; CHECK-NEXT: [[KP:%[0-9]+]] = getelementptr inbounds i64, ptr [[CB]], i64 3
+; CHECK-NEXT: [[KEY:%[0-9]+]] = load i64, ptr [[KP]], align 8
+; CHECK-NEXT: [[X:%[0-9]+]] = xor i64 [[GEN]], ptrtoint (ptr @taintprof.fpsites to i64)
+; CHECK-NEXT: [[KOK:%[0-9]+]] = icmp eq i64 [[KEY]], [[X]]
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 4
+; CHECK: [[REL:%[0-9]+]] = sub i64
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 5
+; CHECK: [[WOK:%[0-9]+]] = icmp ule i64 [[REL]],
+; CHECK: [[SH:%[0-9]+]] = load <4 x i64>, ptr {{%[0-9]+}}, align 1
+; CHECK-NEXT: [[CR:%[0-9]+]] = and <4 x i64> [[SH]], <i64 281474976710655,
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 9
+; CHECK: [[D:%[0-9]+]] = xor <4 x i64> [[CR]],
+; CHECK-NEXT: [[LM:%[0-9]+]] = sext <4 x i1> [[M:%[0-9]+]] to <4 x i64>
+; CHECK-NEXT: [[BAD:%[0-9]+]] = and <4 x i64> [[D]], [[LM]]
+; CHECK-NEXT: [[R:%[0-9]+]] = call i64 @llvm.vector.reduce.or.v4i64(<4 x i64> [[BAD]])
+; CHECK: [[HIT:%[0-9]+]] = freeze i1
+; CHECK-NEXT: br i1 [[HIT]], label %[[HB:[0-9]+]], label %[[JOIN:[0-9]+]], !prof [[LIKELY:![0-9]+]]
+; Hit: element index from ARR_LO, the thread's read counters (SHARD) lane by lane, the
+; creator count, the inline count (word 0 = index 2), the tags from TAG.
+; CHECK: [[HB]]:
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 6
+; CHECK: lshr i64 {{%[0-9]+}}, 2
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 7
+; CHECK-COUNT-4: add i32
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 10
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 2
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 8
+; CHECK: [[HT:%[0-9]+]] = select <4 x i1> [[M]], <4 x i64> {{%[0-9]+}}, <4 x i64> zeroinitializer
+; Miss: the hook, then its tags.
+; CHECK: [[JOIN]]:
+; CHECK-NEXT: [[T1:%[0-9]+]] = phi <4 x i64> [ [[HT]], %[[HB]] ], [ zeroinitializer,
+; CHECK: call void @__tpd_load(ptr @taintprof.fpsites, ptr %p,
+; The store's probe matches whole value tags (no shadow read), its hit writes the
+; shadow tags of the denormal lanes and counts the origin pair only when there is one.
+; CHECK: xor i64 {{%[0-9]+}}, ptrtoint (ptr getelementptr inbounds ([4 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1) to i64)
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 18
+; CHECK: br i1 {{%[0-9]+}}, label %[[SHB:[0-9]+]], label {{%[0-9]+}}, !prof [[LIKELY]]
+; CHECK: [[SHB]]:
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 16
+; CHECK: [[OLD:%[0-9]+]] = load <4 x i64>, ptr {{%[0-9]+}}, align 1
+; CHECK-NEXT: [[NEW:%[0-9]+]] = select <4 x i1> {{%[0-9]+}}, <4 x i64> {{%[0-9]+}}, <4 x i64> [[OLD]]
+; CHECK: store <4 x i64> [[NEW]], ptr {{%[0-9]+}}, align 1
+; CHECK: [[PC:%[0-9]+]] = icmp ne i64 {{%[0-9]+}}, 0
+; CHECK-NEXT: br i1 [[PC]]
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 21
+; CHECK: call void @__tpd_store(ptr getelementptr inbounds ([4 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1), ptr %q,
+; NOMEM-LABEL: define void @vec(
+; NOMEM-NOT: __tpd_ranges_gen
+; NOMEM: call void @__tpd_load(
+; NOMEM-NOT: __tpd_ranges_gen
+; NOMEM: call void @__tpd_store(
+define void @vec(ptr %p, ptr %q) {
+entry:
+  %v = load <4 x float>, ptr %p, align 4
+  store <4 x float> %v, ptr %q, align 4
+  ret void
+}
+
+; Doubles have 16 shadow bytes each, the tag first: the lanes' tags are the even words.
+; CHECK-LABEL: define void @dbl(
+; CHECK: [[RAW:%[0-9]+]] = load <4 x i64>, ptr {{%[0-9]+}}, align 1
+; CHECK-NEXT: shufflevector <4 x i64> [[RAW]], <4 x i64> poison, <2 x i32> <i32 0, i32 2>
+; CHECK: lshr i64 {{%[0-9]+}}, 3
+; CHECK: call void @__tpd_load(
+; The store puts the new tags back at the even words.
+; CHECK: [[OLDD:%[0-9]+]] = load <4 x i64>, ptr {{%[0-9]+}}, align 1
+; CHECK: shufflevector <4 x i64> {{%[0-9]+}}, <4 x i64> [[OLDD]], <4 x i32> <i32 0, i32 5, i32 1, i32 7>
+; CHECK: call void @__tpd_store(
+define void @dbl(ptr %p, ptr %q) {
+entry:
+  %v = load <2 x double>, ptr %p, align 8
+  store <2 x double> %v, ptr %q, align 8
+  ret void
+}
+; CHECK: [[LIKELY]] = !{!"branch_weights", i32 1048575, i32 1}
