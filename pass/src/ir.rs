@@ -448,18 +448,12 @@ impl Ir {
 
     /// Declare (or find) an external initial-exec thread-local global.
     pub fn tls_global(&self, name: &str, t: T) -> V {
-        let existing = self.named_global(name);
-        if !existing.is_null() {
-            return existing;
-        }
-        let c = CString::new(name).unwrap();
+        let g = self.extern_global(name, t);
         unsafe {
-            let g = LLVMAddGlobal(self.m, t, c.as_ptr());
-            LLVMSetLinkage(g, LLVMLinkage::LLVMExternalLinkage);
             LLVMSetThreadLocal(g, 1);
             LLVMSetThreadLocalMode(g, LLVMThreadLocalMode::LLVMInitialExecTLSModel);
-            g
         }
+        g
     }
 
     /// Declare (or find) an external global (defined by the runtime).
