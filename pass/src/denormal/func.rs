@@ -102,12 +102,6 @@ enum AccKey {
     Int { bits: u32, lanes: u32 },
 }
 
-/// An inline memory cache probe (`DnFn::mem_probe`).
-struct Probe {
-    /// The cache holds for the chunk.
-    hit: V,
-}
-
 /// The group being collected.
 #[derive(Default)]
 struct Open {
@@ -1001,8 +995,8 @@ impl<'a> DnFn<'a> {
                     let p = addr(ptr.unwrap());
                     let lm = self.chunk(subject_lm.unwrap(), off, n, ir.cint(ir.i1, 0));
                     let head = ir::block_of(term);
-                    let probe = self.mem_probe(ctr, site, p, lm, None, es);
-                    let hit_bb = unsafe { ffi::tp_split_if_then_weighted(probe.hit, term, 1) };
+                    let hit = self.mem_probe(ctr, site, p, lm, None, es);
+                    let hit_bb = unsafe { ffi::tp_split_if_then_weighted(hit, term, 1) };
                     let hit_tags = self.mem_hit(ctr, p, lm, es, hit_bb, false);
                     let tail = ir::block_of(term);
                     ir.before_with_records(ir::first_non_phi(tail));
@@ -1010,7 +1004,7 @@ impl<'a> DnFn<'a> {
                     ir.add_incoming(t1, hit_tags, hit_bb);
                     ir.add_incoming(t1, ir.null(ir::type_of(hit_tags)), head);
                     self.at(term);
-                    let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(probe.hit), term) };
+                    let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(hit), term) };
                     ir.at_end(miss_bb);
                     let h = self.rt.load;
                     ir.call(h.ty, h.f, &[site, p, resmask, restags]);
@@ -1028,11 +1022,11 @@ impl<'a> DnFn<'a> {
                     let p = addr(ptr.unwrap());
                     let lm = self.chunk(subject_lm.unwrap(), off, n, ir.cint(ir.i1, 0));
                     let tc = self.chunk(store_tags.unwrap(), off, n, ir.c64(0));
-                    let probe = self.mem_probe(ctr, site, p, lm, Some(tc), es);
-                    let hit_bb = unsafe { ffi::tp_split_if_then_weighted(probe.hit, term, 1) };
+                    let hit = self.mem_probe(ctr, site, p, lm, Some(tc), es);
+                    let hit_bb = unsafe { ffi::tp_split_if_then_weighted(hit, term, 1) };
                     self.mem_hit(ctr, p, lm, es, hit_bb, true);
                     self.at(term);
-                    let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(probe.hit), term) };
+                    let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(hit), term) };
                     ir.at_end(miss_bb);
                     self.store_tags(optags, 0, tc);
                     let h = self.rt.store;
@@ -1151,7 +1145,7 @@ impl<'a> DnFn<'a> {
     /// the creator bits in shadow memory; a store with tags `store_tags`: the whole
     /// tag), so the hook would give every lane the same tag. The layout is
     /// `taintprof_abi`'s "Inline memory caches"; `fill_cache` in the runtime fills it.
-    fn mem_probe(&self, ctr: u32, site: V, p: V, lm: V, store_tags: Option<V>, es: u64) -> Probe {
+    fn mem_probe(&self, ctr: u32, site: V, p: V, lm: V, store_tags: Option<V>, es: u64) -> V {
         let ir = self.ir;
         let vec = ir::is_vector(ir::type_of(lm));
         let n = if vec {
@@ -1180,9 +1174,7 @@ impl<'a> DnFn<'a> {
         let bad = ir.and(differs, ir.sext(lm, tt));
         let any_bad = ir.icmp_ne(ir.reduce_or(bad), ir.c64(0));
         let hit = ir.and(ir.and(key_ok, in_window), ir.not(any_bad));
-        Probe {
-            hit: ir.freeze(hit),
-        }
+        ir.freeze(hit)
     }
 
     /// What the hook does for a chunk whose cache holds (`mem_probe`): the element
