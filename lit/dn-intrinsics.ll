@@ -16,17 +16,17 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; Nine blocks (counters 0-8), then three counters for each of the eight inline sites:
 ; n_blocks = 9 + 24 = 33.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 5, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 33,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 6, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 33,
 ; CHECK: @taintprof.fpsites = private constant [9 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[SQRT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 9, i32 0 }
-; CHECK-SAME: ptr @[[FMA:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 12, i32 0 }
-; CHECK-SAME: ptr @[[FMULADD:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 15, i32 0 }
-; CHECK-SAME: ptr @[[MINNUM:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 18, i32 0 }
-; CHECK-SAME: ptr @[[REDUCE:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; CHECK-SAME: ptr @[[CLASS:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 21, i32 0 }
-; CHECK-SAME: ptr @[[LROUND:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 24, i32 0 }
-; CHECK-SAME: ptr @[[FREXP:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 27, i32 0 }
-; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 30, i32 0 }]
+; CHECK-SAME: ptr @[[FMA:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 12, i32 1 }
+; CHECK-SAME: ptr @[[FMULADD:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 15, i32 2 }
+; CHECK-SAME: ptr @[[MINNUM:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 18, i32 3 }
+; CHECK-SAME: ptr @[[REDUCE:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 -1, i32 4 }
+; CHECK-SAME: ptr @[[CLASS:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 21, i32 5 }
+; CHECK-SAME: ptr @[[LROUND:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 24, i32 6 }
+; CHECK-SAME: ptr @[[FREXP:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 27, i32 7 }
+; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 30, i32 8 }]
 ; CHECK-DAG: @[[SQRT]] = private unnamed_addr constant [5 x i8] c"sqrt\00"
 ; CHECK-DAG: @[[FMA]] = private unnamed_addr constant [4 x i8] c"fma\00"
 ; CHECK-DAG: @[[FMULADD]] = private unnamed_addr constant [8 x i8] c"fmuladd\00"
@@ -35,17 +35,17 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @[[CLASS]] = private unnamed_addr constant [11 x i8] c"is.fpclass\00"
 ; CHECK-DAG: @[[LROUND]] = private unnamed_addr constant [7 x i8] c"lround\00"
 ; CHECK-DAG: @[[FREXP]] = private unnamed_addr constant [6 x i8] c"frexp\00"
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 5, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 9,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 6, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 9,
 ; HOOK: @taintprof.fpsites = private constant [9 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: i16 3, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: i16 2, i16 1, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: i16 2, i16 4, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 -1, i32 0 }]
+; HOOK-SAME: i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
+; HOOK-SAME: i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 -1, i32 2 }
+; HOOK-SAME: i16 2, i16 1, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 -1, i32 3 }
+; HOOK-SAME: i16 2, i16 4, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 -1, i32 4 }
+; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 -1, i32 5 }
+; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 -1, i32 6 }
+; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 -1, i32 7 }
+; HOOK-SAME: i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 -1, i32 8 }]
 
 ; One operand: its mask is also the "operation with a denormal operand" count.
 ; CHECK-LABEL: define double @sqrt(

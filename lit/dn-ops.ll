@@ -23,21 +23,21 @@ target triple = "x86_64-pc-linux-gnu"
 ; 4 x86_fp80, 5 fp128), lanes, flags, block counter, index, module, first of the three
 ; inline counters. The 11 blocks have counters 0-10, so n_blocks = 11 + 3 * 13 = 50
 ; and the sites' counters start at 11, three apart.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 5, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 50,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 6, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 50,
 ; CHECK: @taintprof.fpsites = private constant [13 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 11, i32 0 }
-; CHECK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 14, i32 0 }
-; CHECK-SAME: ptr @[[FSUB:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 17, i32 0 }
-; CHECK-SAME: ptr @[[FDIV:taintprof.str[.0-9]*]], i16 3, i16 2, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 20, i32 0 }
-; CHECK-SAME: ptr @[[FREM:taintprof.str[.0-9]*]], i16 1, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 23, i32 0 }
-; CHECK-SAME: ptr @[[FNEG:taintprof.str[.0-9]*]], i16 4, i16 1, i16 0, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 26, i32 0 }
-; CHECK-SAME: ptr @[[FADD]], i16 5, i16 1, i16 0, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 29, i32 0 }
-; CHECK-SAME: ptr @[[FPEXT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 32, i32 0 }
-; CHECK-SAME: ptr @[[FPTRUNC:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 35, i32 0 }
-; CHECK-SAME: ptr @[[FADD]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 9, ptr @taintprof.dn_module, i32 38, i32 0 }
-; CHECK-SAME: ptr @[[FMUL]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 10, ptr @taintprof.dn_module, i32 41, i32 0 }
-; CHECK-SAME: ptr @[[FSUB]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 11, ptr @taintprof.dn_module, i32 44, i32 0 }
-; CHECK-SAME: ptr @[[FADD]], i16 2, i16 8, i16 0, i16 0, i32 10, i32 12, ptr @taintprof.dn_module, i32 47, i32 0 }]
+; CHECK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 14, i32 1 }
+; CHECK-SAME: ptr @[[FSUB:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 17, i32 2 }
+; CHECK-SAME: ptr @[[FDIV:taintprof.str[.0-9]*]], i16 3, i16 2, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 20, i32 3 }
+; CHECK-SAME: ptr @[[FREM:taintprof.str[.0-9]*]], i16 1, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 23, i32 4 }
+; CHECK-SAME: ptr @[[FNEG:taintprof.str[.0-9]*]], i16 4, i16 1, i16 0, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 26, i32 5 }
+; CHECK-SAME: ptr @[[FADD]], i16 5, i16 1, i16 0, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 29, i32 6 }
+; CHECK-SAME: ptr @[[FPEXT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 32, i32 7 }
+; CHECK-SAME: ptr @[[FPTRUNC:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 35, i32 8 }
+; CHECK-SAME: ptr @[[FADD]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 9, ptr @taintprof.dn_module, i32 38, i32 9 }
+; CHECK-SAME: ptr @[[FMUL]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 10, ptr @taintprof.dn_module, i32 41, i32 10 }
+; CHECK-SAME: ptr @[[FSUB]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 11, ptr @taintprof.dn_module, i32 44, i32 11 }
+; CHECK-SAME: ptr @[[FADD]], i16 2, i16 8, i16 0, i16 0, i32 10, i32 12, ptr @taintprof.dn_module, i32 47, i32 12 }]
 ; CHECK-DAG: @[[FADD]] = private unnamed_addr constant [5 x i8] c"fadd\00"
 ; CHECK-DAG: @[[FMUL]] = private unnamed_addr constant [5 x i8] c"fmul\00"
 ; CHECK-DAG: @[[FSUB]] = private unnamed_addr constant [5 x i8] c"fsub\00"
@@ -47,21 +47,21 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @[[FPEXT]] = private unnamed_addr constant [6 x i8] c"fpext\00"
 ; CHECK-DAG: @[[FPTRUNC]] = private unnamed_addr constant [8 x i8] c"fptrunc\00"
 ; With the hooks: the blocks alone, FPSITE_NO_COUNTERS (-1) everywhere.
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 5, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 11,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 6, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 11,
 ; HOOK: @taintprof.fpsites = private constant [13 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: ptr @[[FSUB:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: ptr @[[FDIV:taintprof.str[.0-9]*]], i16 3, i16 2, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: ptr @[[FREM:taintprof.str[.0-9]*]], i16 1, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: ptr @[[FNEG:taintprof.str[.0-9]*]], i16 4, i16 1, i16 0, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: ptr @[[FADD]], i16 5, i16 1, i16 0, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: ptr @[[FPEXT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: ptr @[[FPTRUNC:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: ptr @[[FADD]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 9, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: ptr @[[FMUL]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 10, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: ptr @[[FSUB]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 11, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: ptr @[[FADD]], i16 2, i16 8, i16 0, i16 0, i32 10, i32 12, ptr @taintprof.dn_module, i32 -1, i32 0 }]
+; HOOK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
+; HOOK-SAME: ptr @[[FSUB:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 -1, i32 2 }
+; HOOK-SAME: ptr @[[FDIV:taintprof.str[.0-9]*]], i16 3, i16 2, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 -1, i32 3 }
+; HOOK-SAME: ptr @[[FREM:taintprof.str[.0-9]*]], i16 1, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 -1, i32 4 }
+; HOOK-SAME: ptr @[[FNEG:taintprof.str[.0-9]*]], i16 4, i16 1, i16 0, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 -1, i32 5 }
+; HOOK-SAME: ptr @[[FADD]], i16 5, i16 1, i16 0, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 -1, i32 6 }
+; HOOK-SAME: ptr @[[FPEXT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 -1, i32 7 }
+; HOOK-SAME: ptr @[[FPTRUNC:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 -1, i32 8 }
+; HOOK-SAME: ptr @[[FADD]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 9, ptr @taintprof.dn_module, i32 -1, i32 9 }
+; HOOK-SAME: ptr @[[FMUL]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 10, ptr @taintprof.dn_module, i32 -1, i32 10 }
+; HOOK-SAME: ptr @[[FSUB]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 11, ptr @taintprof.dn_module, i32 -1, i32 11 }
+; HOOK-SAME: ptr @[[FADD]], i16 2, i16 8, i16 0, i16 0, i32 10, i32 12, ptr @taintprof.dn_module, i32 -1, i32 12 }]
 
 ; Scalar float: the whole sequence.
 ; CHECK-LABEL: define float @fadd(float %a, float %b)

@@ -12,22 +12,22 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-pc-linux-gnu"
 
 ; One block, then three inline counters per fadd chunk (1 and 4): n_blocks = 7.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 5, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 7,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 6, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 7,
 ; CHECK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[LOAD:taintprof.str[.0-9]*]], i16 2, i16 16, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; CHECK-SAME: ptr @[[LOAD]], i16 2, i16 16, i16 1, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 16, i16 0, i16 0, i32 0, i32 2, ptr @taintprof.dn_module, i32 1, i32 0 }
-; CHECK-SAME: ptr @[[FADD]], i16 2, i16 16, i16 0, i16 0, i32 0, i32 3, ptr @taintprof.dn_module, i32 4, i32 0 }
-; CHECK-SAME: ptr @[[STORE:taintprof.str[.0-9]*]], i16 2, i16 16, i16 2, i16 0, i32 0, i32 4, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; CHECK-SAME: ptr @[[STORE]], i16 2, i16 16, i16 2, i16 0, i32 0, i32 5, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 5, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 1,
+; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 16, i16 0, i16 0, i32 0, i32 2, ptr @taintprof.dn_module, i32 1, i32 2 }
+; CHECK-SAME: ptr @[[FADD]], i16 2, i16 16, i16 0, i16 0, i32 0, i32 3, ptr @taintprof.dn_module, i32 4, i32 2 }
+; CHECK-SAME: ptr @[[STORE:taintprof.str[.0-9]*]], i16 2, i16 16, i16 2, i16 0, i32 0, i32 4, ptr @taintprof.dn_module, i32 -1, i32 4 }
+; CHECK-SAME: ptr @[[STORE]], i16 2, i16 16, i16 2, i16 0, i32 0, i32 5, ptr @taintprof.dn_module, i32 -1, i32 4 }
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 6, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 1,
 ; HOOK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: i16 2, i16 16, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: i16 2, i16 16, i16 1, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: i16 2, i16 16, i16 0, i16 0, i32 0, i32 2, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: i16 2, i16 16, i16 0, i16 0, i32 0, i32 3, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: i16 2, i16 16, i16 2, i16 0, i32 0, i32 4, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: i16 2, i16 16, i16 2, i16 0, i32 0, i32 5, ptr @taintprof.dn_module, i32 -1, i32 0 }
+; HOOK-SAME: i16 2, i16 16, i16 0, i16 0, i32 0, i32 2, ptr @taintprof.dn_module, i32 -1, i32 2 }
+; HOOK-SAME: i16 2, i16 16, i16 0, i16 0, i32 0, i32 3, ptr @taintprof.dn_module, i32 -1, i32 2 }
+; HOOK-SAME: i16 2, i16 16, i16 2, i16 0, i32 0, i32 4, ptr @taintprof.dn_module, i32 -1, i32 4 }
+; HOOK-SAME: i16 2, i16 16, i16 2, i16 0, i32 0, i32 5, ptr @taintprof.dn_module, i32 -1, i32 4 }
 
 ; CHECK-LABEL: define void @wide(
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
@@ -79,7 +79,8 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 4
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 5
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 6
-; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([6 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 3) to i64), 281474976710655
+; The second chunk's creator is the first chunk's site (FpSiteDesc::creator).
+; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([6 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 2) to i64), 281474976710655
 ; CHECK: [[T1:%.*]] = select <16 x i1> [[R1]], <16 x i64> {{%.*}}, <16 x i64> zeroinitializer
 ; CHECK-NEXT: br label
 ; The chunks' result tags are reassembled for the store.

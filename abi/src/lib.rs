@@ -38,7 +38,7 @@
 use core::ffi::c_char;
 
 /// Bumped whenever a layout, name or meaning below changes.
-pub const ABI_VERSION: u32 = 5;
+pub const ABI_VERSION: u32 = 6;
 
 /// Magic number at the start of every [`ModuleDesc`] ("TPMD").
 pub const MODULE_MAGIC: u32 = 0x544d_5044;
@@ -434,7 +434,11 @@ pub struct FpSiteDesc {
     /// store site with it set owns [`DN_LOAD_WORDS`] / [`DN_STORE_WORDS`] words there:
     /// its inline count of denormal loads (stores) and its inline memory cache.
     pub counters: u32,
-    pub _pad: u32,
+    /// Index in the module's site array of the site that stands as this one's creator:
+    /// the first with the same source position (inline chain), operation and element
+    /// type. Vectorized, unrolled and peeled copies of one source operation are one
+    /// creator. Tags carry that site's address; `index` when the site is its own.
+    pub creator: u32,
 }
 
 /// `FpSiteDesc::counters` of a site counted by the hooks only.

@@ -104,6 +104,25 @@ pub struct AllocSiteInfo {
     pub typed_by: &'static str,
 }
 
+/// Per site, the index of the first site with the same source position (inline chain),
+/// operation and element type: the vectorized, unrolled and peeled copies of one source
+/// operation create denormals as one creator (`FpSiteDesc::creator`), so the report
+/// lists it once and the tags of their lanes agree (which the inline memory caches need
+/// to hit).
+fn creator_indices(sites: &[FpSiteInfo]) -> Vec<u32> {
+    let mut first: std::collections::HashMap<(&[crate::debugloc::SrcLoc], &str, u16), u32> =
+        std::collections::HashMap::new();
+    sites
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            *first
+                .entry((&s.site.chain[..], &s.op[..], s.fp.code))
+                .or_insert(i as u32)
+        })
+        .collect()
+}
+
 pub fn array_kind_name(k: u16) -> &'static str {
     match k {
         abi::ARRAY_GLOBAL => "global",
@@ -127,6 +146,9 @@ pub struct DnDescs {
     pub stack: Vec<(FpArrayInfo, V)>,
     pub allocs: Vec<(AllocSiteInfo, V)>,
     pub module_flags: u32,
+    /// Per site: the index of the site that stands as its creator (`FpSiteDesc::creator`),
+    /// set by [`Self::reserve`].
+    creators: Vec<u32>,
     site_array: Option<(V, T)>,
     module: V,
 }
@@ -152,6 +174,7 @@ impl DnDescs {
             stack: Vec::new(),
             allocs: Vec::new(),
             module_flags: 0,
+            creators: Vec::new(),
             site_array: None,
             module,
         }
@@ -171,6 +194,7 @@ impl DnDescs {
     /// Create the site array once its size is known (after planning).
     pub fn reserve(&mut self, ir: &Ir) {
         self.base.reserve(ir);
+        self.creators = creator_indices(&self.sites);
         let t = ir.array_ty(self.ty.site, self.sites.len() as u64);
         let c = std::ffi::CString::new("taintprof.fpsites").unwrap();
         let g = unsafe { LLVMAddGlobal(ir.m, t, c.as_ptr()) };
@@ -181,6 +205,12 @@ impl DnDescs {
     pub fn site_ptr(&self, ir: &Ir, i: usize) -> V {
         let (g, t) = self.site_array.expect("reserve() first");
         ir.const_elem_ptr(t, g, i as u64)
+    }
+
+    /// The site that stands as creator for site `i`, as a constant (its address is the
+    /// creator in tags).
+    pub fn creator_ptr(&self, ir: &Ir, i: usize) -> V {
+        self.site_ptr(ir, self.creators[i] as usize)
     }
 
     fn array_value(&mut self, ir: &Ir, a: &FpArrayInfo) -> V {
@@ -261,7 +291,7 @@ impl DnDescs {
                         ir.c32(i as u32),
                         module,
                         ir.c32(s.counters),
-                        ir.c32(0),
+                        ir.c32(self.creators[i]),
                     ],
                 )
             })

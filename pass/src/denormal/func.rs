@@ -976,7 +976,8 @@ impl<'a> DnFn<'a> {
                     let rm = subject_lm.map(|lm| self.chunk(lm, off, n, ir.cint(ir.int_ty(1), 0)));
                     self.count_op_inline(ctr, &ms, rm, vec, n);
                     if let (Some(_), Some(rm)) = (spec.result, rm) {
-                        result_tags = Some(self.op_tags_inline(site, rm, &ms, &ts, vec, n));
+                        let creator = self.d.creator_ptr(ir, first + ch as usize);
+                        result_tags = Some(self.op_tags_inline(creator, rm, &ms, &ts, vec, n));
                     }
                 }
                 SiteKind::Op => {
@@ -1369,17 +1370,17 @@ impl<'a> DnFn<'a> {
         }
     }
 
-    /// The result tags `__tpd_op` would write for a chunk of site `site` (result lane
-    /// mask `rm`, operand masks `ms` and masked tags `ts` from [`Self::op_chunks`]),
+    /// The result tags `__tpd_op` would write for a chunk whose site has creator
+    /// `creator` (`FpSiteDesc::creator`; result lane mask `rm`, operand masks `ms` and masked tags `ts` from [`Self::op_chunks`]),
     /// with selects: where the result is denormal, the tag of the first operand that
     /// is denormal in that lane if it has a creator; that operand's origin with this
     /// site as creator if not; `(0, this site)` with no denormal operand. 0 where the
     /// result is normal.
-    fn op_tags_inline(&self, site: V, rm: V, ms: &[V], ts: &[V], vec: bool, n: u32) -> V {
+    fn op_tags_inline(&self, creator: V, rm: V, ms: &[V], ts: &[V], vec: bool, n: u32) -> V {
         let ir = self.ir;
         let tt = if vec { ir.vec(ir.i64, n) } else { ir.i64 };
         let wide = |c: V| if vec { ir.splat(c, n) } else { c };
-        let me = wide(ir.and(ir.ptrtoint(site, ir.i64), ir.c64(abi::TAG_CREATOR_MASK)));
+        let me = wide(ir.and(ir.ptrtoint(creator, ir.i64), ir.c64(abi::TAG_CREATOR_MASK)));
         let creator_mask = wide(ir.c64(abi::TAG_CREATOR_MASK));
         let zero = ir.null(tt);
         let mut acc = me;

@@ -95,9 +95,21 @@ fn write_tag(a: usize, t: u64) {
     unsafe { ptr::write_unaligned(shadow_addr(a as u64) as usize as *mut u64, t) }
 }
 
+/// The creator this site stands as (`FpSiteDesc::creator`): itself, or the first copy
+/// of the same source operation in its module.
 #[inline(always)]
 fn me(s: &FpSiteDesc) -> u64 {
-    s as *const FpSiteDesc as u64 & TAG_CREATOR_MASK
+    let mut p = s as *const FpSiteDesc;
+    if s.creator != s.index && !s.module.is_null() {
+        // SAFETY: a registered site's module descriptor is static; `creator` is checked
+        // against its site count.
+        let m = unsafe { &*s.module };
+        if s.creator < m.n_sites && !m.sites.is_null() {
+            // SAFETY: in bounds of the module's site array.
+            p = unsafe { m.sites.add(s.creator as usize) };
+        }
+    }
+    p as u64 & TAG_CREATOR_MASK
 }
 
 /// Tag of lane `lane` in a hook's tag buffer (null buffer: 0).

@@ -127,6 +127,18 @@ fn site_key(d: &FpSiteDesc) -> SiteKey<'_> {
     }
 }
 
+/// What a `creators` row shows of creator tag `k`: (array, function, file, line, op);
+/// tags whose creator is not a registered site with a position stay apart.
+type CreatorRow = (u32, &'static [u8], &'static [u8], u32, &'static [u8], u64);
+
+fn creator_row(k: u64) -> CreatorRow {
+    let id = super::tag_origin(k);
+    match modules::site_at(super::tag_creator(k)).and_then(|d| site_loc(d).map(|l| (d, l))) {
+        Some((d, l)) => (id, s(l.function), s(l.file), l.line, s(d.op), 0),
+        None => (id, b"", b"", 0, b"", k),
+    }
+}
+
 fn kind_name(k: u32) -> &'static str {
     match k as u16 {
         ARRAY_GLOBAL => "global",
@@ -440,6 +452,20 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
             _ => incomplete |= !creators.push((k, c)),
         }
     }
+    // One row per (array, function, file, line, op): copies of one source operation
+    // that are distinct creators (another module's copy of a header's inline function,
+    // another column of the line) would otherwise read as duplicate rows.
+    creators
+        .as_mut_slice()
+        .sort_unstable_by(|a, b| creator_row(a.0).cmp(&creator_row(b.0)));
+    let mut rows: MmapVec<(u64, u64)> = MmapVec::new();
+    for &(k, c) in creators.as_slice() {
+        match rows.as_mut_slice().last_mut() {
+            Some(l) if creator_row(l.0) == creator_row(k) => l.1 += c,
+            _ => incomplete |= !rows.push((k, c)),
+        }
+    }
+    let mut creators = rows;
     creators.as_mut_slice().sort_unstable_by(|a, b| {
         super::tag_origin(a.0)
             .cmp(&super::tag_origin(b.0))

@@ -34,6 +34,8 @@ struct SiteSpec {
     block: u32,
     func: &'static str,
     line: u32,
+    /// `FpSiteDesc::creator` when not the site itself.
+    creator: Option<u32>,
 }
 
 fn sp(op: &'static str, ty: u16, lanes: u16, flags: u16, block: u32, line: u32) -> SiteSpec {
@@ -45,6 +47,7 @@ fn sp(op: &'static str, ty: u16, lanes: u16, flags: u16, block: u32, line: u32) 
         block,
         func: "kernel",
         line,
+        creator: None,
     }
 }
 
@@ -98,7 +101,7 @@ fn module(src: &str, specs: Vec<SiteSpec>, n_blocks: u32, arrays: Vec<FpArrayDes
                 index: i as u32,
                 module: m,
                 counters: FPSITE_NO_COUNTERS,
-                _pad: 0,
+                creator: s.creator.unwrap_or(i as u32),
             }
         })
         .collect();
@@ -767,6 +770,51 @@ fn other_array_has_no_id_in_tags() {
 }
 
 /// Writes the report into memory and parses it.
+#[test]
+fn copies_of_one_operation_are_one_creator() {
+    // Two modules with the same source operation (a header's inline function), the
+    // second with a vector copy and a scalar remainder copy of it.
+    let specs = |copies: bool| {
+        let mut v = vec![sp("fmul", FP_FLOAT, 4, 0, 0, 40)];
+        if copies {
+            v.push(SiteSpec {
+                creator: Some(0),
+                ..sp("fmul", FP_FLOAT, 1, 0, 0, 40)
+            });
+        }
+        v.push(sp("store", FP_FLOAT, 1, FPSITE_STORE, 0, 41));
+        v
+    };
+    let m1 = module("dup.h", specs(false), 1, vec![]);
+    let m2 = module("dup.h", specs(true), 1, vec![]);
+    let (dst, did) = heap_f32("dup_dst", 4);
+    let mut t = [0u64; 4];
+    unsafe {
+        // The remainder copy creates a denormal as its first copy.
+        __tpd_op(&m2.sites[1], 0, 1, [0u64, 0].as_ptr(), t.as_mut_ptr());
+        assert_eq!(t[0], make_tag(0, site_ptr(&m2.sites[0])));
+        __tpd_store(&m2.sites[2], dst.as_mut_ptr().cast(), 1, t.as_ptr());
+        // The other module's copy is a creator of its own.
+        __tpd_op(&m1.sites[0], 0, 1, [0u64, 0].as_ptr(), t.as_mut_ptr());
+        assert_eq!(t[0], make_tag(0, site_ptr(&m1.sites[0])));
+        __tpd_store(&m1.sites[1], dst.as_mut_ptr().add(1).cast(), 1, t.as_ptr());
+    }
+    assert_eq!(creator_count(did, &m2.sites[0]), 1);
+    assert_eq!(creator_count(did, &m1.sites[0]), 1);
+    // Two creators (one per module), one report row.
+    let rep = report_json();
+    let rows: Vec<&Value> = rep["creators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["array"] == "dup_dst")
+        .collect();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["line"], 40);
+    assert_eq!(rows[0]["op"], "fmul");
+    assert_eq!(rows[0]["count"], 2);
+}
+
 fn report_json() -> Value {
     let mut out = Vec::new();
     let inp = super::report::Inputs {

@@ -38,7 +38,7 @@ static const SrcLoc L_tstore[] = {{"corner", "corner", F, 70, 73, 12, 0}};
 
 enum { S_LOAD, S_ADD1, S_ADD2, S_ADD3, S_MUL, S_STORE, S_GLOAD, S_TSTORE, N_SITES };
 static DnModuleDesc module;
-#define SITE(loc, op, fl, blk, i) {{loc, 1, 0, 0}, op, FP_FLOAT, 1, fl, 0, blk, i, &module, FPSITE_NO_COUNTERS, 0}
+#define SITE(loc, op, fl, blk, i) {{loc, 1, 0, 0}, op, FP_FLOAT, 1, fl, 0, blk, i, &module, FPSITE_NO_COUNTERS, i}
 static const FpSiteDesc sites[N_SITES] = {
     SITE(L_load, "load", FPSITE_LOAD, 0, S_LOAD),
     SITE(L_add1, "fadd", 0, 0, S_ADD1),
@@ -74,7 +74,7 @@ typedef struct {
   uint32_t n_branches, flags;
   void *next;
 } ModuleDesc;
-static ModuleDesc taint_module = {0x544d5044u, 5, "taint_part.c", 0, 0, 0, 0, 0, 0, 0, 0};
+static ModuleDesc taint_module = {0x544d5044u, DN_ABI_VERSION, "taint_part.c", 0, 0, 0, 0, 0, 0, 0, 0};
 void __tp_register_module(ModuleDesc *m);
 
 __attribute__((constructor)) static void register_module(void) { __tpd_register_module(&module); }

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define DN_ABI_VERSION 5u
+#define DN_ABI_VERSION 6u
 #define DN_MODULE_MAGIC 0x4e445054u
 #define DN_BASE_UNREGISTERED UINT64_MAX
 enum { FP_HALF = 1, FP_FLOAT = 2, FP_DOUBLE = 3 };
@@ -21,7 +21,7 @@ typedef struct {
   uint16_t ty, lanes, flags, _reserved;
   uint32_t block, index;
   const DnModuleDesc *module;
-  uint32_t counters, _pad; /* FPSITE_NO_COUNTERS: counted by the hooks */
+  uint32_t counters, creator; /* FPSITE_NO_COUNTERS: counted by the hooks */
 } FpSiteDesc;
 #define FPSITE_NO_COUNTERS UINT32_MAX
 typedef struct {
