@@ -469,7 +469,9 @@ define <4 x float> @fptrunc(<4 x double> %a) {
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 41
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 43
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 10) to i64), 281474976710655
-; CHECK: or i64 [[YOP]], {{%.*}}
+; %x is an operation's result, so its tag has a creator: no creator test on it.
+; CHECK-NOT: and i64 [[YOP]], 281474976710655
+; CHECK: select i1 {{%.*}}, i64 [[YOP]], i64 {{%.*}}
 ; CHECK: [[YT:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
 ; CHECK: [[ZOP:%.*]] = select i1 [[ZD:%.*]], i64 [[YT]], i64 0
 ; CHECK: br i1 {{%.*}}, label %[[ZINL:[0-9]+]], label %{{[0-9]+}}, !prof
@@ -480,8 +482,8 @@ define <4 x float> @fptrunc(<4 x double> %a) {
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 44
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 46
 ; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 11) to i64), 281474976710655
-; CHECK-NEXT: and i64 [[ZOP]], 281474976710655
-; CHECK: [[ONE:%.*]] = select i1 [[ZD]], i64 {{%.*}}, i64 [[ME]]
+; %y has a creator too: its tag goes through as it is.
+; CHECK-NEXT: [[ONE:%.*]] = select i1 [[ZD]], i64 [[ZOP]], i64 [[ME]]
 ; CHECK-NEXT: select i1 {{%.*}}, i64 [[ONE]], i64 0
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret float %z

@@ -977,7 +977,13 @@ impl<'a> DnFn<'a> {
                     self.count_op_inline(ctr, &ms, rm, vec, n);
                     if let (Some(_), Some(rm)) = (spec.result, rm) {
                         let creator = self.d.creator_ptr(ir, first + ch as usize);
-                        result_tags = Some(self.op_tags_inline(creator, rm, &ms, &ts, vec, n));
+                        let known: Vec<bool> = spec
+                            .operands
+                            .iter()
+                            .map(|&o| self.creator_known(o, &mut HashSet::new()))
+                            .collect();
+                        result_tags =
+                            Some(self.op_tags_inline(creator, rm, &ms, &ts, &known, vec, n));
                     }
                 }
                 SiteKind::Op => {
@@ -1375,8 +1381,19 @@ impl<'a> DnFn<'a> {
     /// with selects: where the result is denormal, the tag of the first operand that
     /// is denormal in that lane if it has a creator; that operand's origin with this
     /// site as creator if not; `(0, this site)` with no denormal operand. 0 where the
-    /// result is normal.
-    fn op_tags_inline(&self, creator: V, rm: V, ms: &[V], ts: &[V], vec: bool, n: u32) -> V {
+    /// result is normal. Operands whose `known` is set ([`Self::creator_known`]) skip
+    /// the creator test: it cannot fail for them.
+    #[allow(clippy::too_many_arguments)]
+    fn op_tags_inline(
+        &self,
+        creator: V,
+        rm: V,
+        ms: &[V],
+        ts: &[V],
+        known: &[bool],
+        vec: bool,
+        n: u32,
+    ) -> V {
         let ir = self.ir;
         let tt = if vec { ir.vec(ir.i64, n) } else { ir.i64 };
         let wide = |c: V| if vec { ir.splat(c, n) } else { c };
@@ -1385,8 +1402,12 @@ impl<'a> DnFn<'a> {
         let zero = ir.null(tt);
         let mut acc = me;
         // Last operand first, so that the first denormal operand has the last word.
-        for (&m, &t) in ms.iter().zip(ts).rev() {
+        for ((&m, &t), &known) in ms.iter().zip(ts).zip(known).rev() {
             if ir::is_zero_const(m) {
+                continue;
+            }
+            if known {
+                acc = ir.select(m, t, acc);
                 continue;
             }
             // No creator: the tag is its origin alone, and this site becomes the creator.
@@ -1395,6 +1416,64 @@ impl<'a> DnFn<'a> {
             acc = ir.select(m, adopted, acc);
         }
         ir.select(rm, acc, zero)
+    }
+
+    /// Whether `v`, wherever it is denormal, has a tag with a creator: true of the
+    /// results of operation and load sites (the inline code and the hooks always name
+    /// one) and of what only moves them (phis, selects, lanes moves, FP bitcasts of the
+    /// same lane count); undefined lanes count as known. False for arguments, call
+    /// results, constants and bit reinterpretations, whose tags may be 0. Phi cycles
+    /// are assumed known while they are being looked at (the greatest fixpoint: a cycle
+    /// brings in nothing of its own).
+    fn creator_known(&self, v: V, visiting: &mut HashSet<V>) -> bool {
+        if ir::is_undef_like(v) {
+            return true;
+        }
+        if !ir::is_instruction(v) || visiting.len() > 64 {
+            return false;
+        }
+        if let Some(site) = self.plan.sites.get(&v) {
+            return match site.spec.kind {
+                SiteKind::Op => site.spec.result == Some(v),
+                SiteKind::Load { passthru, .. } => {
+                    site.spec.result == Some(v)
+                        && passthru.is_none_or(|p| self.creator_known(p, visiting))
+                }
+                SiteKind::Store { .. } => false,
+            };
+        }
+        let opnd = |k: u32| ir::operand(v, k);
+        match ir::opcode(v) {
+            Op::LLVMPHI => {
+                if !visiting.insert(v) {
+                    return true;
+                }
+                let n = unsafe { LLVMCountIncoming(v) };
+                (0..n).all(|k| self.creator_known(unsafe { LLVMGetIncomingValue(v, k) }, visiting))
+            }
+            Op::LLVMSelect => {
+                self.creator_known(opnd(1), visiting) && self.creator_known(opnd(2), visiting)
+            }
+            Op::LLVMFreeze | Op::LLVMExtractElement => self.creator_known(opnd(0), visiting),
+            Op::LLVMInsertElement | Op::LLVMShuffleVector => {
+                self.creator_known(opnd(0), visiting) && self.creator_known(opnd(1), visiting)
+            }
+            Op::LLVMBitCast => {
+                let (from, to) = (ir::type_of(opnd(0)), ir::type_of(v));
+                let lanes = |t: T| {
+                    if ir::is_vector(t) {
+                        ir::vector_len(t)
+                    } else {
+                        1
+                    }
+                };
+                fptype::is_fp(from)
+                    && fptype::is_fp(to)
+                    && lanes(from) == lanes(to)
+                    && self.creator_known(opnd(0), visiting)
+            }
+            _ => false,
+        }
     }
 
     /// For gathers and scatters: per lane `l` of the chunk whose bit is set in `bits`,
