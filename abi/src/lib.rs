@@ -38,7 +38,7 @@
 use core::ffi::c_char;
 
 /// Bumped whenever a layout, name or meaning below changes.
-pub const ABI_VERSION: u32 = 6;
+pub const ABI_VERSION: u32 = 7;
 
 /// Magic number at the start of every [`ModuleDesc`] ("TPMD").
 pub const MODULE_MAGIC: u32 = 0x544d_5044;
@@ -358,13 +358,16 @@ pub const DN_RANGES_GEN: &str = "__tpd_ranges_gen";
 //   valid:   cache[KEY] == __tpd_ranges_gen ^ (u64)site
 //            && (addr - cache[LO]) <=u cache[LIMIT]          (all lanes inside)
 //            && every denormal lane's tag matches cache[MATCH]: loads, the creator bits
-//               of the shadow tag (tag & TAG_CREATOR_MASK); stores, the whole value tag
+//               of the shadow tag (tag & TAG_CREATOR_MASK); stores, the whole value
+//               tag, or its creator bits alone (a lane created where it is stored,
+//               next to lanes that came from the origin: a stencil's wavefront)
 //   element  e = (addr - cache[ARR_LO]) >> log2(element size)
 //   counters ((u32 *)cache[SHARD])[e + lane] += 1 per denormal lane   (reads; stores:
 //            the write half, already offset by the array's length)
 //            *(u64 *)cache[CREATOR_COUNT] += denormal lanes; cache[0] += the same
 //   loads    tag = cache[TAG] per denormal lane (the array's id and the creator)
-//   stores   if cache[PAIR_COUNT]: *(u64 *)cache[PAIR_COUNT] += lanes and
+//   stores   if cache[PAIR_COUNT]: for the lanes whose tag is cache[MATCH] itself
+//            (they have its origin), *(u64 *)cache[PAIR_COUNT] += lanes and
 //            ((u32 *)cache[PAIR_MAP])[e + lane] += 1; the shadow tag of each denormal
 //            lane becomes cache[TAG]
 //

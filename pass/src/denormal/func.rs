@@ -1004,7 +1004,7 @@ impl<'a> DnFn<'a> {
                     let head = ir::block_of(term);
                     let hit = self.mem_probe(ctr, site, p, lm, None, es);
                     let hit_bb = unsafe { ffi::tp_split_if_then_weighted(hit, term, 1) };
-                    let hit_tags = self.mem_hit(ctr, p, lm, es, hit_bb, false);
+                    let hit_tags = self.mem_hit(ctr, p, lm, es, hit_bb, None);
                     let tail = ir::block_of(term);
                     ir.before_with_records(ir::first_non_phi(tail));
                     let t1 = ir.phi(ir::type_of(hit_tags));
@@ -1031,7 +1031,7 @@ impl<'a> DnFn<'a> {
                     let tc = self.chunk(store_tags.unwrap(), off, n, ir.c64(0));
                     let hit = self.mem_probe(ctr, site, p, lm, Some(tc), es);
                     let hit_bb = unsafe { ffi::tp_split_if_then_weighted(hit, term, 1) };
-                    self.mem_hit(ctr, p, lm, es, hit_bb, true);
+                    self.mem_hit(ctr, p, lm, es, hit_bb, Some(tc));
                     self.at(term);
                     let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(hit), term) };
                     ir.at_end(miss_bb);
@@ -1177,7 +1177,17 @@ impl<'a> DnFn<'a> {
                 wide(ir.c64(abi::TAG_CREATOR_MASK)),
             ),
         };
-        let differs = ir.xor(tags, wide(self.word(ctr, abi::DN_C_MATCH)));
+        let want = self.word(ctr, abi::DN_C_MATCH);
+        let differs = ir.xor(tags, wide(want));
+        let differs = if store_tags.is_some() {
+            // A store lane may also lack the origin (created right here): then it
+            // differs from the match in the origin bits exactly.
+            let origin_only = ir.and(want, ir.c64(!abi::TAG_CREATOR_MASK));
+            let created = ir.icmp_eq(differs, wide(origin_only));
+            ir.select(created, ir.null(tt), differs)
+        } else {
+            differs
+        };
         let bad = ir.and(differs, ir.sext(lm, tt));
         let any_bad = ir.icmp_ne(ir.reduce_or(bad), ir.c64(0));
         let hit = ir.and(ir.and(key_ok, in_window), ir.not(any_bad));
@@ -1186,11 +1196,11 @@ impl<'a> DnFn<'a> {
 
     /// What the hook does for a chunk whose cache holds (`mem_probe`): the element
     /// counters of the cached array (reads, or writes for a store), the creator count,
-    /// the site's inline count; for a store the origin pair and its map and the shadow
-    /// tags of the denormal lanes. Emitted into block `bb` (it may be split). Returns
-    /// the lanes' tags (what a load produces).
-    #[allow(clippy::too_many_arguments)]
-    fn mem_hit(&self, ctr: u32, p: V, lm: V, es: u64, bb: B, store: bool) -> V {
+    /// the site's inline count; for a store (`store_tags`: the value's tags) the origin
+    /// pair and its map for the lanes that have the origin, and the shadow tags of the
+    /// denormal lanes. Emitted into block `bb` (it may be split). Returns the lanes'
+    /// tags (what a load produces).
+    fn mem_hit(&self, ctr: u32, p: V, lm: V, es: u64, bb: B, store_tags: Option<V>) -> V {
         let ir = self.ir;
         let at = ir::terminator(bb);
         ir.before(at);
@@ -1213,16 +1223,15 @@ impl<'a> DnFn<'a> {
         );
         // Byte offset of the element's u32 counter.
         let off = ir.shl(e, ir.c64(2));
-        let ones = ir.zext(lm, ct);
         // Lane by lane, not one vector read-modify-write: neighbouring sites of a
         // stencil bump overlapping counters, and a vector load of a counter range a
         // vector store just partly wrote stalls (no store-to-load forwarding).
-        let bits = if vec {
-            ir.zext(ir.bitcast(lm, ir.int_ty(n)), ir.i32)
-        } else {
-            ir.zext(lm, ir.i32)
-        };
-        let bump = |base: V| {
+        let bump = |base: V, lanes: V| {
+            let bits = if vec {
+                ir.zext(ir.bitcast(lanes, ir.int_ty(n)), ir.i32)
+            } else {
+                ir.zext(lanes, ir.i32)
+            };
             let cp = ir.gep_i8(ir.inttoptr(base, ir.ptr), off);
             for l in 0..n {
                 let q = ir.gep(ir.i32, cp, &[ir.c64(l as u64)]);
@@ -1231,21 +1240,27 @@ impl<'a> DnFn<'a> {
                 ir.store(ir.add(old, b), q, 4);
             }
         };
-        bump(self.word(ctr, abi::DN_C_SHARD));
-        let k = if vec {
-            let (f, ft) = ir.intrinsic("llvm.vector.reduce.add", &[ct]);
-            ir.zext(ir.call(ft, f, &[ones]), ir.i64)
-        } else {
-            ir.zext(lm, ir.i64)
+        let count = |lanes: V| {
+            if vec {
+                let (f, ft) = ir.intrinsic("llvm.vector.reduce.add", &[ct]);
+                ir.zext(ir.call(ft, f, &[ir.zext(lanes, ct)]), ir.i64)
+            } else {
+                ir.zext(lanes, ir.i64)
+            }
         };
-        let add_to = |at: V| {
+        let add_to = |at: V, k: V| {
             let v = ir.load(ir.i64, at, 8);
             ir.store(ir.add(v, k), at, 8);
         };
-        add_to(ir.inttoptr(self.word(ctr, abi::DN_C_CREATOR_COUNT), ir.ptr));
-        add_to(self.word_ptr(ctr, 0));
+        bump(self.word(ctr, abi::DN_C_SHARD), lm);
+        let k = count(lm);
+        add_to(
+            ir.inttoptr(self.word(ctr, abi::DN_C_CREATOR_COUNT), ir.ptr),
+            k,
+        );
+        add_to(self.word_ptr(ctr, 0), k);
         let tags = ir.select(lm, wide(self.word(ctr, abi::DN_C_TAG)), ir.null(tt));
-        if store {
+        if let Some(value_tags) = store_tags {
             let pair = self.word(ctr, abi::DN_C_PAIR_COUNT);
             let (old, raw) = self.shadow_tags(p, tt, es);
             let new = ir.select(lm, tags, old);
@@ -1262,11 +1277,14 @@ impl<'a> DnFn<'a> {
                 ir.shuffle(wide, raw, ir.mask(&idx))
             };
             ir.store(new, self.shadow_ptr(p), 1);
-            // The origin pair, if the lanes have an origin (cached null otherwise).
+            // The origin pair, if the cached tag has an origin (null otherwise), for
+            // the lanes that carry it (the others were created in place).
             let pb = unsafe { ffi::tp_split_if_then_weighted(ir.icmp_ne(pair, ir.c64(0)), at, 1) };
             ir.at_end(pb);
-            add_to(ir.inttoptr(pair, ir.ptr));
-            bump(self.word(ctr, abi::DN_C_PAIR_MAP));
+            let same = ir.icmp_eq(value_tags, wide(self.word(ctr, abi::DN_C_MATCH)));
+            let from_origin = ir.and(lm, same);
+            add_to(ir.inttoptr(pair, ir.ptr), count(from_origin));
+            bump(self.word(ctr, abi::DN_C_PAIR_MAP), from_origin);
             ir.before(at);
         }
         tags

@@ -548,7 +548,8 @@ pub unsafe extern "C" fn __tpd_store(
         if let Some(h) = span_hit(t, addr as usize, mask, esz) {
             // All lanes in one marked array: no per-lane lookup.
             let mut run = CreatorRun::NEW;
-            let mut same = Same::Nothing;
+            // The inline cache matches one creator, and lanes with one origin or none.
+            let (mut creators, mut origins) = (Same::Nothing, Same::Nothing);
             let mut m = mask;
             while m != 0 {
                 let lane = m.trailing_zeros() as usize;
@@ -561,7 +562,10 @@ pub unsafe extern "C" fn __tpd_store(
                 if src != 0 && h.id != OTHER {
                     origins::count_pair(t, h.id, src, h.n, e);
                 }
-                same.add(tin);
+                creators.add(tag_creator(tin));
+                if src != 0 {
+                    origins.add(src as u64);
+                }
                 run.add(t, h.id, creator);
                 if write {
                     write_tag(a, make_tag(h.id, creator));
@@ -569,11 +573,16 @@ pub unsafe extern "C" fn __tpd_store(
             }
             run.flush(t, h.id);
             let c = inline_cache(t, s);
-            if let (false, Same::One(tin)) = (c.is_null(), same) {
-                let o = tag_origin(tin);
+            let origin = match origins {
+                Same::Nothing => Some(0),
+                Same::One(o) => Some(o as u32),
+                Same::Mixed => None,
+            };
+            if let (false, Same::One(cr), Some(o)) = (c.is_null(), creators, origin) {
+                let matched = make_tag(o, cr);
                 let pair = (o != 0).then(|| t.pair_if_exists(h.id, o)).flatten();
-                let tag = make_tag(h.id, creator_or(tin, me));
-                fill_cache(t, c, s, gen, &h, tag, tin, pair);
+                let tag = make_tag(h.id, creator_or(matched, me));
+                fill_cache(t, c, s, gen, &h, tag, matched, pair);
             }
             return;
         }

@@ -36,6 +36,8 @@ struct SiteSpec {
     line: u32,
     /// `FpSiteDesc::creator` when not the site itself.
     creator: Option<u32>,
+    /// `FpSiteDesc::counters` when the site has inline words.
+    counters: Option<u32>,
 }
 
 fn sp(op: &'static str, ty: u16, lanes: u16, flags: u16, block: u32, line: u32) -> SiteSpec {
@@ -48,6 +50,7 @@ fn sp(op: &'static str, ty: u16, lanes: u16, flags: u16, block: u32, line: u32) 
         func: "kernel",
         line,
         creator: None,
+        counters: None,
     }
 }
 
@@ -100,7 +103,7 @@ fn module(src: &str, specs: Vec<SiteSpec>, n_blocks: u32, arrays: Vec<FpArrayDes
                 block: s.block,
                 index: i as u32,
                 module: m,
-                counters: FPSITE_NO_COUNTERS,
+                counters: s.counters.unwrap_or(FPSITE_NO_COUNTERS),
                 creator: s.creator.unwrap_or(i as u32),
             }
         })
@@ -813,6 +816,53 @@ fn copies_of_one_operation_are_one_creator() {
     assert_eq!(rows[0]["line"], 40);
     assert_eq!(rows[0]["op"], "fmul");
     assert_eq!(rows[0]["count"], 2);
+}
+
+#[test]
+fn store_caches_hold_lanes_created_in_place_next_to_the_origin() {
+    // A vector store site with its inline words after one block counter.
+    let m = module(
+        "cache.c",
+        vec![
+            sp("fmul", FP_FLOAT, 4, 0, 0, 50),
+            SiteSpec {
+                counters: Some(1),
+                ..sp("store", FP_FLOAT, 4, FPSITE_STORE, 0, 51)
+            },
+        ],
+        1 + DN_STORE_WORDS,
+        vec![],
+    );
+    let (mul, st) = (&m.sites[0], &m.sites[1]);
+    let (src, sid) = heap_f32("cache_src", 4);
+    let (dst, did) = heap_f32("cache_dst", 64);
+    let (oth, oid) = heap_f32("cache_other", 4);
+    let _ = (src, oth);
+    let c = unsafe { __tpd_thread_counters().add((*m.m).base as usize + st.counters as usize) };
+    let word = |w: u32| unsafe { *c.add(w as usize) };
+    let me = site_ptr(mul);
+    // Lanes 0 and 2 came from cache_src, lane 1 was created by the fmul (no origin),
+    // lane 3 is normal: one creator, one origin: the cache holds (src, fmul).
+    let tags = [make_tag(sid, me), make_tag(0, me), make_tag(sid, me), 0];
+    unsafe { __tpd_store(st, dst.as_mut_ptr().cast(), 0b0111, tags.as_ptr()) };
+    assert_ne!(word(DN_C_KEY), 0, "filled");
+    assert_eq!(word(DN_C_MATCH), make_tag(sid, me));
+    assert_eq!(word(DN_C_TAG), make_tag(did, me));
+    assert_ne!(word(DN_C_PAIR_COUNT), 0);
+    assert_eq!(pair_count(did, sid), 2, "only the lanes with the origin");
+    assert_eq!(creator_count(did, mul), 3);
+    // Only created lanes: the cache holds (0, fmul), without a pair.
+    let fresh = [make_tag(0, me); 4];
+    unsafe { __tpd_store(st, dst.as_mut_ptr().add(8).cast(), 0b1111, fresh.as_ptr()) };
+    assert_ne!(word(DN_C_KEY), 0);
+    assert_eq!(word(DN_C_MATCH), make_tag(0, me));
+    assert_eq!(word(DN_C_PAIR_COUNT), 0);
+    // Two origins: not cached (the inline code counts one pair only); the entry
+    // before stays.
+    let two = [make_tag(sid, me), make_tag(oid, me), 0, 0];
+    unsafe { __tpd_store(st, dst.as_mut_ptr().add(16).cast(), 0b0011, two.as_ptr()) };
+    assert_eq!(word(DN_C_MATCH), make_tag(0, me));
+    assert_eq!(pair_count(did, oid), 1);
 }
 
 fn report_json() -> Value {
