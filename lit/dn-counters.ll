@@ -58,11 +58,11 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[W1:%.*]] = add i64 [[W0]], 1
 ; CHECK-NEXT: store i64 [[W1]], ptr [[P1]], align 8
 ; CHECK-NOT: ptr [[CB]],
-; The load's cache (its words 6..13; the hit adds to word 5), the hook on a miss; the
-; fmul's inline counters.
+; The load's cache (its words 6..13; the hit adds to word 5), the hook on a miss
+; (through its register-preserving entry: no AVX here); the fmul's inline counters.
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 6
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 5
-; CHECK: call void @__tpd_load(
+; CHECK: call preserve_allcc void @__tpd_load_keepregs(
 ; CHECK-NOT: ptr [[CB]],
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 14
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 15

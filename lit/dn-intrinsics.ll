@@ -54,7 +54,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: [[R2:%.*]] = call double @llvm.sqrt.f64(double %x)
 ; CHECK: [[DX:%.*]] = icmp slt i64 {{%.*}}, -9218868437227405313
 ; CHECK: [[DR:%.*]] = icmp slt i64 {{%.*}}, -9218868437227405313
-; CHECK-NEXT: [[TX:%.*]] = select i1 [[DX]], i64 {{%.*}}, i64 0
+; CHECK-NOT: select
 ; CHECK: br i1 {{%.*}}, label %[[INL:[0-9]+]], label %[[AFTER:[0-9]+]], !prof
 ; CHECK: [[INL]]:
 ; CHECK-NEXT: [[ZX:%.*]] = zext i1 [[DX]] to i64
@@ -69,7 +69,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 10
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 11
 ; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
-; CHECK-NEXT: and i64 [[TX]], 281474976710655
+; CHECK-NEXT: and i64 [[TX:%[0-9]+]], 281474976710655
 ; CHECK: [[ACC:%.*]] = select i1 [[DX]], i64 {{%.*}}, i64 [[ME]]
 ; CHECK-NEXT: [[TM:%.*]] = select i1 [[DR]], i64 [[ACC]], i64 0
 ; CHECK-NEXT: br label %[[AFTER]]
@@ -96,9 +96,7 @@ define double @sqrt(double %x) {
 ; CHECK: [[DB:%.*]] = icmp slt <4 x i32>
 ; CHECK: [[DC:%.*]] = icmp slt <4 x i32>
 ; CHECK: [[DR:%.*]] = icmp slt <4 x i32>
-; CHECK: [[TA:%.*]] = select <4 x i1> [[DA]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
-; CHECK: [[TB:%.*]] = select <4 x i1> [[DB]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
-; CHECK: [[TC:%.*]] = select <4 x i1> [[DC]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
+; CHECK-NOT: select
 ; CHECK: br i1 {{%.*}}, label %[[INL:[0-9]+]], label %[[AFTER:[0-9]+]], !prof
 ; CHECK: [[INL]]:
 ; CHECK-NEXT: [[AB:%.*]] = or <4 x i1> [[DA]], [[DB]]
@@ -120,11 +118,11 @@ define double @sqrt(double %x) {
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 14
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1) to i64), 281474976710655
 ; CHECK: [[MEV:%.*]] = shufflevector <4 x i64> {{%.*}}, <4 x i64> poison, <4 x i32> zeroinitializer
-; CHECK-NEXT: and <4 x i64> [[TC]],
+; CHECK-NEXT: and <4 x i64> [[TC:%[0-9]+]],
 ; CHECK: [[ACC:%.*]] = select <4 x i1> [[DC]], <4 x i64> {{%.*}}, <4 x i64> [[MEV]]
-; CHECK-NEXT: and <4 x i64> [[TB]],
+; CHECK-NEXT: and <4 x i64> [[TB:%[0-9]+]],
 ; CHECK: [[ACB:%.*]] = select <4 x i1> [[DB]], <4 x i64> {{%.*}}, <4 x i64> [[ACC]]
-; CHECK-NEXT: and <4 x i64> [[TA]],
+; CHECK-NEXT: and <4 x i64> [[TA:%[0-9]+]],
 ; CHECK: [[ACA:%.*]] = select <4 x i1> [[DA]], <4 x i64> {{%.*}}, <4 x i64> [[ACB]]
 ; CHECK-NEXT: [[TM:%.*]] = select <4 x i1> [[DR]], <4 x i64> [[ACA]], <4 x i64> zeroinitializer
 ; CHECK-NEXT: br label %[[AFTER]]
@@ -136,8 +134,10 @@ define double @sqrt(double %x) {
 ; HOOK: [[M1:%.*]] = shl i64 {{%.*}}, 16
 ; HOOK: [[M2:%.*]] = shl i64 {{%.*}}, 32
 ; HOOK: store <4 x i64> {{%.*}}, ptr [[OPT:%[0-9]+]], align 8
+; HOOK-NEXT: select <4 x i1>
 ; HOOK-NEXT: [[S1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 4
 ; HOOK-NEXT: store <4 x i64> {{%.*}}, ptr [[S1]], align 8
+; HOOK-NEXT: select <4 x i1>
 ; HOOK-NEXT: [[S2:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 8
 ; HOOK-NEXT: store <4 x i64> {{%.*}}, ptr [[S2]], align 8
 ; HOOK-NEXT: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1),
@@ -192,6 +192,7 @@ define float @minnum(float %a, float %b) {
 ; CHECK-NEXT: [[OPM:%.*]] = or i64 [[MS]], [[MV16]]
 ; CHECK-NEXT: [[RESM:%.*]] = zext i1 [[DR]] to i64
 ; CHECK: store i64 {{%.*}}, ptr [[OPT:%[0-9]+]], align 8
+; CHECK-NEXT: select <4 x i1> [[DV]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
 ; CHECK-NEXT: [[S1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 4
 ; CHECK-NEXT: store <4 x i64> {{%.*}}, ptr [[S1]], align 8
 ; CHECK-NEXT: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 4), i64 [[OPM]], i64 [[RESM]],
@@ -275,20 +276,19 @@ define i32 @frexp(double %x) {
 ; CHECK: %r = call <4 x float> @llvm.vector.extract.v4f32.v8f32(<8 x float> %v, i64 4)
 ; CHECK: [[TV:%.*]] = shufflevector <8 x i64> {{%.*}}, <8 x i64> poison, <8 x i32> zeroinitializer
 ; CHECK-NEXT: [[TR:%.*]] = call <4 x i64> @llvm.vector.extract.v4i64.v8i64(<8 x i64> [[TV]], i64 4)
-; CHECK-NEXT: [[TA:%.*]] = select <4 x i1> {{%.*}}, <4 x i64> [[TR]], <4 x i64> zeroinitializer
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 30
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 31
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 32
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 8) to i64), 281474976710655
-; CHECK: or <4 x i64> [[TA]], {{%.*}}
+; CHECK: or <4 x i64> [[TR]], {{%.*}}
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret <4 x float> %s
 ; HOOK-LABEL: define <4 x float> @sub(
 ; HOOK: %r = call <4 x float> @llvm.vector.extract.v4f32.v8f32(<8 x float> %v, i64 4)
 ; HOOK: [[TV:%.*]] = shufflevector <8 x i64> {{%.*}}, <8 x i64> poison, <8 x i32> zeroinitializer
 ; HOOK-NEXT: [[TR:%.*]] = call <4 x i64> @llvm.vector.extract.v4i64.v8i64(<8 x i64> [[TV]], i64 4)
-; HOOK-NEXT: select <4 x i1> {{%.*}}, <4 x i64> [[TR]], <4 x i64> zeroinitializer
+; HOOK: select <4 x i1> {{%.*}}, <4 x i64> [[TR]], <4 x i64> zeroinitializer
 ; HOOK: call void @__tpd_op(ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 8),
 define <4 x float> @sub(<8 x float> %v) {
   %r = call <4 x float> @llvm.vector.extract.v4f32.v8f32(<8 x float> %v, i64 4)

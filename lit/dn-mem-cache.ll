@@ -55,10 +55,12 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 2
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 8
 ; CHECK: [[HT:%[0-9]+]] = select <4 x i1> [[M]], <4 x i64> {{%[0-9]+}}, <4 x i64> zeroinitializer
-; Miss: the hook, then its tags.
+; Miss: the hook, then its tags. The call goes through the hook's register-preserving
+; entry with preserve_allcc (this function uses no AVX): the cold region's values stay
+; in registers across it.
 ; CHECK: [[JOIN]]:
 ; CHECK-NEXT: [[T1:%[0-9]+]] = phi <4 x i64> [ [[HT]], %[[HB]] ], [ zeroinitializer,
-; CHECK: call void @__tpd_load(ptr @taintprof.fpsites, ptr %p,
+; CHECK: call preserve_allcc void @__tpd_load_keepregs(ptr @taintprof.fpsites, ptr %p,
 ; The store's probe matches whole value tags (no shadow read), or their creator bits
 ; alone (a lane created in place, without the origin); its hit writes the shadow tags
 ; of the denormal lanes and counts the origin pair only when there is one, for the
@@ -81,7 +83,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: [[SAME:%[0-9]+]] = icmp eq <4 x i64> [[ST]], {{%[0-9]+}}
 ; CHECK-NEXT: and <4 x i1> {{%[0-9]+}}, [[SAME]]
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 21
-; CHECK: call void @__tpd_store(ptr getelementptr inbounds ([4 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1), ptr %q,
+; CHECK: call preserve_allcc void @__tpd_store_keepregs(ptr getelementptr inbounds ([4 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1), ptr %q,
 ; NOMEM-LABEL: define void @vec(
 ; NOMEM-NOT: __tpd_ranges_gen
 ; NOMEM: call void @__tpd_load(
@@ -99,15 +101,16 @@ entry:
 ; CHECK: [[RAW:%[0-9]+]] = load <4 x i64>, ptr {{%[0-9]+}}, align 1
 ; CHECK-NEXT: shufflevector <4 x i64> [[RAW]], <4 x i64> poison, <2 x i32> <i32 0, i32 2>
 ; CHECK: lshr i64 {{%[0-9]+}}, 3
-; CHECK: call void @__tpd_load(
+; CHECK: call preserve_allcc void @__tpd_load_keepregs(
 ; The store puts the new tags back at the even words.
 ; CHECK: [[OLDD:%[0-9]+]] = load <4 x i64>, ptr {{%[0-9]+}}, align 1
 ; CHECK: shufflevector <4 x i64> {{%[0-9]+}}, <4 x i64> [[OLDD]], <4 x i32> <i32 0, i32 5, i32 1, i32 7>
-; CHECK: call void @__tpd_store(
+; CHECK: call preserve_allcc void @__tpd_store_keepregs(
 define void @dbl(ptr %p, ptr %q) {
 entry:
   %v = load <2 x double>, ptr %p, align 8
   store <2 x double> %v, ptr %q, align 8
   ret void
 }
+
 ; CHECK: [[LIKELY]] = !{!"branch_weights", i32 1048575, i32 1}

@@ -86,7 +86,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[ANY:%.*]] = icmp ult i32 [[M2]], 8388607
 ; CHECK-NEXT: [[FR:%.*]] = freeze i1 [[ANY]]
 ; CHECK-NEXT: br i1 [[FR]], label %[[COLD:[0-9]+]], label %[[JOIN:[0-9]+]], !prof [[UNLIKELY:![0-9]+]]
-; Cold region: the operation again, exact masks, operand tags masked by their lanes.
+; Cold region: the operation again, exact masks.
 ; CHECK: [[COLD]]:
 ; CHECK-NEXT: [[R2:%.*]] = fadd float %a, %b
 ; CHECK-NEXT: [[XA:%.*]] = bitcast float %a to i32
@@ -96,8 +96,6 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: [[DB:%.*]] = icmp slt i32 {{%.*}}, -2139095041
 ; CHECK: [[XR:%.*]] = bitcast float [[R2]] to i32
 ; CHECK: [[DR:%.*]] = icmp slt i32 {{%.*}}, -2139095041
-; CHECK-NEXT: [[TA:%.*]] = select i1 [[DA]], i64 [[PA:%.*]], i64 0
-; CHECK-NEXT: [[TB:%.*]] = select i1 [[DB]], i64 [[PB:%.*]], i64 0
 ; The inline part runs only when an operand or the result is denormal.
 ; CHECK: [[NEED:%.*]] = icmp ne i64 {{%.*}}, 0
 ; CHECK-NEXT: [[NF:%.*]] = freeze i1 [[NEED]]
@@ -134,12 +132,13 @@ target triple = "x86_64-pc-linux-gnu"
 ; Result tag: this site (its descriptor's address, as creator); operands from last
 ; to first, so that the first denormal one wins; one without a creator is adopted.
 ; CHECK-NEXT: [[ME:%.*]] = and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
-; CHECK-NEXT: [[CRB:%.*]] = and i64 [[TB]], 281474976710655
+; The operand tags are read only where their operand is denormal: unmasked.
+; CHECK-NEXT: [[CRB:%.*]] = and i64 [[TB:%[0-9]+]], 281474976710655
 ; CHECK-NEXT: [[ORB:%.*]] = icmp eq i64 [[CRB]], 0
 ; CHECK-NEXT: [[ADB:%.*]] = select i1 [[ORB]], i64 [[ME]], i64 0
 ; CHECK-NEXT: [[TB2:%.*]] = or i64 [[TB]], [[ADB]]
 ; CHECK-NEXT: [[ACB:%.*]] = select i1 [[DB]], i64 [[TB2]], i64 [[ME]]
-; CHECK-NEXT: [[CRA:%.*]] = and i64 [[TA]], 281474976710655
+; CHECK-NEXT: [[CRA:%.*]] = and i64 [[TA:%[0-9]+]], 281474976710655
 ; CHECK-NEXT: [[ORA:%.*]] = icmp eq i64 [[CRA]], 0
 ; CHECK-NEXT: [[ADA:%.*]] = select i1 [[ORA]], i64 [[ME]], i64 0
 ; CHECK-NEXT: [[TA2:%.*]] = or i64 [[TA]], [[ADA]]
@@ -169,8 +168,6 @@ target triple = "x86_64-pc-linux-gnu"
 ; HOOK: [[DB:%.*]] = icmp slt i32 {{%.*}}, -2139095041
 ; HOOK: [[XR:%.*]] = bitcast float [[R2]] to i32
 ; HOOK: [[DR:%.*]] = icmp slt i32 {{%.*}}, -2139095041
-; HOOK-NEXT: [[TA:%.*]] = select i1 [[DA]], i64 [[PA:%.*]], i64 0
-; HOOK-NEXT: [[TB:%.*]] = select i1 [[DB]], i64 [[PB:%.*]], i64 0
 ; HOOK-NEXT: [[MA:%.*]] = zext i1 [[DA]] to i64
 ; HOOK-NEXT: [[MB:%.*]] = zext i1 [[DB]] to i64
 ; HOOK-NEXT: [[MB16:%.*]] = shl i64 [[MB]], 16
@@ -180,8 +177,11 @@ target triple = "x86_64-pc-linux-gnu"
 ; HOOK-NEXT: [[NEED:%.*]] = icmp ne i64 [[ALL]], 0
 ; HOOK-NEXT: [[NF:%.*]] = freeze i1 [[NEED]]
 ; HOOK-NEXT: br i1 [[NF]], label %[[CALL:[0-9]+]], label %[[AFTER:[0-9]+]], !prof [[UNLIKELY]]
+; The hook gets the operand tags masked by their denormal lanes.
 ; HOOK: [[CALL]]:
+; HOOK-NEXT: [[TA:%.*]] = select i1 [[DA]], i64 [[PA:%.*]], i64 0
 ; HOOK-NEXT: store i64 [[TA]], ptr [[OPT]], align 8
+; HOOK-NEXT: [[TB:%.*]] = select i1 [[DB]], i64 [[PB:%.*]], i64 0
 ; HOOK-NEXT: [[SLOT1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 1
 ; HOOK-NEXT: store i64 [[TB]], ptr [[SLOT1]], align 8
 ; HOOK-NEXT: call void @__tpd_op(ptr @taintprof.fpsites, i64 [[OPM]], i64 [[RESM]], ptr [[OPT]], ptr [[RT]])
@@ -219,8 +219,7 @@ define float @fadd(float %a, float %b) {
 ; CHECK: [[DA:%.*]] = icmp slt <4 x i32> {{%.*}}, <i32 -2139095041, i32 -2139095041, i32 -2139095041, i32 -2139095041>
 ; CHECK: [[DB:%.*]] = icmp slt <4 x i32>
 ; CHECK: [[DR:%.*]] = icmp slt <4 x i32>
-; CHECK: [[TA:%.*]] = select <4 x i1> [[DA]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
-; CHECK: [[TB:%.*]] = select <4 x i1> [[DB]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
+; CHECK-NOT: select
 ; CHECK: br i1 {{%.*}}, label %[[INL:[0-9]+]], label %[[AFTER:[0-9]+]], !prof
 ; CHECK: [[INL]]:
 ; CHECK-NEXT: [[ANYOP:%.*]] = or <4 x i1> [[DA]], [[DB]]
@@ -254,12 +253,12 @@ define float @fadd(float %a, float %b) {
 ; CHECK-NEXT: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1) to i64), 281474976710655
 ; CHECK-NEXT: [[ME0:%.*]] = insertelement <4 x i64> poison, i64 [[ME]], i32 0
 ; CHECK-NEXT: [[MEV:%.*]] = shufflevector <4 x i64> [[ME0]], <4 x i64> poison, <4 x i32> zeroinitializer
-; CHECK-NEXT: [[CRB:%.*]] = and <4 x i64> [[TB]], <i64 281474976710655, i64 281474976710655, i64 281474976710655, i64 281474976710655>
+; CHECK-NEXT: [[CRB:%.*]] = and <4 x i64> [[TB:%[0-9]+]], <i64 281474976710655, i64 281474976710655, i64 281474976710655, i64 281474976710655>
 ; CHECK-NEXT: [[ORB:%.*]] = icmp eq <4 x i64> [[CRB]], zeroinitializer
 ; CHECK-NEXT: [[ADB:%.*]] = select <4 x i1> [[ORB]], <4 x i64> [[MEV]], <4 x i64> zeroinitializer
 ; CHECK-NEXT: [[TB2:%.*]] = or <4 x i64> [[TB]], [[ADB]]
 ; CHECK-NEXT: [[ACB:%.*]] = select <4 x i1> [[DB]], <4 x i64> [[TB2]], <4 x i64> [[MEV]]
-; CHECK-NEXT: [[CRA:%.*]] = and <4 x i64> [[TA]], <i64 281474976710655, i64 281474976710655, i64 281474976710655, i64 281474976710655>
+; CHECK-NEXT: [[CRA:%.*]] = and <4 x i64> [[TA:%[0-9]+]], <i64 281474976710655, i64 281474976710655, i64 281474976710655, i64 281474976710655>
 ; CHECK-NEXT: [[ORA:%.*]] = icmp eq <4 x i64> [[CRA]], zeroinitializer
 ; CHECK-NEXT: [[ADA:%.*]] = select <4 x i1> [[ORA]], <4 x i64> [[MEV]], <4 x i64> zeroinitializer
 ; CHECK-NEXT: [[TA2:%.*]] = or <4 x i64> [[TA]], [[ADA]]
@@ -279,9 +278,7 @@ define float @fadd(float %a, float %b) {
 ; HOOK: [[DA:%.*]] = icmp slt <4 x i32> {{%.*}}, <i32 -2139095041, i32 -2139095041, i32 -2139095041, i32 -2139095041>
 ; HOOK: [[DB:%.*]] = icmp slt <4 x i32>
 ; HOOK: [[DR:%.*]] = icmp slt <4 x i32>
-; HOOK: [[TA:%.*]] = select <4 x i1> [[DA]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
-; HOOK: [[TB:%.*]] = select <4 x i1> [[DB]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
-; HOOK-NEXT: [[IA:%.*]] = bitcast <4 x i1> [[DA]] to i4
+; HOOK: [[IA:%.*]] = bitcast <4 x i1> [[DA]] to i4
 ; HOOK-NEXT: [[MA:%.*]] = zext i4 [[IA]] to i64
 ; HOOK-NEXT: [[IB:%.*]] = bitcast <4 x i1> [[DB]] to i4
 ; HOOK-NEXT: [[MB:%.*]] = zext i4 [[IB]] to i64
@@ -289,7 +286,9 @@ define float @fadd(float %a, float %b) {
 ; HOOK-NEXT: [[OPM:%.*]] = or i64 [[MA]], [[MB16]]
 ; HOOK-NEXT: [[IR:%.*]] = bitcast <4 x i1> [[DR]] to i4
 ; HOOK-NEXT: [[RESM:%.*]] = zext i4 [[IR]] to i64
-; HOOK: store <4 x i64> [[TA]], ptr [[OPT:%.*]], align 8
+; HOOK: [[TA:%.*]] = select <4 x i1> [[DA]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
+; HOOK-NEXT: store <4 x i64> [[TA]], ptr [[OPT:%.*]], align 8
+; HOOK-NEXT: [[TB:%.*]] = select <4 x i1> [[DB]], <4 x i64> {{%.*}}, <4 x i64> zeroinitializer
 ; HOOK-NEXT: [[SLOT1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 4
 ; HOOK-NEXT: store <4 x i64> [[TB]], ptr [[SLOT1]], align 8
 ; HOOK-NEXT: call void @__tpd_op(ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1), i64 [[OPM]], i64 [[RESM]], ptr [[OPT]], ptr [[RT:%.*]])
@@ -465,15 +464,14 @@ define <4 x float> @fptrunc(<4 x double> %a) {
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 40
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 9) to i64), 281474976710655
 ; CHECK: [[XT:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; CHECK: [[YOP:%.*]] = select i1 {{%.*}}, i64 [[XT]], i64 0
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 41
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 43
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 10) to i64), 281474976710655
 ; %x is an operation's result, so its tag has a creator: no creator test on it.
-; CHECK-NOT: and i64 [[YOP]], 281474976710655
-; CHECK: select i1 {{%.*}}, i64 [[YOP]], i64 {{%.*}}
+; CHECK-NOT: and i64 [[XT]], 281474976710655
+; CHECK: select i1 {{%.*}}, i64 [[XT]], i64 {{%.*}}
 ; CHECK: [[YT:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; CHECK: [[ZOP:%.*]] = select i1 [[ZD:%.*]], i64 [[YT]], i64 0
+; CHECK: [[ZD:%.*]] = icmp slt i32
 ; CHECK: br i1 {{%.*}}, label %[[ZINL:[0-9]+]], label %{{[0-9]+}}, !prof
 ; CHECK: [[ZINL]]:
 ; CHECK-NEXT: zext i1 [[ZD]] to i64
@@ -483,7 +481,7 @@ define <4 x float> @fptrunc(<4 x double> %a) {
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 46
 ; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 11) to i64), 281474976710655
 ; %y has a creator too: its tag goes through as it is.
-; CHECK-NEXT: [[ONE:%.*]] = select i1 [[ZD]], i64 [[ZOP]], i64 [[ME]]
+; CHECK-NEXT: [[ONE:%.*]] = select i1 [[ZD]], i64 [[YT]], i64 [[ME]]
 ; CHECK-NEXT: select i1 {{%.*}}, i64 [[ONE]], i64 0
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret float %z

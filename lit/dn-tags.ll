@@ -41,8 +41,8 @@ define void @sel(ptr %p, ptr %q, i1 %c) {
 ; CHECK-NEXT: [[TACC:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TJOIN:%[0-9]+]], %[[LATCH]] ]
 ; CHECK: call void @__tpd_load(
 ; CHECK: [[TX:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; CHECK: [[OA:%.*]] = select i1 [[DA:%.*]], i64 [[TACC]], i64 0
-; CHECK-NEXT: [[OX:%.*]] = select i1 [[DX:%.*]], i64 [[TX]], i64 0
+; CHECK: [[DA:%.*]] = icmp slt i32
+; CHECK: [[DX:%.*]] = icmp slt i32
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 8
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 9
@@ -50,8 +50,8 @@ define void @sel(ptr %p, ptr %q, i1 %c) {
 ; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([12 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 4) to i64), 281474976710655
 ; The load's tag always has a creator (no creator test); the accumulator's may not
 ; (its PHI starts from a constant).
-; CHECK-NEXT: [[ACX:%.*]] = select i1 [[DX]], i64 [[OX]], i64 [[ME]]
-; CHECK-NEXT: and i64 [[OA]], 281474976710655
+; CHECK-NEXT: [[ACX:%.*]] = select i1 [[DX]], i64 [[TX]], i64 [[ME]]
+; CHECK-NEXT: and i64 [[TACC]], 281474976710655
 ; CHECK: [[ACA:%.*]] = select i1 [[DA]], i64 {{%.*}}, i64 [[ACX]]
 ; CHECK-NEXT: [[TR:%.*]] = select i1 {{%.*}}, i64 [[ACA]], i64 0
 ; CHECK-NEXT: br label %[[AFTER:[0-9]+]]
@@ -70,6 +70,7 @@ define void @sel(ptr %p, ptr %q, i1 %c) {
 ; HOOK: call void @__tpd_load(
 ; HOOK: [[TX:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
 ; HOOK: select i1 {{%.*}}, i64 [[TACC]], i64 0
+; HOOK-NEXT: store i64
 ; HOOK-NEXT: select i1 {{%.*}}, i64 [[TX]], i64 0
 ; HOOK: call void @__tpd_op(
 ; HOOK: [[LATCH]]:

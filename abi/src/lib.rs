@@ -340,6 +340,18 @@ pub const HOOK_DN_LOAD: &str = "__tpd_load";
 /// `void __tpd_store(const FpSiteDesc *s, void *addr, u64 lane_mask, const u64 *tags)`:
 /// cold path of an FP store whose lanes in `lane_mask` are denormal.
 pub const HOOK_DN_STORE: &str = "__tpd_store";
+/// `__tpd_load` and `__tpd_store` behind entries that preserve every register the
+/// caller can hold values in: all general-purpose registers and `xmm0`–`xmm15` (the
+/// runtime's `denormal::keepregs`). The pass calls them with LLVM's `preserve_allcc`
+/// ([`CC_PRESERVE_ALL`]) when an inline memory cache misses, so that the values of the
+/// cold region stay in registers across the rare call instead of being spilled and
+/// reloaded around it on every cache hit. Only from functions compiled without AVX:
+/// the entries save the 128-bit registers, and the hooks may run libc code that
+/// clobbers the upper halves of `ymm` registers.
+pub const HOOK_DN_LOAD_KEEPREGS: &str = "__tpd_load_keepregs";
+pub const HOOK_DN_STORE_KEEPREGS: &str = "__tpd_store_keepregs";
+/// LLVM's number for the `preserve_allcc` calling convention (`CallingConv::PreserveAll`).
+pub const CC_PRESERVE_ALL: u32 = 15;
 /// `u64`: generation of the runtime's table of marked global/static/heap arrays, bumped
 /// whenever it changes (a registration, a release). The inline memory caches below are
 /// valid only while it is what it was when they were filled.

@@ -67,6 +67,7 @@ use crate::ffi;
 use crate::ir::{self, Ir, B, T, V};
 use crate::taint::calls::{call_kind, CallKind};
 use crate::taint::prepare::{inst_error, Prepared};
+use crate::taint::runtime::Hook;
 use crate::taint::MEMORY_ATTRS;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMIntPredicate as IP;
@@ -161,6 +162,9 @@ pub struct DnFn<'a> {
     cur: Open,
     /// Stores tested with the group before an earlier store (see `merge_stores`).
     merged: HashSet<V>,
+    /// Inline-cache misses call the register-preserving hook entries (x86-64 code
+    /// without AVX, see [`keepregs_allowed`]).
+    keepregs: bool,
     pub warnings: Vec<String>,
 }
 
@@ -203,7 +207,21 @@ impl<'a> DnFn<'a> {
             collapsed: HashMap::new(),
             cur: Open::default(),
             merged: HashSet::new(),
+            keepregs: keepregs_allowed(f),
             warnings: Vec::new(),
+        }
+    }
+
+    /// Calls the memory hook `plain`, or its register-preserving entry `keep` where
+    /// allowed (cold: only when an inline cache misses).
+    fn miss_call(&self, plain: Hook, keep: Hook, args: &[V]) {
+        let ir = self.ir;
+        if self.keepregs {
+            let c = ir.call(keep.ty, keep.f, args);
+            // SAFETY: a call we just built.
+            unsafe { LLVMSetInstructionCallConv(c, abi::CC_PRESERVE_ALL) };
+        } else {
+            ir.call(plain.ty, plain.f, args);
         }
     }
 
@@ -897,12 +915,13 @@ impl<'a> DnFn<'a> {
                 None => lm,
             }
         });
-        // Operand tags (stored value's tags for stores), masked by the denormal lanes.
+        // Operand tags, unmasked: the inline operation code reads a tag only in the
+        // lanes where its operand is denormal; the hook gets them masked (below).
         let mut op_tags: Vec<V> = Vec::new();
         for (k, &o) in spec.operands.iter().enumerate() {
             let t = self.tag(o, Some(c));
             self.at(c.term);
-            op_tags.push(self.masked(t, op_lms[k]));
+            op_tags.push(self.shaped(t, op_lms[k]));
         }
         let store_tags = if let SiteKind::Store { value, .. } = spec.kind {
             let t = self.tag(value, Some(c));
@@ -988,7 +1007,7 @@ impl<'a> DnFn<'a> {
                 }
                 SiteKind::Op => {
                     for (k, &t) in op_tags.iter().enumerate() {
-                        let tc = self.chunk(t, off, n, ir.c64(0));
+                        let tc = self.chunk(self.masked(t, op_lms[k]), off, n, ir.c64(0));
                         self.store_tags(optags, (k as u64) * n as u64, tc);
                     }
                     let h = self.rt.op;
@@ -1013,8 +1032,11 @@ impl<'a> DnFn<'a> {
                     self.at(term);
                     let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(hit), term) };
                     ir.at_end(miss_bb);
-                    let h = self.rt.load;
-                    ir.call(h.ty, h.f, &[site, p, resmask, restags]);
+                    self.miss_call(
+                        self.rt.load,
+                        self.rt.load_keepregs,
+                        &[site, p, resmask, restags],
+                    );
                     let hook_tags = self.load_result_tags(restags, i, subject_lm.unwrap(), off, n);
                     let tail2 = ir::block_of(term);
                     ir.before_with_records(ir::first_non_phi(tail2));
@@ -1036,8 +1058,11 @@ impl<'a> DnFn<'a> {
                     let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(hit), term) };
                     ir.at_end(miss_bb);
                     self.store_tags(optags, 0, tc);
-                    let h = self.rt.store;
-                    ir.call(h.ty, h.f, &[site, p, resmask, optags]);
+                    self.miss_call(
+                        self.rt.store,
+                        self.rt.store_keepregs,
+                        &[site, p, resmask, optags],
+                    );
                     self.at(term);
                 }
                 SiteKind::Load { gather, .. } => {
@@ -1311,7 +1336,7 @@ impl<'a> DnFn<'a> {
         )
     }
 
-    /// Chunk `off..off+n` of every operand's lane mask and (masked) tag, in the shape of
+    /// Chunk `off..off+n` of every operand's lane mask and tag, in the shape of
     /// the site's lanes: `<n x i1>`/`<n x i64>` when `vec` (a scalar operand of a vector
     /// operation belongs to lane 0), else `i1`/`i64`.
     fn op_chunks(&self, lms: &[V], tags: &[V], off: u32, n: u32, vec: bool) -> (Vec<V>, Vec<V>) {
@@ -1395,7 +1420,7 @@ impl<'a> DnFn<'a> {
     }
 
     /// The result tags `__tpd_op` would write for a chunk whose site has creator
-    /// `creator` (`FpSiteDesc::creator`; result lane mask `rm`, operand masks `ms` and masked tags `ts` from [`Self::op_chunks`]),
+    /// `creator` (`FpSiteDesc::creator`; result lane mask `rm`, operand masks `ms` and tags `ts` from [`Self::op_chunks`]; a tag is read only in the lanes its mask sets),
     /// with selects: where the result is denormal, the tag of the first operand that
     /// is denormal in that lane if it has a creator; that operand's origin with this
     /// site as creator if not; `(0, this site)` with no denormal operand. 0 where the
@@ -1548,12 +1573,18 @@ impl<'a> DnFn<'a> {
         if ir::is_zero_const(t) || ir::is_zero_const(lm) {
             return ir.null(ir::type_of(t));
         }
-        let t = if ir::is_vector(ir::type_of(lm)) {
+        let t = self.shaped(t, lm);
+        ir.select(lm, t, ir.null(ir::type_of(t)))
+    }
+
+    /// Tag `t` in the shape of lane mask `lm` (`<N x i64>` or `i64`), unmasked.
+    fn shaped(&self, t: V, lm: V) -> V {
+        let ir = self.ir;
+        if ir::is_vector(ir::type_of(lm)) {
             self.adapt(t, ir.vec(ir.i64, ir::vector_len(ir::type_of(lm))))
         } else {
             self.adapt(t, ir.i64)
-        };
-        ir.select(lm, t, ir.null(ir::type_of(t)))
+        }
     }
 
     // ----- tags -----
@@ -2260,6 +2291,37 @@ impl<'a> DnFn<'a> {
 }
 
 /// A compile error about instruction `i` of function `f` in denormal mode.
+/// Whether `f` may call the register-preserving hook entries
+/// (`abi::HOOK_DN_LOAD_KEEPREGS`): they keep the 128-bit vector registers only, so the
+/// function must not use AVX. Clang writes every enabled feature into
+/// `target-features`; a CPU other than the baseline ones could imply AVX without
+/// naming it, so only those qualify.
+fn keepregs_allowed(f: V) -> bool {
+    let attr = |key: &str| -> Option<String> {
+        // SAFETY: reading a string attribute of a function of the module.
+        unsafe {
+            let a = LLVMGetStringAttributeAtIndex(
+                f,
+                inkwell::llvm_sys::LLVMAttributeFunctionIndex,
+                key.as_ptr().cast(),
+                key.len() as u32,
+            );
+            if a.is_null() {
+                return None;
+            }
+            let mut len = 0u32;
+            let p = LLVMGetStringAttributeValue(a, &mut len);
+            let bytes = std::slice::from_raw_parts(p.cast::<u8>(), len as usize);
+            Some(String::from_utf8_lossy(bytes).into_owned())
+        }
+    };
+    let cpu_ok = attr("target-cpu")
+        .is_none_or(|c| matches!(c.as_str(), "x86-64" | "x86-64-v2" | "generic" | ""));
+    let no_avx =
+        attr("target-features").is_none_or(|fs| !fs.split(',').any(|x| x.starts_with("+avx")));
+    cpu_ok && no_avx
+}
+
 pub fn dn_error(f: V, i: V, what: &str) -> String {
     inst_error(
         f,

@@ -3,6 +3,7 @@
 
 use crate::ir::{Ir, T, V};
 use crate::taint::runtime::Hook;
+use inkwell::llvm_sys::core::LLVMSetFunctionCallConv;
 use taintprof_abi as abi;
 
 pub struct DnRuntime {
@@ -22,6 +23,10 @@ pub struct DnRuntime {
     pub op: Hook,
     pub load: Hook,
     pub store: Hook,
+    /// `__tpd_load` / `__tpd_store` behind register-preserving entries, declared
+    /// `preserve_allcc` (inline-cache misses in functions without AVX).
+    pub load_keepregs: Hook,
+    pub store_keepregs: Hook,
     pub array_enter: Hook,
     pub array_leave: Hook,
     pub alloc: Hook,
@@ -47,6 +52,11 @@ impl DnRuntime {
             }
             Hook { f, ty }
         };
+        let keepregs = |h: Hook| {
+            // SAFETY: setting the calling convention of our own declaration.
+            unsafe { LLVMSetFunctionCallConv(h.f, abi::CC_PRESERVE_ALL) };
+            h
+        };
         let (p, i64t, void) = (ir.ptr, ir.i64, ir.void);
         DnRuntime {
             counters_tls: ir.tls_global(abi::TLS_DN_COUNTERS, p),
@@ -60,6 +70,18 @@ impl DnRuntime {
             op: hook(abi::HOOK_DN_OP, void, &[p, i64t, i64t, p, p], true),
             load: hook(abi::HOOK_DN_LOAD, void, &[p, p, i64t, p], true),
             store: hook(abi::HOOK_DN_STORE, void, &[p, p, i64t, p], true),
+            load_keepregs: keepregs(hook(
+                abi::HOOK_DN_LOAD_KEEPREGS,
+                void,
+                &[p, p, i64t, p],
+                true,
+            )),
+            store_keepregs: keepregs(hook(
+                abi::HOOK_DN_STORE_KEEPREGS,
+                void,
+                &[p, p, i64t, p],
+                true,
+            )),
             array_enter: hook(abi::HOOK_DN_ARRAY_ENTER, void, &[p, p], false),
             array_leave: hook(abi::HOOK_DN_ARRAY_LEAVE, void, &[p], false),
             alloc: hook(abi::HOOK_DN_ALLOC, p, &[p, i64t, p], false),

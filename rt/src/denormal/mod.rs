@@ -26,6 +26,7 @@
 //! | [`ranges`] | address → marked array: the global live-range table (seqlock, lock-free reads), per-thread stack lists, the last-hit cache | **yes** |
 //! | [`origins`] | (destination, source) pairs and their per-element origin maps; overflow tables | **yes** |
 //! | [`hooks`] | `__tpd_op`, `__tpd_load`, `__tpd_store`, `__tpd_array_enter/leave`, `__tpd_alloc/release` | **yes** |
+//! | [`keepregs`] | `__tpd_load_keepregs`, `__tpd_store_keepregs`: the memory hooks behind entries that preserve all registers (called with `preserve_allcc`) | on cache misses |
 //! | [`snapshot`] | snapshots and heatmap binning; `tp_snapshot`, the ops sampler thread, `SIGUSR1` | no |
 //! | [`fpenv`] | MXCSR (FTZ/DAZ) at start and exit | no |
 //! | [`report`] | the `taintprof.denormal` v1 report (`mode: compiler`) | no |
@@ -49,6 +50,7 @@
 pub mod arrays;
 pub mod fpenv;
 pub mod hooks;
+pub mod keepregs;
 pub mod lock;
 pub mod mode;
 pub mod modules;
