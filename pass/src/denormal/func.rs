@@ -2290,7 +2290,6 @@ impl<'a> DnFn<'a> {
     }
 }
 
-/// A compile error about instruction `i` of function `f` in denormal mode.
 /// Whether `f` may call the register-preserving hook entries
 /// (`abi::HOOK_DN_LOAD_KEEPREGS`): they keep the 128-bit vector registers only, so the
 /// function must not use AVX. Clang writes every enabled feature into
@@ -2322,6 +2321,7 @@ fn keepregs_allowed(f: V) -> bool {
     cpu_ok && no_avx
 }
 
+/// A compile error about instruction `i` of function `f` in denormal mode.
 pub fn dn_error(f: V, i: V, what: &str) -> String {
     inst_error(
         f,
