@@ -5,8 +5,8 @@
 ; first sees it denormal counts it and names itself creator: inline, its operand tags
 ; are the constant 0, so its result tag folds to this site alone; with
 ; `no-dn-inline-ops` (prefix HOOK) `__tpd_op` gets operand tags 0.
-; RUN: %opt_denormal < %s | %FileCheck %s
-; RUN: %opt_dn_hooks < %s | %FileCheck %s --check-prefix=HOOK
+; RUN: env TAINTPROF_DN_COVER=0 %opt_denormal < %s | %FileCheck %s
+; RUN: env TAINTPROF_DN_COVER=0 %opt_dn_hooks < %s | %FileCheck %s --check-prefix=HOOK
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 

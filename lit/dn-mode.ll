@@ -32,8 +32,8 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; OFF-NOT: __tp
 
-; VERBOSE: taintprof: {{.*}} (opt level opt, denormal mode): 1 functions instrumented (0 skipped), {{.*}} 1 FP sites (1 descriptors) in 1 counted blocks, {{.*}}, 1 cold regions, 0 hook calls, 1 operation sites inline, {{[0-9]+}} values rematerialized,
-; VERBOSE-HOOK: taintprof: {{.*}} (opt level opt, denormal mode): 1 functions instrumented (0 skipped), {{.*}} 1 FP sites (1 descriptors) in 1 counted blocks, {{.*}}, 1 cold regions, 1 hook calls, 0 operation sites inline, {{[0-9]+}} values rematerialized,
+; VERBOSE: taintprof: {{.*}} (opt level opt, denormal mode): 1 functions instrumented (0 skipped), {{.*}} 1 FP sites (1 descriptors) in 1 counted blocks, {{.*}}, 1 cold regions (0 re-testing exactly), 0 hook calls, 1 operation sites inline, {{[0-9]+}} values rematerialized,
+; VERBOSE-HOOK: taintprof: {{.*}} (opt level opt, denormal mode): 1 functions instrumented (0 skipped), {{.*}} 1 FP sites (1 descriptors) in 1 counted blocks, {{.*}}, 1 cold regions (0 re-testing exactly), 1 hook calls, 0 operation sites inline, {{[0-9]+}} values rematerialized,
 ; VERBOSE: warning: {{.*}}compiled without debug info
 define float @f(float %a) {
   %r = fmul float %a, %a

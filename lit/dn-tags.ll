@@ -5,8 +5,8 @@
 ; all 0 is removed. A move of values the group already tests needs no test itself.
 ; The result tags of an operation are computed inline from its operand tags (selects,
 ; no hook); with `no-dn-inline-ops` (prefix HOOK) they come from `__tpd_op`.
-; RUN: %opt_dn_nomem < %s | %FileCheck %s
-; RUN: %opt_dn_hooks < %s | %FileCheck %s --check-prefix=HOOK
+; RUN: env TAINTPROF_DN_COVER=0 %opt_dn_nomem < %s | %FileCheck %s
+; RUN: env TAINTPROF_DN_COVER=0 %opt_dn_hooks < %s | %FileCheck %s --check-prefix=HOOK
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 

@@ -68,6 +68,13 @@ pub struct Config {
     /// their cold path calls `__tpd_load`/`__tpd_store` only when it misses; `0` always
     /// calls the hook. Pass parameters `dn-inline-mem` / `no-dn-inline-mem`.
     pub dn_inline_mem: bool,
+    /// `TAINTPROF_DN_COVER` (denormal mode): `1` (default) leaves out of the fast-path
+    /// test the sums, differences and constant multiples of tested values that the
+    /// test already proves normal (raising the threshold of their inputs, see
+    /// `DnFn::cover` in `pass/src/denormal/func.rs`); `0` tests every value against
+    /// the smallest normal. Counts are the same either way. Pass parameters
+    /// `dn-cover` / `no-dn-cover`.
+    pub dn_cover: bool,
 }
 
 impl Default for Config {
@@ -84,6 +91,7 @@ impl Default for Config {
             shadow_sr: true,
             dn_inline_ops: true,
             dn_inline_mem: true,
+            dn_cover: true,
         }
     }
 }
@@ -158,6 +166,11 @@ impl Config {
                 c.dn_inline_mem = truthy("TAINTPROF_DN_INLINE_MEM", &v)?;
             }
         }
+        if let Some(v) = get("TAINTPROF_DN_COVER") {
+            if !v.trim().is_empty() {
+                c.dn_cover = truthy("TAINTPROF_DN_COVER", &v)?;
+            }
+        }
         if let Some(v) = get("TAINTPROF_CONTROL_FLOW") {
             // Unset or empty means the default (on); only an explicit 0 turns it off.
             if !v.trim().is_empty() {
@@ -179,12 +192,14 @@ impl Config {
                 "no-dn-inline-ops" => c.dn_inline_ops = false,
                 "dn-inline-mem" => c.dn_inline_mem = true,
                 "no-dn-inline-mem" => c.dn_inline_mem = false,
+                "dn-cover" => c.dn_cover = true,
+                "no-dn-cover" => c.dn_cover = false,
                 "mode=off" => c.mode = Mode::Off,
                 "mode=taint" => c.mode = Mode::Taint,
                 "mode=denormal" => c.mode = Mode::Denormal,
                 other => {
                     return Err(format!(
-                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, shadow-sr, no-shadow-sr, dn-inline-ops, no-dn-inline-ops, dn-inline-mem, no-dn-inline-mem, verbose, mode=taint, mode=off, mode=denormal)"
+                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, shadow-sr, no-shadow-sr, dn-inline-ops, no-dn-inline-ops, dn-inline-mem, no-dn-inline-mem, dn-cover, no-dn-cover, verbose, mode=taint, mode=off, mode=denormal)"
                     ))
                 }
             }

@@ -312,3 +312,66 @@ fn inline_operation_code_matches_the_op_hook() {
         }
     }
 }
+
+/// Fast-path coverage (`cover` in `pass/src/denormal/func.rs`) leaves sums,
+/// differences and power-of-two multiples of tested values out of the fast-path test.
+/// `dn_cover.c` makes exactly those values denormal from normal inputs right above the
+/// smallest normal: each marked line must count as many denormal results as the
+/// program finds itself, and the whole report must be the one of a build without
+/// coverage (`TAINTPROF_DN_COVER=0`), at -O0 and -O3.
+#[test]
+fn covered_values_are_counted_like_tested_ones() {
+    let src = "dn_cover.c";
+    let path = programs_dir().join(src);
+    for opt in ["-O0", "-O3"] {
+        let covered = compile(&[src], opt, &[DN]);
+        let plain = compile_env(&[src], opt, &[DN], &[("TAINTPROF_DN_COVER", "0")]);
+        let (rc, rp) = (covered.run(&[]), plain.run(&[]));
+        assert!(rc.output.status.success(), "{}", rc.stderr());
+        assert!(rp.output.status.success(), "{}", rp.stderr());
+        assert_eq!(rc.stdout(), rp.stdout(), "{opt}: different program output");
+        let r = rc.denormal_report();
+        let out = rc.stdout();
+        // At -O3 the division by 4.0 is a multiplication by 0.25.
+        for (marker, ops) in [
+            ("SUM1", &["fadd"][..]),
+            ("SUM2", &["fadd"][..]),
+            ("SCALE", &["fmul"][..]),
+            ("DDIV", &["fdiv", "fmul"][..]),
+        ] {
+            let want: u64 = out
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{marker} ")))
+                .unwrap_or_else(|| panic!("no {marker} line in {out}"))
+                .parse()
+                .unwrap();
+            let line = line_of_marker(std::slice::from_ref(&path), marker);
+            let got: u64 = r["sites"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|s| s["line"] == line && ops.iter().any(|&o| s["op"] == o))
+                .map(|s| u(&s["denormal_results"]))
+                .sum();
+            assert_eq!(
+                got, want,
+                "{opt}: {ops:?} on line {line} ({marker}) counted {got} denormal results, the program computed {want}"
+            );
+        }
+        // The program is built so that three of the four lines compute denormals.
+        assert!(
+            out.contains("SUM1 201") && out.contains("SCALE 201") && out.contains("DDIV 335"),
+            "{opt}: dn_cover.c no longer computes the denormals it was written for:\n{out}"
+        );
+        let (a, b) = (
+            run_independent(r.clone()),
+            run_independent(rp.denormal_report()),
+        );
+        for k in a.as_object().unwrap().keys() {
+            assert_eq!(
+                a[k], b[k],
+                "{opt}: `{k}` differs between the builds with and without fast-path coverage"
+            );
+        }
+    }
+}

@@ -107,6 +107,24 @@ impl FpKind {
         }
     }
 
+    /// Float and double: the smallest normal exponent and the number of mantissa
+    /// bits (what fast-path coverage reasons with); `None` for the other formats.
+    pub fn coverable(&self) -> Option<(i32, i32)> {
+        match self.bits {
+            32 if *self == FLOAT => Some((-126, 23)),
+            64 if *self == DOUBLE => Some((-1022, 52)),
+            _ => None,
+        }
+    }
+
+    /// Bit pattern of `2^e`, a normal power of two of a [`coverable`](Self::coverable)
+    /// format.
+    pub fn pow2_bits(&self, e: i32) -> u128 {
+        let (emin, mant) = self.coverable().expect("float or double");
+        debug_assert!(e >= emin);
+        ((e - emin + 1) as u128) << mant
+    }
+
     /// The definition: exponent zero and mantissa non-zero.
     #[cfg(test)]
     pub fn is_denorm_bits(&self, bits: u128) -> bool {

@@ -19,6 +19,11 @@
 //! tag arithmetic (tags are constant 0 there), and the tested values need not stay
 //! alive until the test.
 //!
+//! Not every value is tested: a sum, difference, negation or constant multiple of
+//! values tested in the group is *covered* by their tests, whose threshold is raised to
+//! match (see [`DnFn::cover`]); a cold region entered through a raised threshold first
+//! re-tests every value exactly and leaves when nothing is denormal.
+//!
 //! ## Cold region
 //!
 //! The cold region recomputes what it needs instead of keeping values alive on the fast
@@ -85,6 +90,9 @@ const RESTAGS: u64 = CHUNK as u64;
 /// A closed group: where its cold region joins the fast path.
 struct Closed {
     head: B,
+    /// The start of the cold region when it first re-tests exactly (after a raised
+    /// threshold, see [`DnFn::cover`]); it also branches to `tail`, with tags 0.
+    skip: Option<B>,
     tail: B,
     cold_end: B,
     /// Tags of the group's site results at the end of the cold region.
@@ -92,7 +100,7 @@ struct Closed {
 }
 
 /// How a group's fast-path filter accumulates the values it tests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum AccKey {
     /// Vectors of float/double: `u = (bits & abs_mask) - 1` reinterpreted as the FP
     /// type, running minimum `acc = u < acc ? u : acc` (one `minps`/`minpd`; a zero
@@ -103,11 +111,26 @@ enum AccKey {
     Int { bits: u32, lanes: u32 },
 }
 
+/// One value added to a group's filter, in program order (what [`DnFn::cover`] needs
+/// to take it out again).
+struct TestRec {
+    v: V,
+    key: AccKey,
+    kind: FpKind,
+    /// Tested in some lanes only (masked loads and stores): never a coverage input.
+    masked: bool,
+    mask: Option<V>,
+    /// The filter after and before this value.
+    acc: V,
+    prev: Option<V>,
+}
+
 /// The group being collected.
 #[derive(Default)]
 struct Open {
     sites: Vec<V>,
     checked: HashSet<V>,
+    tests: Vec<TestRec>,
     /// The filters, with the FP format of each.
     acc: BTreeMap<AccKey, (V, FpKind)>,
     /// A site has a denormal constant operand: the cold region always runs.
@@ -165,6 +188,8 @@ pub struct DnFn<'a> {
     /// Inline-cache misses call the register-preserving hook entries (x86-64 code
     /// without AVX, see [`keepregs_allowed`]).
     keepregs: bool,
+    /// Fast-path coverage ([`DnFn::cover`], `Config::dn_cover`).
+    cover_on: bool,
     pub warnings: Vec<String>,
 }
 
@@ -208,8 +233,15 @@ impl<'a> DnFn<'a> {
             cur: Open::default(),
             merged: HashSet::new(),
             keepregs: keepregs_allowed(f),
+            cover_on: true,
             warnings: Vec::new(),
         }
+    }
+
+    /// Turn fast-path coverage ([`DnFn::cover`]) on or off.
+    pub fn with_cover(mut self, on: bool) -> Self {
+        self.cover_on = on;
+        self
     }
 
     /// Calls the memory hook `plain`, or its register-preserving entry `keep` where
@@ -555,7 +587,6 @@ impl<'a> DnFn<'a> {
 
     /// Add FP value `v` (the lanes in `mask`, if any) to the group's filter.
     fn test(&mut self, v: V, mask: Option<V>) {
-        let ir = self.ir;
         if ir::is_undef_like(v) {
             return;
         }
@@ -568,6 +599,30 @@ impl<'a> DnFn<'a> {
             }
             return;
         }
+        self.stats.checks += 1;
+        let (key, kind, acc, prev) = self.accumulate(v, mask, &self.cur.acc);
+        self.cur.acc.insert(key, (acc, kind));
+        self.cur.tests.push(TestRec {
+            v,
+            key,
+            kind,
+            masked: mask.is_some(),
+            mask,
+            acc,
+            prev,
+        });
+    }
+
+    /// One more link of a filter chain in `accs` for non-constant FP value `v` (the
+    /// lanes in `mask`, if any): returns the filter it belongs to, the FP format, the
+    /// new link and the previous one (none for the first link of an integer filter).
+    fn accumulate(
+        &self,
+        v: V,
+        mask: Option<V>,
+        accs: &BTreeMap<AccKey, (V, FpKind)>,
+    ) -> (AccKey, FpKind, V, Option<V>) {
+        let ir = self.ir;
         let t = ir::type_of(v);
         let (k, n) = fptype::fp_shape(t)
             .ok()
@@ -580,7 +635,6 @@ impl<'a> DnFn<'a> {
         let a = ir.and(bits, c(k.abs_mask()));
         // u = abs - 1: denormals → [0, mant), zeros → all ones (ignored by the minimum).
         let u = ir.add(a, c(u128::MAX >> (128 - k.bits)));
-        self.stats.checks += 1;
         if vec_n > 0 && (k == fptype::FLOAT || k == DOUBLE) {
             let key = AccKey::Fp {
                 bits: k.bits,
@@ -595,11 +649,10 @@ impl<'a> DnFn<'a> {
                 Some(m) => ir.select(m, u, inf),
                 None => u,
             };
-            let prev = self.cur.acc.get(&key).map_or(inf, |x| x.0);
+            let prev = accs.get(&key).map_or(inf, |x| x.0);
             // `u < prev ? u : prev` is x86's `minps u, prev`: a NaN `u` keeps `prev`.
             let lt = ir.fcmp(RP::LLVMRealOLT, u, prev);
-            let acc = ir.select(lt, u, prev);
-            self.cur.acc.insert(key, (acc, k));
+            (key, k, ir.select(lt, u, prev), Some(prev))
         } else {
             let key = AccKey::Int {
                 bits: k.bits,
@@ -610,19 +663,22 @@ impl<'a> DnFn<'a> {
                 Some(m) => ir.select(m, u, ones),
                 None => u,
             };
-            let acc = match self.cur.acc.get(&key) {
-                Some(&(prev, _)) => {
+            let prev = accs.get(&key).map(|x| x.0);
+            let acc = match prev {
+                Some(prev) => {
                     let (f, ft) = ir.intrinsic("llvm.umin", &[ir::type_of(u)]);
                     ir.call(ft, f, &[prev, u])
                 }
                 None => u,
             };
-            self.cur.acc.insert(key, (acc, k));
+            (key, k, acc, prev)
         }
     }
 
-    /// Whether the group's filter saw a (possible) denormal: `i1`.
-    fn filter_result(&self, key: AccKey, acc: V, k: FpKind) -> V {
+    /// Whether the group's filter saw a value with `0 < |v| < 2^e` (`e`: the format's
+    /// smallest normal exponent, or larger for the inputs of covered values, see
+    /// [`cover`](Self::cover); `None` for formats that are not covered): `i1`.
+    fn filter_result(&self, key: AccKey, acc: V, k: FpKind, e: Option<i32>) -> V {
         let ir = self.ir;
         let t = ir::type_of(acc);
         let vec_n = if ir::is_vector(t) {
@@ -632,31 +688,186 @@ impl<'a> DnFn<'a> {
         };
         let m = match key {
             AccKey::Fp { .. } => {
-                let e = ir::element_type(t);
-                let min = if k == DOUBLE {
-                    f64::MIN_POSITIVE
-                } else {
-                    f32::MIN_POSITIVE as f64
-                };
-                // acc < MIN_NORMAL: exact without DAZ except that ±MIN_NORMAL itself
-                // passes (a harmless false positive); with DAZ the denormal `u`s read as
-                // 0 and still pass.
+                let et = ir::element_type(t);
+                let (emin, _) = k.coverable().expect("float or double filter");
+                let min = 2f64.powi(e.unwrap_or(emin));
+                // acc < 2^e: exact without DAZ except that ±2^e itself passes (a
+                // harmless false positive); with DAZ the denormal `u`s read as 0 and
+                // still pass.
                 ir.fcmp(
                     RP::LLVMRealOLT,
                     acc,
-                    ir.cvec(unsafe { LLVMConstReal(e, min) }, vec_n),
+                    ir.cvec(unsafe { LLVMConstReal(et, min) }, vec_n),
                 )
             }
             AccKey::Int { bits, .. } => {
                 let it = ir.int_ty(bits);
-                ir.icmp(
-                    IP::LLVMIntULT,
-                    acc,
-                    ir.cvec(ir.cwide(it, k.mant_mask), vec_n),
-                )
+                // u = |v| - 1 <u 2^e - 1.
+                let limit = match e {
+                    Some(e) => k.pow2_bits(e) - 1,
+                    None => k.mant_mask,
+                };
+                ir.icmp(IP::LLVMIntULT, acc, ir.cvec(ir.cwide(it, limit), vec_n))
             }
         };
         ir.reduce_or(m)
+    }
+
+    /// Fast-path coverage: take out of the group's filter the values the filter
+    /// already proves normal, and return the threshold exponent each filter then
+    /// needs.
+    ///
+    /// A float is a multiple of `2^g` if it is zero or `|v| >= 2^(g+23)` (double:
+    /// `+52`): its last mantissa bit is worth at least `2^g`. Sums and differences
+    /// of multiples of `2^g` are multiples of `2^g`, and rounding keeps them so (the
+    /// exact result is representable below `2^(g+24)`, and above it the rounded
+    /// float's last bit is worth more); a product with a constant `m·2^k` (`m` odd)
+    /// is a multiple of `2^(g+k)`. A non-zero multiple of `2^-126` is normal. So
+    /// when the filter tests the inputs of `r = a + b` with the threshold `2^(g+23)`
+    /// for `g >= -126` instead of `2^-126`, `r` cannot be denormal if the filter
+    /// passes, and `r` needs no test of its own. Chains work backwards: in
+    /// `0.25 * ((a + b) + c)` only `a`, `b` and `c` are tested, against `2^-101`.
+    ///
+    /// Only the fast path changes: the cold region tests every value exactly, so
+    /// counts are the same; a larger threshold only sends values in
+    /// `[2^-126, 2^e)` to the cold region, which finds nothing there. Inputs must be
+    /// tested in every lane in this group; the threshold is capped at
+    /// `COVER_RAISE` above the plain one.
+    fn cover(&mut self, cur: &mut Open) -> HashMap<AccKey, i32> {
+        let mut limits: HashMap<AccKey, i32> = HashMap::new();
+        let index: HashMap<V, usize> = cur
+            .tests
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !t.masked && t.kind.coverable().is_some())
+            .map(|(i, t)| (t.v, i))
+            .collect();
+        let mut need: HashMap<V, i32> = HashMap::new();
+        let mut covered: Vec<usize> = Vec::new();
+        for (idx, t) in cur.tests.iter().enumerate().rev() {
+            let Some((emin, mant)) = t.kind.coverable() else {
+                continue;
+            };
+            let needed = need.get(&t.v).copied();
+            if self.cover_on && !t.masked {
+                let g = needed.map_or(emin, |n| n.max(emin));
+                if let Some(inputs) = cover_inputs(t.v, &cur.insts) {
+                    let ok = inputs.iter().all(|&(o, k)| {
+                        let want = g.saturating_sub(k);
+                        if ir::is_constant(o) {
+                            const_granularity(o).is_some_and(|cg| cg >= want)
+                        } else {
+                            index.get(&o).is_some_and(|&j| j < idx) && want <= emin + COVER_RAISE
+                        }
+                    });
+                    if ok {
+                        for &(o, k) in &inputs {
+                            if !ir::is_constant(o) {
+                                let want = g.saturating_sub(k);
+                                let e = need.entry(o).or_insert(want);
+                                *e = (*e).max(want);
+                            }
+                        }
+                        covered.push(idx);
+                        continue;
+                    }
+                }
+            }
+            let e = needed.map_or(emin, |n| (n + mant).max(emin));
+            let l = limits.entry(t.key).or_insert(emin);
+            *l = (*l).max(e);
+        }
+        // Unlink the covered tests from their filter chains (latest first, so that a
+        // replaced link is replaced again if it was covered too).
+        let mut replaced: HashMap<V, V> = HashMap::new();
+        for &idx in &covered {
+            let t = &cur.tests[idx];
+            let ir = self.ir;
+            let prev = t.prev.unwrap_or_else(|| {
+                let ty = ir::type_of(t.acc);
+                let AccKey::Int { .. } = t.key else {
+                    unreachable!("float filters start at infinity")
+                };
+                // umin's neutral element.
+                ir.cvec(
+                    ir.cwide(ir.int_ty(t.kind.bits), u128::MAX >> (128 - t.kind.bits)),
+                    if ir::is_vector(ty) {
+                        ir::vector_len(ty)
+                    } else {
+                        0
+                    },
+                )
+            });
+            // SAFETY: `acc` is an instruction this pass made for the filter; its only
+            // users are the next link and (for the last) nothing but `cur.acc`.
+            unsafe { LLVMReplaceAllUsesWith(t.acc, prev) };
+            replaced.insert(t.acc, prev);
+            self.erase_dead(t.acc, &[t.v, prev]);
+            self.stats.checks -= 1;
+            self.stats.covered += 1;
+        }
+        for (acc, _) in cur.acc.values_mut() {
+            while let Some(&p) = replaced.get(acc) {
+                *acc = p;
+            }
+        }
+        limits
+    }
+
+    /// Whether any value the group's filter was asked about (covered or not) is
+    /// denormal in a tested lane, computed at the start of the cold region with the
+    /// plain thresholds: `i1`. Its values are cloned for this test alone (the site code
+    /// clones its own), so that none of them stays alive across the region.
+    fn exact_any(&mut self, tests: &[TestRec], c: &Cold) -> V {
+        let ir = self.ir;
+        let mut own = Cold {
+            insts: c.insts.clone(),
+            clones: HashMap::new(),
+            tags: HashMap::new(),
+            term: c.term,
+        };
+        let mut accs: BTreeMap<AccKey, (V, FpKind)> = BTreeMap::new();
+        for t in tests {
+            let v = self.cold_value(t.v, &mut own);
+            let mask = t.mask.map(|m| self.cold_value(m, &mut own));
+            ir.before(c.term);
+            let (key, kind, acc, _) = self.accumulate(v, mask, &accs);
+            accs.insert(key, (acc, kind));
+        }
+        let mut any = ir.cint(ir.i1, 0);
+        for (key, (acc, k)) in accs {
+            let r = self.filter_result(key, acc, k, None);
+            any = ir.or(any, r);
+        }
+        ir.freeze(any)
+    }
+
+    /// Erase `x` and the instructions that fed only it, down to (not including) the
+    /// values in `keep` (the tested value, the previous link of the filter, which has
+    /// no user when `x` was the last) and anything of the original function.
+    fn erase_dead(&self, x: V, keep: &[V]) {
+        let mut work = vec![x];
+        let mut erased: HashSet<V> = HashSet::new();
+        while let Some(i) = work.pop() {
+            if erased.contains(&i)
+                || keep.contains(&i)
+                || self.live.contains(&i)
+                || !ir::is_instruction(i)
+            {
+                continue;
+            }
+            // SAFETY: instructions of this function; erased only when unused.
+            unsafe {
+                if !LLVMGetFirstUse(i).is_null() {
+                    continue;
+                }
+                let n = ir::num_operands(i);
+                let ops: Vec<V> = (0..n).map(|k| ir::operand(i, k)).collect();
+                LLVMInstructionEraseFromParent(i);
+                erased.insert(i);
+                work.extend(ops);
+            }
+        }
     }
 
     /// Per-lane `isdenorm(v)`: `i1` or `<N x i1>`.
@@ -683,15 +894,26 @@ impl<'a> DnFn<'a> {
 
     fn close_group(&mut self, t: V) -> Result<(), String> {
         let ir = self.ir;
-        let cur = std::mem::take(&mut self.cur);
+        let mut cur = std::mem::take(&mut self.cur);
         if cur.sites.is_empty() {
             return Ok(());
         }
+        let limits = if cur.force {
+            HashMap::new()
+        } else {
+            self.cover(&mut cur)
+        };
         self.at(t);
         let mut any = ir.cint(ir.i1, cur.force as u64);
+        let mut raised = false;
         if !cur.force {
             for (&key, &(acc, k)) in cur.acc.iter() {
-                let r = self.filter_result(key, acc, k);
+                let e = k.coverable().map(|(emin, _)| {
+                    let e = limits.get(&key).copied().unwrap_or(emin);
+                    raised |= e > emin;
+                    e
+                });
+                let r = self.filter_result(key, acc, k, e);
                 any = ir.or(any, r);
             }
         }
@@ -709,6 +931,23 @@ impl<'a> DnFn<'a> {
             tags: HashMap::new(),
             term: ir::terminator(cold_bb),
         };
+        let skip = if raised {
+            // A raised threshold also lets through values in [2^-126, 2^e): first ask
+            // exactly, and leave at once when nothing is denormal (the region's
+            // per-site code costs several times this test).
+            self.at(cold.term);
+            let exact = self.exact_any(&cur.tests, &cold);
+            // SAFETY: `cold.term` is the region's `br tail`; the split puts it in a
+            // block of its own whose only other entry is the one redirected here.
+            unsafe {
+                ffi::tp_split_if_then_weighted(exact, cold.term, 1);
+                LLVMSetSuccessor(ir::terminator(cold_bb), 1, tail);
+            }
+            self.stats.exact_retests += 1;
+            Some(cold_bb)
+        } else {
+            None
+        };
         for &s in &cur.sites {
             self.emit_cold(s, &mut cold)?;
         }
@@ -725,6 +964,7 @@ impl<'a> DnFn<'a> {
         }
         self.groups.push(Closed {
             head,
+            skip,
             tail,
             cold_end,
             tags,
@@ -1894,14 +2134,17 @@ impl<'a> DnFn<'a> {
         ph
     }
 
-    /// `phi [0, head], [t, cold_end]` at the start of group `g`'s join block.
+    /// `phi [0, head], ([0, skip],) [t, cold_end]` at the start of group `g`'s join block.
     fn join_phi(&mut self, g: usize, t: V) -> V {
         let ir = self.ir;
         let gr = &self.groups[g];
-        let (head, tail, cold_end) = (gr.head, gr.tail, gr.cold_end);
+        let (head, skip, tail, cold_end) = (gr.head, gr.skip, gr.tail, gr.cold_end);
         ir.before_with_records(ir::first_non_phi(tail));
         let ph = ir.phi(ir::type_of(t));
         ir.add_incoming(ph, ir.null(ir::type_of(t)), head);
+        if let Some(skip) = skip {
+            ir.add_incoming(ph, ir.null(ir::type_of(t)), skip);
+        }
         ir.add_incoming(ph, t, cold_end);
         self.tag_phis.push(ph);
         self.restore();
@@ -2295,6 +2538,122 @@ impl<'a> DnFn<'a> {
 /// function must not use AVX. Clang writes every enabled feature into
 /// `target-features`; a CPU other than the baseline ones could imply AVX without
 /// naming it, so only those qualify.
+/// How far above the plain threshold [`DnFn::cover`] may raise a filter's threshold
+/// exponent (`2^-95` for floats, with the plain `2^-103` of covered sums): inputs between
+/// `2^-126` and the threshold run the cold region for nothing.
+const COVER_RAISE: i32 = 8;
+
+/// The inputs of `v` if [`DnFn::cover`] can reason about it, each with the exponent
+/// `k` its multiple-of-`2^g` argument shifts by (`r` is a multiple of `2^g` if each
+/// input is one of `2^(g - k)`): sums, differences and negations (`k = 0`),
+/// products with a constant `m·2^k` and quotients by a constant power of two. Only
+/// instructions of the group (`insts`).
+fn cover_inputs(v: V, insts: &HashSet<V>) -> Option<Vec<(V, i32)>> {
+    if !ir::is_instruction(v) || !insts.contains(&v) {
+        return None;
+    }
+    let op = |k| ir::operand(v, k);
+    match ir::opcode(v) {
+        Op::LLVMFAdd | Op::LLVMFSub => Some(vec![(op(0), 0), (op(1), 0)]),
+        Op::LLVMFNeg => Some(vec![(op(0), 0)]),
+        Op::LLVMFMul => {
+            let (x, c) = if ir::is_constant(op(1)) {
+                (op(0), op(1))
+            } else if ir::is_constant(op(0)) {
+                (op(1), op(0))
+            } else {
+                return None;
+            };
+            if ir::is_constant(x) {
+                return None;
+            }
+            Some(vec![(x, const_granularity(c)?)])
+        }
+        Op::LLVMFDiv => {
+            let c = op(1);
+            if !ir::is_constant(c) || ir::is_constant(op(0)) {
+                return None;
+            }
+            let k = const_power_of_two(c)?;
+            Some(vec![(op(0), -k)])
+        }
+        _ => None,
+    }
+}
+
+/// The FP values of constant `c` (scalar, or each lane of a vector; `None` for
+/// undef lanes).
+fn const_lanes(c: V) -> Option<Vec<Option<f64>>> {
+    let t = ir::type_of(c);
+    let one = |x: V| -> Option<Option<f64>> {
+        if ir::is_undef_like(x) {
+            return Some(None);
+        }
+        if unsafe { LLVMIsAConstantFP(x).is_null() } {
+            return None;
+        }
+        let mut loses = 0;
+        // SAFETY: a ConstantFP.
+        Some(Some(unsafe { LLVMConstRealGetDouble(x, &mut loses) }))
+    };
+    if !ir::is_vector(t) {
+        return Some(vec![one(c)?]);
+    }
+    (0..ir::vector_len(t))
+        .map(|l| {
+            // SAFETY: a constant of vector type.
+            let e = unsafe { LLVMGetAggregateElement(c, l) };
+            if e.is_null() {
+                None
+            } else {
+                one(e)
+            }
+        })
+        .collect()
+}
+
+/// The largest `k` such that every lane of constant `c` is a multiple of `2^k`
+/// (zero and undef lanes: any); `None` unless every lane is finite.
+fn const_granularity(c: V) -> Option<i32> {
+    let mut g = i32::MAX;
+    for x in const_lanes(c)?.into_iter().flatten() {
+        if !x.is_finite() {
+            return None;
+        }
+        if x != 0.0 {
+            g = g.min(f64_granularity(x));
+        }
+    }
+    Some(g)
+}
+
+/// `k` if every lane of constant `c` is `±2^k`.
+fn const_power_of_two(c: V) -> Option<i32> {
+    let mut k = None;
+    for x in const_lanes(c)? {
+        let x = x?;
+        let e = f64_granularity(x);
+        if !x.is_finite() || x == 0.0 || x.abs() != 2f64.powi(e) || k.is_some_and(|k| k != e) {
+            return None;
+        }
+        k = Some(e);
+    }
+    k
+}
+
+/// The exponent of the lowest set bit of finite non-zero `x`.
+fn f64_granularity(x: f64) -> i32 {
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (m, e) = if exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), exp - 1075)
+    };
+    e + m.trailing_zeros() as i32
+}
+
 fn keepregs_allowed(f: V) -> bool {
     let attr = |key: &str| -> Option<String> {
         // SAFETY: reading a string attribute of a function of the module.
@@ -2329,4 +2688,22 @@ pub fn dn_error(f: V, i: V, what: &str) -> String {
         what,
         "Denormal mode cannot instrument this; compile this file with TAINTPROF_MODE=off (it will not be analysed) or avoid the construct",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::f64_granularity;
+
+    #[test]
+    fn granularity_is_the_exponent_of_the_lowest_set_bit() {
+        assert_eq!(f64_granularity(1.0), 0);
+        assert_eq!(f64_granularity(0.25), -2);
+        assert_eq!(f64_granularity(-0.75), -2);
+        assert_eq!(f64_granularity(6.0), 1);
+        // 1/3 as a float: 0xAAAAAB * 2^-25.
+        assert_eq!(f64_granularity((1.0f32 / 3.0) as f64), -25);
+        assert_eq!(f64_granularity(f64::MIN_POSITIVE), -1022);
+        assert_eq!(f64_granularity(f64::from_bits(1)), -1074);
+        assert_eq!(f64_granularity(f32::MIN_POSITIVE as f64), -126);
+    }
 }

@@ -52,6 +52,10 @@ pub struct DnStats {
     pub promoted_allocas: usize,
     pub sites_instrumented: usize,
     pub checks: usize,
+    /// Values left out of the fast-path filter because it proves them normal.
+    pub covered: usize,
+    /// Cold regions that first re-test exactly (their filter's threshold was raised).
+    pub exact_retests: usize,
     pub merged_stores: usize,
     pub cold_regions: usize,
     pub hook_calls: usize,
@@ -602,7 +606,8 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, cfg: &Config, list: &AbiList) -> Ou
     let rt = runtime::DnRuntime::declare(&ir);
     let instrumented: HashSet<V> = fns.iter().copied().collect();
     for (p, plan) in prepared.iter().zip(plans.iter()) {
-        let fi = DnFn::new(&ir, &rt, &mut d, &mut stats, p, plan, list, &instrumented);
+        let fi = DnFn::new(&ir, &rt, &mut d, &mut stats, p, plan, list, &instrumented)
+            .with_cover(cfg.dn_cover);
         match fi.run() {
             Ok(w) => out.warnings.extend(w),
             Err(e) => out.errors.push(e),
@@ -626,7 +631,7 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, cfg: &Config, list: &AbiList) -> Ou
         let heap = d.allocs.len() - stats.vlas;
         eprintln!(
             "taintprof: {source} (opt level {}, denormal mode): {} functions instrumented ({} skipped), {} allocas promoted, \
-             {} FP sites ({} descriptors) in {} counted blocks, {} fast-path tests, {} stores merged into a preceding test, {} cold regions, {} hook calls, {} operation sites inline, {} values rematerialized, \
+             {} FP sites ({} descriptors) in {} counted blocks, {} fast-path tests ({} values covered by them), {} stores merged into a preceding test, {} cold regions ({} re-testing exactly), {} hook calls, {} operation sites inline, {} values rematerialized, \
              {} parameter tags, {} call result tags, {} calls passing tags ({} without), {} wrapped calls, {} shadow copies, \
              {} zero tag PHIs removed, {} inserted instructions simplified away; \
              arrays: {} global/static, {} stack, {} variable-length; allocations: {} typed ({} sites), {} untyped; {} releases",
@@ -638,8 +643,10 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, cfg: &Config, list: &AbiList) -> Ou
             d.sites.len(),
             d.counted_blocks(),
             stats.checks,
+            stats.covered,
             stats.merged_stores,
             stats.cold_regions,
+            stats.exact_retests,
             stats.hook_calls,
             stats.inline_op_sites,
             stats.rematerialized,
