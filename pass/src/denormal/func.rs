@@ -117,8 +117,7 @@ struct TestRec {
     v: V,
     key: AccKey,
     kind: FpKind,
-    /// Tested in some lanes only (masked loads and stores): never a coverage input.
-    masked: bool,
+    /// The lanes tested, for masked loads and stores (never a coverage input).
     mask: Option<V>,
     /// The filter after and before this value.
     acc: V,
@@ -606,7 +605,6 @@ impl<'a> DnFn<'a> {
             v,
             key,
             kind,
-            masked: mask.is_some(),
             mask,
             acc,
             prev,
@@ -739,7 +737,7 @@ impl<'a> DnFn<'a> {
             .tests
             .iter()
             .enumerate()
-            .filter(|(_, t)| !t.masked && t.kind.coverable().is_some())
+            .filter(|(_, t)| t.mask.is_none() && t.kind.coverable().is_some())
             .map(|(i, t)| (t.v, i))
             .collect();
         let mut need: HashMap<V, i32> = HashMap::new();
@@ -749,7 +747,7 @@ impl<'a> DnFn<'a> {
                 continue;
             };
             let needed = need.get(&t.v).copied();
-            if self.cover_on && !t.masked {
+            if self.cover_on && t.mask.is_none() {
                 let g = needed.map_or(emin, |n| n.max(emin));
                 if let Some(inputs) = cover_inputs(t.v, &cur.insts) {
                     let ok = inputs.iter().all(|&(o, k)| {
