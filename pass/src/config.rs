@@ -146,35 +146,18 @@ impl Config {
         if let Some(v) = get("TAINTPROF_VERBOSE") {
             c.verbose = truthy("TAINTPROF_VERBOSE", &v)?;
         }
-        if let Some(v) = get("TAINTPROF_HOIST") {
-            if !v.trim().is_empty() {
-                c.hoist = truthy("TAINTPROF_HOIST", &v)?;
-            }
-        }
-        if let Some(v) = get("TAINTPROF_SHADOW_SR") {
-            if !v.trim().is_empty() {
-                c.shadow_sr = truthy("TAINTPROF_SHADOW_SR", &v)?;
-            }
-        }
-        if let Some(v) = get("TAINTPROF_DN_INLINE_OPS") {
-            if !v.trim().is_empty() {
-                c.dn_inline_ops = truthy("TAINTPROF_DN_INLINE_OPS", &v)?;
-            }
-        }
-        if let Some(v) = get("TAINTPROF_DN_INLINE_MEM") {
-            if !v.trim().is_empty() {
-                c.dn_inline_mem = truthy("TAINTPROF_DN_INLINE_MEM", &v)?;
-            }
-        }
-        if let Some(v) = get("TAINTPROF_DN_COVER") {
-            if !v.trim().is_empty() {
-                c.dn_cover = truthy("TAINTPROF_DN_COVER", &v)?;
-            }
-        }
-        if let Some(v) = get("TAINTPROF_CONTROL_FLOW") {
-            // Unset or empty means the default (on); only an explicit 0 turns it off.
-            if !v.trim().is_empty() {
-                c.control_flow = truthy("TAINTPROF_CONTROL_FLOW", &v)?;
+        // Switches that default to on: unset or empty keeps the default; only an
+        // explicit value decides.
+        for (name, field) in [
+            ("TAINTPROF_HOIST", &mut c.hoist),
+            ("TAINTPROF_SHADOW_SR", &mut c.shadow_sr),
+            ("TAINTPROF_DN_INLINE_OPS", &mut c.dn_inline_ops),
+            ("TAINTPROF_DN_INLINE_MEM", &mut c.dn_inline_mem),
+            ("TAINTPROF_DN_COVER", &mut c.dn_cover),
+            ("TAINTPROF_CONTROL_FLOW", &mut c.control_flow),
+        ] {
+            if let Some(v) = get(name).filter(|v| !v.trim().is_empty()) {
+                *field = truthy(name, &v)?;
             }
         }
         for p in params.split(';').map(str::trim).filter(|p| !p.is_empty()) {
@@ -270,6 +253,16 @@ mod tests {
                 .dn_inline_mem
         );
         assert!(!cfg(&[], "no-dn-inline-mem").unwrap().dn_inline_mem);
+        assert!(cfg(&[], "").unwrap().dn_cover);
+        assert!(cfg(&[("TAINTPROF_DN_COVER", " ")], "").unwrap().dn_cover);
+        assert!(!cfg(&[("TAINTPROF_DN_COVER", "0")], "").unwrap().dn_cover);
+        assert!(!cfg(&[], "no-dn-cover").unwrap().dn_cover);
+        assert!(
+            cfg(&[("TAINTPROF_DN_COVER", "0")], "dn-cover")
+                .unwrap()
+                .dn_cover
+        );
+        assert!(cfg(&[("TAINTPROF_DN_COVER", "maybe")], "").is_err());
     }
 
     #[test]
