@@ -214,7 +214,7 @@ fn dump(r: &DenormalReport) -> String {
 
 fn check_common(b: &Build, r: &DenormalReport) {
     assert_eq!(r.schema, "taintprof.denormal");
-    assert_eq!(r.version, 1);
+    assert_eq!(r.version, 2);
     assert_eq!(r.mode, "exceptions");
     assert!(r.arrays.is_empty() && r.origins.is_empty() && r.creators.is_empty());
     assert!(r.snapshots.is_empty() && r.origin_maps.is_empty());

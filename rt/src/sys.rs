@@ -157,6 +157,19 @@ impl<T: Copy> MmapVec<T> {
         }
     }
 
+    /// Keeps the elements `keep` accepts, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
+        let mut n = 0;
+        let v = self.as_mut_slice();
+        for i in 0..v.len() {
+            if keep(&v[i]) {
+                v[n] = v[i];
+                n += 1;
+            }
+        }
+        self.truncate(n);
+    }
+
     pub fn pop(&mut self) -> Option<T> {
         if self.len == 0 {
             return None;

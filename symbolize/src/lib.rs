@@ -95,13 +95,14 @@ pub fn read_report(path: &Path) -> Result<DenormalReport> {
         path: path.to_path_buf(),
         source,
     })?;
-    if r.schema != report::SCHEMA || r.version != report::VERSION {
+    if r.schema != report::SCHEMA || !(report::MIN_VERSION..=report::VERSION).contains(&r.version) {
         return Err(Error::Schema(format!(
-            "{}: a \"{}\" version {} report, expected \"{}\" version {}",
+            "{}: a \"{}\" version {} report, expected \"{}\" version {} to {}",
             path.display(),
             r.schema,
             r.version,
             report::SCHEMA,
+            report::MIN_VERSION,
             report::VERSION
         )));
     }
@@ -227,6 +228,7 @@ pub fn symbolize(raw: &RawReport) -> Result<DenormalReport> {
                 column: r.place.column,
                 op,
                 ty,
+                lanes: Vec::new(),
                 executions: None,
                 denormal_operands: 0,
                 operations_with_denormal_operands: None,

@@ -1,5 +1,5 @@
 //! The denormal report, `docs/report-schema.md` § "Denormal report —
-//! `taintprof.denormal` v1", as serde types. Both modes use them: `"compiler"` (written
+//! `taintprof.denormal` v2", as serde types. Both modes use them: `"compiler"` (written
 //! by instrumented programs) and `"exceptions"` (made here from a raw DIP report).
 //! Counts that a mode cannot know are `null` (`Option`), keys only one mode has are
 //! omitted when absent; unknown keys are ignored on reading.
@@ -7,7 +7,11 @@
 use serde::{Deserialize, Serialize};
 
 pub const SCHEMA: &str = "taintprof.denormal";
-pub const VERSION: u32 = 1;
+/// Version 2: a site row is one source operation whatever the vector width (`type` is
+/// the element type; `lanes` the widths of the merged copies). Version 1 had a row per
+/// width (`"type": "<4 x float>"`). Readers accept both.
+pub const VERSION: u32 = 2;
+pub const MIN_VERSION: u32 = 1;
 pub const MODE_EXCEPTIONS: &str = "exceptions";
 pub const MODE_COMPILER: &str = "compiler";
 
@@ -63,8 +67,13 @@ pub struct Site {
     pub line: u32,
     pub column: u32,
     pub op: String,
+    /// The element type: `float`, `double`, ... (exceptions mode: the instruction's).
     #[serde(rename = "type")]
     pub ty: String,
+    /// Compiler mode: the vector widths of the copies merged into this row (`[1, 4]`:
+    /// a vectorized loop and its scalar remainder). Absent in exceptions mode.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lanes: Vec<u32>,
     /// Element-wise executions (compiler mode); `null` in exceptions mode.
     pub executions: Option<u64>,
     pub denormal_operands: u64,

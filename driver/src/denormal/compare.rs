@@ -134,8 +134,9 @@ pub fn compare(
         if !c.ops.contains(&s.op) && !s.op.is_empty() && s.op != "load" && s.op != "store" {
             c.ops.push(s.op.clone());
         }
-        if !c.types.contains(&s.ty) && !s.ty.is_empty() {
-            c.types.push(s.ty.clone());
+        let ty = super::summary::shown_type(&s.ty, &s.lanes);
+        if !c.types.contains(&ty) && !ty.is_empty() {
+            c.types.push(ty);
         }
         // The CPU raises one denormal-operand exception per instruction, however many
         // of its operands are denormal: compare with operations that had any denormal
@@ -146,7 +147,7 @@ pub fn compare(
         c.results += s.denormal_results;
         c.loads += s.denormal_loads.unwrap_or(0);
         c.stores += s.denormal_stores.unwrap_or(0);
-        c.vector |= s.ty.starts_with('<');
+        c.vector |= s.ty.starts_with('<') || s.lanes.iter().any(|&w| w > 1);
     }
     for s in exc.sites.iter().filter(|s| s.events() > 0) {
         let k = if s.line > 0 {

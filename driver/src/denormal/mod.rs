@@ -28,7 +28,7 @@ pub mod summary;
 
 use std::path::Path;
 pub use taintprof_symbolize::report::DenormalReport;
-use taintprof_symbolize::report::{MODE_COMPILER, MODE_EXCEPTIONS, SCHEMA, VERSION};
+use taintprof_symbolize::report::{MIN_VERSION, MODE_COMPILER, MODE_EXCEPTIONS, SCHEMA, VERSION};
 
 /// File-name suffix of compiler-mode reports.
 pub const COMPILER_SUFFIX: &str = ".denormal.json";
@@ -92,10 +92,10 @@ pub fn parse(text: &str) -> Result<DenormalReport, String> {
         _ => {}
     }
     match version {
-        Some(v) if v == u64::from(VERSION) => {}
+        Some(v) if (u64::from(MIN_VERSION)..=u64::from(VERSION)).contains(&v) => {}
         Some(v) => {
             return Err(format!(
-                "denormal report version {v}, but this taintprof reads version {VERSION}; {}",
+                "denormal report version {v}, but this taintprof reads versions {MIN_VERSION} to {VERSION}; {}",
                 if v > u64::from(VERSION) {
                     "use the taintprof that wrote it, or update this one"
                 } else {

@@ -108,6 +108,28 @@ pub struct FunctionRow {
     pub sites: Vec<SiteRow>,
 }
 
+/// A site's type as the tables show it: the element type with the vector widths of the
+/// copies merged into the row, widest first (`<4 x float> + float`: a vectorized loop
+/// and its scalar remainder).
+pub(crate) fn shown_type(ty: &str, lanes: &[u32]) -> String {
+    if lanes.iter().all(|&w| w <= 1) {
+        return ty.to_string();
+    }
+    let mut w = lanes.to_vec();
+    w.sort_unstable_by(|a, b| b.cmp(a));
+    w.dedup();
+    w.iter()
+        .map(|&n| {
+            if n > 1 {
+                format!("<{n} x {ty}>")
+            } else {
+                ty.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct SiteRow {
     /// `file:line:column` with the file's base name (`?` when unknown).
@@ -294,7 +316,7 @@ fn site_row(s: &Site, total: u64) -> SiteRow {
         line: s.line,
         column: s.column,
         op: s.op.clone(),
-        ty: s.ty.clone(),
+        ty: shown_type(&s.ty, &s.lanes),
         executions: s.executions,
         denormal_operands: s.denormal_operands,
         denormal_results: s.denormal_results,
@@ -771,6 +793,19 @@ mod tests {
         assert_eq!(groups(3, 5), vec![(0, 1), (1, 2), (2, 3)]);
         assert_eq!(groups(10, 4), vec![(0, 3), (3, 6), (6, 9), (9, 10)]);
         assert_eq!(groups(8, 4), vec![(0, 2), (2, 4), (4, 6), (6, 8)]);
+    }
+
+    #[test]
+    fn a_site_shows_the_vector_widths_merged_into_it() {
+        assert_eq!(shown_type("float", &[]), "float"); // version 1, exceptions mode
+        assert_eq!(shown_type("<4 x float>", &[]), "<4 x float>");
+        assert_eq!(shown_type("double", &[1]), "double");
+        assert_eq!(shown_type("float", &[1, 4]), "<4 x float> + float");
+        assert_eq!(
+            shown_type("float", &[1, 8, 16]),
+            "<16 x float> + <8 x float> + float"
+        );
+        assert_eq!(shown_type("double", &[2]), "<2 x double>");
     }
 
     #[test]

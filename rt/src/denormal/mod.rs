@@ -29,7 +29,7 @@
 //! | [`keepregs`] | `__tpd_load_keepregs`, `__tpd_store_keepregs`: the memory hooks behind entries that preserve all registers (called with `preserve_allcc`) | on cache misses |
 //! | [`snapshot`] | snapshots and heatmap binning; `tp_snapshot`, the ops sampler thread, `SIGUSR1` | no |
 //! | [`fpenv`] | MXCSR (FTZ/DAZ) at start and exit | no |
-//! | [`report`] | the `taintprof.denormal` v1 report (`mode: compiler`) | no |
+//! | [`report`] | the `taintprof.denormal` v2 report (`mode: compiler`) | no |
 //!
 //! ## Counting strategy (why per thread / why atomics)
 //!

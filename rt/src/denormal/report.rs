@@ -1,10 +1,14 @@
-//! The denormal report: `docs/report-schema.md`, schema `taintprof.denormal` version 1,
+//! The denormal report: `docs/report-schema.md`, schema `taintprof.denormal` version 2,
 //! `mode: "compiler"`, file `<prog>.<pid>.denormal.json` (written by the same once-only,
 //! atomic machinery as the taint report, see [`crate::report`]).
 //!
-//! * `sites`: one entry per (function, file, line, column, op, type), merged over
-//!   descriptors (inlined and unrolled copies), summed over threads; only sites with
-//!   denormal events unless `TAINTPROF_ALL_SITES=1`. `executions` = block count × lanes.
+//! * `sites`: one entry per (function, file, line, column, op, element type), merged
+//!   over descriptors (inlined, unrolled, vectorized and remainder copies: counts are
+//!   element-wise, so a row reads the same at -O0 and -O3), summed over threads;
+//!   `lanes` lists the vector widths of the merged copies. Only rows with denormal
+//!   events unless `TAINTPROF_ALL_SITES=1`, judged after merging: a quiet scalar
+//!   remainder still adds its executions to its vector loop's row.
+//!   `executions` = block count × lanes.
 //!   Sorted by function, then by denormal events (operands + results + loads + stores)
 //!   descending.
 //! * `arrays`: every array that saw a denormal, and up to [`QUIET_ARRAYS`] that did not
@@ -90,6 +94,9 @@ struct SiteRow {
     res: u64,
     loads: u64,
     stores: u64,
+    /// The vector widths of the merged copies: bit `w` for `w` lanes (`w` < 64; wider
+    /// ones set bit 63).
+    widths: u64,
 }
 
 impl SiteRow {
@@ -98,18 +105,13 @@ impl SiteRow {
     }
 }
 
-fn type_of(d: &FpSiteDesc, buf: &mut StackBuf<32>) {
-    buf.clear();
-    if d.lanes > 1 {
-        let _ = write!(buf, "<{} x {}>", d.lanes, type_name(d.ty));
-    } else {
-        let _ = write!(buf, "{}", type_name(d.ty));
-    }
+fn width_bit(lanes: u16) -> u64 {
+    1 << lanes.clamp(1, 63)
 }
 
-/// Identity of a site in the report: function, linkage, file, line, column, op, type,
-/// lanes.
-type SiteKey<'a> = (&'a [u8], &'a [u8], &'a [u8], u32, u32, &'a [u8], u16, u16);
+/// Identity of a site in the report: function, linkage, file, line, column, op, element
+/// type. Not the vector width: the vector loop and its scalar remainder are one row.
+type SiteKey<'a> = (&'a [u8], &'a [u8], &'a [u8], u32, u32, &'a [u8], u16);
 
 fn site_key(d: &FpSiteDesc) -> SiteKey<'_> {
     match site_loc(d) {
@@ -121,9 +123,8 @@ fn site_key(d: &FpSiteDesc) -> SiteKey<'_> {
             l.column,
             s(d.op),
             d.ty,
-            d.lanes,
         ),
-        None => (b"", b"", b"", 0, 0, s(d.op), d.ty, d.lanes),
+        None => (b"", b"", b"", 0, 0, s(d.op), d.ty),
     }
 }
 
@@ -286,6 +287,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
                 res: 0,
                 loads: 0,
                 stores: 0,
+                widths: width_bit(d.lanes),
             };
             let slot = if site_base == NO_SITE_BASE {
                 None
@@ -336,7 +338,8 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
             t_res += r.res;
             t_loads += r.loads;
             t_stores += r.stores;
-            if r.events() > 0 || all_sites {
+            // Every row until merged: a quiet copy adds its executions to a noisy one.
+            if r.exec > 0 || r.events() > 0 || all_sites {
                 incomplete |= !rows.push(r);
             }
         }
@@ -372,9 +375,13 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
                 last.res += r.res;
                 last.loads += r.loads;
                 last.stores += r.stores;
+                last.widths |= r.widths;
             }
             _ => incomplete |= !merged.push(r),
         }
+    }
+    if !all_sites {
+        merged.retain(|r| r.events() > 0);
     }
     merged.as_mut_slice().sort_unstable_by(|a, b| {
         // SAFETY: registered sites.
@@ -477,7 +484,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
     let mut j = Json::new(out, 2);
     j.begin_object();
     j.kv_str("schema", "taintprof.denormal");
-    j.kv_u64("version", 1);
+    j.kv_u64("version", 2);
     j.kv_str("mode", "compiler");
     j.kv_str("taintprof_version", crate::VERSION);
     crate::report::write_program_and_exit(&mut j, inp.name, inp.path, inp.argv, inp.pid, inp.exit);
@@ -502,7 +509,6 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
 
     j.key("sites");
     j.begin_array();
-    let mut tb = StackBuf::<32>::new();
     for r in merged.as_slice() {
         // SAFETY: registered site.
         let d = unsafe { &*r.d };
@@ -524,8 +530,13 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
             }
         }
         j.kv_bytes("op", s(d.op));
-        type_of(d, &mut tb);
-        j.kv_bytes("type", tb.as_bytes());
+        j.kv_str("type", type_name(d.ty));
+        j.key("lanes");
+        j.begin_array();
+        for w in (1..64).filter(|w| r.widths & (1 << w) != 0) {
+            j.u64(w);
+        }
+        j.end_array();
         j.kv_u64("executions", r.exec);
         j.kv_u64("denormal_operands", r.ops);
         j.kv_u64("operations_with_denormal_operands", r.op_ops);

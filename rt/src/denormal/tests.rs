@@ -865,6 +865,41 @@ fn store_caches_hold_lanes_created_in_place_next_to_the_origin() {
     assert_eq!(pair_count(did, oid), 1);
 }
 
+/// A vectorized loop and its scalar remainder (same source operation, 4 and 1 lanes)
+/// are one row with the executions of both, even when the remainder saw no denormal.
+#[test]
+fn vector_and_scalar_copies_of_an_operation_are_one_site_row() {
+    let m = module(
+        "lanes.c",
+        vec![
+            sp("fmul", FP_FLOAT, 4, 0, 0, 40),
+            sp("fmul", FP_FLOAT, 1, 0, 1, 40),
+            sp("fmul", FP_DOUBLE, 1, 0, 1, 40),
+        ],
+        2,
+        vec![],
+    );
+    let blk = __tpd_thread_counters();
+    unsafe {
+        *blk.add((*m.m).base as usize) += 10; // the vector loop: 10 × 4 lanes
+        *blk.add((*m.m).base as usize + 1) += 3; // the remainder: 3 × 1
+        let mut r = [0u64; 4];
+        __tpd_op(&m.sites[0], 0, 0b0110, [0u64; 4].as_ptr(), r.as_mut_ptr());
+    }
+    let v = report_json();
+    let rows: Vec<&Value> = v["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["file"] == "lanes.c")
+        .collect();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["type"], "float");
+    assert_eq!(rows[0]["lanes"], serde_json::json!([1, 4]));
+    assert_eq!(rows[0]["executions"], 43);
+    assert_eq!(rows[0]["denormal_results"], 2);
+}
+
 fn report_json() -> Value {
     let mut out = Vec::new();
     let inp = super::report::Inputs {
@@ -934,7 +969,7 @@ fn the_report_has_the_schema_keys_and_this_tests_data() {
     }
     assert_eq!(keys.len(), 17, "{keys:?}");
     assert_eq!(v["schema"], "taintprof.denormal");
-    assert_eq!(v["version"], 1);
+    assert_eq!(v["version"], 2);
     assert_eq!(v["mode"], "compiler");
     assert_eq!(v["exit"], serde_json::json!({"reason": "exit", "code": 0}));
     for k in ["ftz", "daz", "mxcsr", "changed_by_program"] {
@@ -974,6 +1009,7 @@ fn the_report_has_the_schema_keys_and_this_tests_data() {
         "column",
         "op",
         "type",
+        "lanes",
         "executions",
         "denormal_operands",
         "operations_with_denormal_operands",
