@@ -71,7 +71,17 @@ pub fn names(di_name: &str, di_linkage: &str, ir_name: Option<&str>) -> (String,
             di_name.to_string()
         }
     });
-    (function, linkage)
+    (readable_outlined(function), linkage)
+}
+
+/// Clang outlines an OpenMP region of `f` into `f.omp_outlined`; with debug info the
+/// body goes to `f.omp_outlined_debug__`, which the wrapper calls (and, optimized,
+/// inlines). Reports name both `f.omp_outlined`: the suffix is an artefact of `-g`.
+fn readable_outlined(function: String) -> String {
+    match function.strip_suffix("_debug__") {
+        Some(base) if base.ends_with(".omp_outlined") => base.to_string(),
+        _ => function,
+    }
 }
 
 impl Namer {
@@ -281,6 +291,15 @@ pub fn line_of(loc: LLVMMetadataRef) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn openmp_regions_are_named_without_the_debug_suffix() {
+        // `names` itself needs LLVM's demangler, which only the loaded plugin has.
+        let r = |f: &str| readable_outlined(f.to_string());
+        assert_eq!(r("main.omp_outlined_debug__"), "main.omp_outlined");
+        assert_eq!(r("step.omp_outlined"), "step.omp_outlined");
+        assert_eq!(r("my_debug__"), "my_debug__");
+    }
 
     #[test]
     fn relative_files_are_joined_with_the_compile_directory() {

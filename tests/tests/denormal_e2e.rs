@@ -208,6 +208,47 @@ fn denormal_counts_agree_at_o0_and_o3() {
     }
 }
 
+/// OpenMP: the same counts with one thread and with two (per-thread counters merged at
+/// exit), the parallel region named after its function, and both threads counted.
+#[test]
+fn openmp_counts_do_not_depend_on_the_number_of_threads() {
+    at_each_level(&["dn_openmp.c"], &[DN, "-fopenmp"], |b| {
+        let line = line_of_marker(&[programs_dir().join("dn_openmp.c")], "@stencil");
+        let mut seen = vec![];
+        for threads in ["1", "2"] {
+            let run = b.run_env(&[], &[("OMP_NUM_THREADS", threads)]);
+            assert!(run.output.status.success(), "{}", run.stderr());
+            let r = run.denormal_report();
+            assert_eq!(u(&r["threads"]), threads.parse::<u64>().unwrap(), "[{}]", b.opt);
+            let stencil: Vec<&Value> = r["sites"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|s| s["line"] == line)
+                .collect();
+            assert!(!stencil.is_empty(), "[{}] {}", b.opt, r["sites"]);
+            for s in &stencil {
+                assert_eq!(s["function"], "main.omp_outlined", "[{}] {s}", b.opt);
+            }
+            let (a, bb) = (array(&r, "a"), array(&r, "b"));
+            seen.push((
+                r["totals"].clone(),
+                r["sites"].clone(),
+                [
+                    u(&a["denormal_reads"]),
+                    u(&a["denormal_writes"]),
+                    u(&bb["denormal_reads"]),
+                    origin(&r, "a", "b"),
+                    origin(&r, "b", "a"),
+                ],
+                r["creators"].clone(),
+            ));
+        }
+        assert!(seen[0].2[0] > 1000, "[{}] {:?}", b.opt, seen[0].2);
+        assert_eq!(seen[0], seen[1], "[{}] 1 thread vs 2", b.opt);
+    });
+}
+
 fn check_creator_chain(src: &str, marker: &str) {
     at_each_level(&[src], &[DN], |b| {
         let run = b.run(&[]);
