@@ -219,7 +219,12 @@ fn openmp_counts_do_not_depend_on_the_number_of_threads() {
             let run = b.run_env(&[], &[("OMP_NUM_THREADS", threads)]);
             assert!(run.output.status.success(), "{}", run.stderr());
             let r = run.denormal_report();
-            assert_eq!(u(&r["threads"]), threads.parse::<u64>().unwrap(), "[{}]", b.opt);
+            assert_eq!(
+                u(&r["threads"]),
+                threads.parse::<u64>().unwrap(),
+                "[{}]",
+                b.opt
+            );
             let stencil: Vec<&Value> = r["sites"]
                 .as_array()
                 .unwrap()
