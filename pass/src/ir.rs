@@ -33,6 +33,10 @@ const NONAME: *const c_char = c"".as_ptr();
 
 /// The name of a value (empty if unnamed).
 pub fn name_of(v: V) -> String {
+    // Null is "no value", e.g. `called_function` of an indirect call: no name.
+    if v.is_null() {
+        return String::new();
+    }
     let mut len = 0usize;
     // SAFETY: v is a live value; LLVM returns a pointer into its name storage.
     unsafe {
