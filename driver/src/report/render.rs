@@ -9,8 +9,8 @@
 //! they have.
 
 use super::summary::{
-    BranchSummary, Coverage, FunctionClass, FunctionSummary, LoopSummary, PairSummary, PruningRow,
-    Summary,
+    BranchSummary, Coverage, FunctionClass, FunctionSummary, LoopSummary, ModuleSummary,
+    PairSummary, PruningRow, Summary,
 };
 use crate::table::{Align, Table};
 use std::fmt::Write;
@@ -234,21 +234,7 @@ fn header(out: &mut String, s: &Summary, files: &Files) {
         t.row(["rejected".to_string(), format!("{} ({})", r.name, r.reason)]);
     }
     if !s.modules.is_empty() {
-        let mods: Vec<String> = s
-            .modules
-            .iter()
-            .map(|m| {
-                // These are what the compiler produced after inlining and loop
-                // transformations (vector bodies, remainders), not source counts.
-                format!(
-                    "{} (compiled: {}, {})",
-                    m.source,
-                    plural(m.functions as usize, "function", "functions"),
-                    plural(m.loops as usize, "IR loop", "IR loops")
-                )
-            })
-            .collect();
-        t.row(["modules".to_string(), mods.join("; ")]);
+        t.row(["modules".to_string(), modules_line(&s.modules)]);
     }
     if let Some(b) = files.base() {
         t.row(["sources".to_string(), b.to_string()]);
@@ -272,6 +258,41 @@ fn header(out: &mut String, s: &Summary, files: &Files) {
         ]);
     }
     out.push_str(&t.render("  "));
+}
+
+/// The header's `modules` row. Function and loop counts are what the compiler produced
+/// after inlining and loop transformations (vector bodies, remainders), not source
+/// counts. A few modules are listed one by one; a real project's dozens are summed,
+/// with the first names, so that the header stays a header.
+fn modules_line(modules: &[ModuleSummary]) -> String {
+    const LISTED: usize = 4;
+    let counts = |functions: u64, loops: u64| {
+        format!(
+            "compiled: {}, {}",
+            plural(functions as usize, "function", "functions"),
+            plural(loops as usize, "IR loop", "IR loops")
+        )
+    };
+    if modules.len() <= LISTED {
+        let mods: Vec<String> = modules
+            .iter()
+            .map(|m| format!("{} ({})", m.source, counts(m.functions, m.loops)))
+            .collect();
+        return mods.join("; ");
+    }
+    let functions = modules.iter().map(|m| m.functions).sum();
+    let loops = modules.iter().map(|m| m.loops).sum();
+    let names: Vec<&str> = modules[..LISTED - 1]
+        .iter()
+        .map(|m| m.source.as_str())
+        .collect();
+    format!(
+        "{} modules ({}): {} and {} more",
+        modules.len(),
+        counts(functions, loops),
+        names.join(", "),
+        modules.len() - (LISTED - 1)
+    )
 }
 
 fn cell(v: Option<u64>) -> String {
@@ -1284,5 +1305,24 @@ mod tests {
             .ends_with("; a third parameter covers no more"));
         s.recommendation = None;
         assert_eq!(recommendation_line(&s), None);
+    }
+
+    #[test]
+    fn a_few_modules_are_listed_and_many_are_summed() {
+        let m = |source: &str, functions, loops| ModuleSummary {
+            source: source.to_string(),
+            functions,
+            loops,
+        };
+        let few = [m("a.c", 1, 0), m("b.c", 3, 2)];
+        assert_eq!(
+            modules_line(&few),
+            "a.c (compiled: 1 function, 0 IR loops); b.c (compiled: 3 functions, 2 IR loops)"
+        );
+        let many: Vec<ModuleSummary> = (0..31).map(|k| m(&format!("m{k}.c"), 2, 1)).collect();
+        assert_eq!(
+            modules_line(&many),
+            "31 modules (compiled: 62 functions, 31 IR loops): m0.c, m1.c, m2.c and 28 more"
+        );
     }
 }
