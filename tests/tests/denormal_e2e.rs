@@ -477,3 +477,48 @@ fn covered_values_are_counted_like_tested_ones() {
         }
     }
 }
+
+#[test]
+fn std_vector_buffers_are_named_after_the_users_variable() {
+    let marker = |m: &str| line_of_marker(&[programs_dir().join("dn_vector.cpp")], m);
+    for opt in ["-O0", "-O2", "-O3"] {
+        let b = compile(&["dn_vector.cpp"], opt, &[DN]);
+        let r = b.run(&[]).denormal_report();
+        let heap: Vec<&Value> = r["arrays"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["kind"] == "heap" && u(&a["denormal_writes"]) > 0)
+            .collect();
+        assert_eq!(
+            heap.len(),
+            1,
+            "[{opt}] one vector holds denormals: {heap:?}"
+        );
+        let a = heap[0];
+        assert_eq!(u(&a["elements"]), 256, "[{opt}] {a}");
+        assert_eq!(a["element_type"], "float", "[{opt}] {a}");
+        assert_eq!(u(&a["denormal_writes"]), 256, "[{opt}] {a}");
+        assert_eq!(u(&a["denormal_reads"]), 256, "[{opt}] {a}");
+        if opt == "-O0" {
+            // Not inlined: allocated in the library, which knows no variable.
+            let name = a["name"].as_str().unwrap();
+            assert!(name.contains("allocate"), "[{opt}] {a}");
+        } else {
+            // Not `__first`, `__p` or `__new_start`: the library helpers' parameters.
+            assert_eq!(a["name"], "fine", "[{opt}] {a}");
+            // Allocated where the user wrote `fine`, not in new_allocator.h.
+            let at = &a["allocated_at"];
+            assert_eq!(at["function"], "main", "[{opt}] {a}");
+            assert_eq!(u(&at["line"]), marker("@fine"), "[{opt}] {a}");
+        }
+        let line = marker("@scale");
+        let creators = r["creators"].as_array().unwrap();
+        assert!(
+            creators
+                .iter()
+                .any(|c| c["array"] == a["name"] && u(&c["line"]) == line),
+            "[{opt}] the multiplication creates the vector's denormals: {creators:?}"
+        );
+    }
+}

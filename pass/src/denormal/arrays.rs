@@ -82,7 +82,7 @@ pub struct VarInfo {
 }
 
 /// The DISubprogram of the function instruction `i` is in.
-fn own_subprogram(i: V) -> LLVMMetadataRef {
+pub fn own_subprogram(i: V) -> LLVMMetadataRef {
     if !ir::is_instruction(i) {
         return std::ptr::null_mut();
     }
@@ -229,25 +229,52 @@ fn namer_has_debug(i: V) -> bool {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Evidence {
     /// A source variable the pointer is bound to or stored in; `kind` is the FP type
-    /// its debug type points to (if it is a pointer to FP).
-    Debug { name: String, kind: Option<FpKind> },
+    /// its debug type points to (if it is a pointer to FP). `inlined`: the variable
+    /// belongs to a function inlined into the allocating one (a library helper's
+    /// parameter such as `std::uninitialized_fill`'s `__first`), not to the allocating
+    /// function itself or to file scope.
+    Debug {
+        name: String,
+        kind: Option<FpKind>,
+        inlined: bool,
+    },
     /// An FP load or store through the pointer (or one derived from it), or the debug
     /// type of a parameter it is passed to.
     FpUse(FpKind),
 }
 
 /// The element type and name of an allocation from its evidence: the first variable
-/// with an FP pointer type; else the FP type all uses agree on (with the name of any
-/// variable the pointer is bound to); else untyped (conflicting uses: a byte buffer
-/// reused for several types is not one array).
+/// with an FP pointer type; else the FP type all uses agree on; else untyped
+/// (conflicting uses: a byte buffer reused for several types is not one array).
+///
+/// The name is the first variable of the allocating function itself (or a global) the
+/// pointer is bound to, one with an FP pointer type first, else whatever its type
+/// says: after inlining, `std::vector<double> v`
+/// gets its buffer from `operator new` in the user's function, where the pointer is
+/// bound to a part of `v` (whose library type the debug info may not resolve) and to
+/// the parameters of inlined library helpers (`__first`, typed `double *`); the user
+/// wrote `v`. Failing that, the typing variable's name, else any variable's.
 pub fn decide(evidence: &[Evidence]) -> Option<(FpKind, String, &'static str)> {
+    let own = |typed: bool| {
+        evidence.iter().find_map(|e| match e {
+            Evidence::Debug {
+                name,
+                kind,
+                inlined: false,
+            } if kind.is_some() || !typed => Some(name.clone()),
+            _ => None,
+        })
+    };
+    let own_name = own(true).or_else(|| own(false));
     for e in evidence {
         if let Evidence::Debug {
             name,
             kind: Some(k),
+            ..
         } = e
         {
-            return Some((*k, name.clone(), "debug-info"));
+            let name = own_name.unwrap_or_else(|| name.clone());
+            return Some((*k, name, "debug-info"));
         }
     }
     let mut kind: Option<FpKind> = None;
@@ -259,11 +286,12 @@ pub fn decide(evidence: &[Evidence]) -> Option<(FpKind, String, &'static str)> {
             kind = Some(*k);
         }
     }
-    let name = evidence
-        .iter()
-        .find_map(|e| match e {
-            Evidence::Debug { name, .. } => Some(name.clone()),
-            _ => None,
+    let name = own_name
+        .or_else(|| {
+            evidence.iter().find_map(|e| match e {
+                Evidence::Debug { name, .. } => Some(name.clone()),
+                _ => None,
+            })
         })
         .unwrap_or_default();
     kind.map(|k| (k, name, "fp-use"))
@@ -297,10 +325,12 @@ pub fn evidence(namer: &mut Namer, roots: &[V]) -> Vec<Evidence> {
                 let Some(v) = var_info(namer, var) else {
                     continue;
                 };
+                let inlined = is_inlined(&v, own);
                 let ev = match frag {
                     None => Evidence::Debug {
                         kind: fp_of_debug_type(v.ty, 1),
                         name: v.name,
+                        inlined,
                     },
                     // A member of a structure variable split into registers (SROA):
                     // `f.data`.
@@ -308,11 +338,19 @@ pub fn evidence(namer: &mut Namer, roots: &[V]) -> Vec<Evidence> {
                         Some((mty, path)) => Evidence::Debug {
                             kind: fp_of_debug_type(mty, 1),
                             name: format!("{}.{path}", v.name),
+                            inlined,
                         },
-                        None => continue,
+                        // A part of a variable whose type's members the debug info does
+                        // not lay out (a library class: `std::vector<double> v`'s
+                        // start pointer): the variable's name, no type.
+                        None => Evidence::Debug {
+                            kind: None,
+                            name: v.name,
+                            inlined,
+                        },
                     },
                 };
-                vars.push((v.scope_sp == own, ev));
+                vars.push((!inlined, ev));
             }
             // The allocating function's own variables first (an inlined callee's
             // parameter bound to the same pointer is a second name for it).
@@ -354,7 +392,7 @@ pub fn evidence(namer: &mut Namer, roots: &[V]) -> Vec<Evidence> {
                             out.push(Evidence::FpUse(kd));
                         }
                     } else if val == d && exact {
-                        out.extend(stored_into(namer, ptr));
+                        out.extend(stored_into(namer, ptr, own_subprogram(user)));
                     }
                 }
                 Op::LLVMRet if exact => {
@@ -409,9 +447,16 @@ pub fn evidence(namer: &mut Namer, roots: &[V]) -> Vec<Evidence> {
     out
 }
 
-/// Evidence from storing the block's pointer at `ptr`: a global or local variable of
-/// pointer-to-FP type, or a member of a structure.
-pub fn stored_into(namer: &mut Namer, ptr: V) -> Vec<Evidence> {
+/// Whether variable `v` belongs to a function inlined into the one whose DISubprogram
+/// is `own` (globals and the function's own locals do not).
+fn is_inlined(v: &VarInfo, own: LLVMMetadataRef) -> bool {
+    !v.scope_sp.is_null() && v.scope_sp != own
+}
+
+/// Evidence from storing the block's pointer at `ptr`, in the function whose
+/// DISubprogram is `own`: a global or local variable of pointer-to-FP type, or a member
+/// of a structure.
+pub fn stored_into(namer: &mut Namer, ptr: V, own: LLVMMetadataRef) -> Vec<Evidence> {
     let mut out = Vec::new();
     // The variable at `base` with its debug type, and how many pointer levels lead
     // from `base` to the variable's object: 0 for a global or an addressable local
@@ -457,16 +502,19 @@ pub fn stored_into(namer: &mut Namer, ptr: V) -> Vec<Evidence> {
     };
     // The pointer variable itself (`p = malloc(..)` with `p` in memory).
     for (var, derefs, _) in variables(namer, ptr) {
+        let inlined = is_inlined(&var, own);
         if derefs == 0 {
             out.push(Evidence::Debug {
                 kind: fp_of_debug_type(var.ty, 1),
                 name: var.name,
+                inlined,
             });
         } else if let Some(k) = fp_of_debug_type(var.ty, 2) {
             // `*pp = malloc(..)` with `pp` a `float **`.
             out.push(Evidence::Debug {
                 kind: Some(k),
                 name: format!("*{}", var.name),
+                inlined,
             });
         }
     }
@@ -489,6 +537,7 @@ pub fn stored_into(namer: &mut Namer, ptr: V) -> Vec<Evidence> {
                 out.push(Evidence::Debug {
                     kind: Some(k),
                     name: format!("{}{sep}{path}", var.name),
+                    inlined: is_inlined(&var, own),
                 });
             }
         }
@@ -505,6 +554,15 @@ mod tests {
         Evidence::Debug {
             name: name.into(),
             kind,
+            inlined: false,
+        }
+    }
+
+    fn inlined(name: &str, kind: Option<FpKind>) -> Evidence {
+        Evidence::Debug {
+            name: name.into(),
+            kind,
+            inlined: true,
         }
     }
 
@@ -551,5 +609,27 @@ mod tests {
     fn nothing_known_is_untyped() {
         assert_eq!(decide(&[]), None);
         assert_eq!(decide(&[dbg("p", None)]), None);
+    }
+
+    #[test]
+    fn the_allocating_functions_own_variable_names_the_block() {
+        // `std::vector<double> v(n)` at -O2: the buffer is bound to a part of `v`
+        // (untyped: a library class) and to an inlined helper's `__first` (typed).
+        let e = [
+            dbg("v", None),
+            inlined("__first", Some(DOUBLE)),
+            inlined("__p", Some(DOUBLE)),
+        ];
+        assert_eq!(decide(&e), Some((DOUBLE, "v".into(), "debug-info")));
+        // An own variable with an FP type still beats an untyped own one.
+        let e = [
+            dbg("raw", None),
+            inlined("r", Some(FLOAT)),
+            dbg("x", Some(FLOAT)),
+        ];
+        assert_eq!(decide(&e), Some((FLOAT, "x".into(), "debug-info")));
+        // Only inlined variables: the typing one, as before.
+        let e = [inlined("tmp", None), inlined("r", Some(FLOAT))];
+        assert_eq!(decide(&e), Some((FLOAT, "r".into(), "debug-info")));
     }
 }

@@ -388,6 +388,22 @@ impl Planner<'_> {
         (l.function.clone(), l.file.clone(), l.line)
     }
 
+    /// Where allocation call `i` was written, as a user reads it: the innermost frame of
+    /// its inline chain outside the system's headers. `std::vector<float> v(n)` at -O2
+    /// calls `operator new` in `std::allocator<float>::allocate`, inlined into the
+    /// user's function: the site is the line of `v`, not `new_allocator.h`. Without
+    /// inlining there is no such frame, and the library's line it is.
+    fn allocated_at(&mut self, p: &Prepared, i: V) -> (String, String, u32) {
+        let chain = self.d.base.namer.chain(Namer::inst_loc(i), p.f);
+        let l = chain
+            .iter()
+            .rev()
+            .find(|l| !is_system_header(&l.file))
+            .or(chain.last())
+            .expect("chains are never empty");
+        (l.function.clone(), l.file.clone(), l.line)
+    }
+
     fn plan_alloca(&mut self, plan: &mut FnPlan, p: &Prepared, a: V, static_: bool) {
         let Some((elem, elements, var)) =
             arrays::stack_array(self.ir, &mut self.d.base.namer, a, static_)
@@ -490,6 +506,7 @@ impl Planner<'_> {
             ev.extend(arrays::stored_into(
                 &mut self.d.base.namer,
                 ir::operand(call, 0),
+                arrays::own_subprogram(call),
             ));
         }
         ev.extend(arrays::evidence(&mut self.d.base.namer, &roots));
@@ -497,7 +514,7 @@ impl Planner<'_> {
             self.stats.untyped_allocations += 1;
             return None;
         };
-        let (function, file, line) = self.written_at(p, call);
+        let (function, file, line) = self.allocated_at(p, call);
         let info = AllocSiteInfo {
             name: var,
             function,
@@ -509,6 +526,15 @@ impl Planner<'_> {
         };
         Some(self.d.alloc_site(self.ir, info))
     }
+}
+
+/// Whether `file` is one of the system's headers (the C and C++ standard libraries,
+/// the compilers' own), not the user's code.
+fn is_system_header(file: &str) -> bool {
+    ["/usr/include/", "/usr/lib/", "/usr/local/include/"]
+        .iter()
+        .any(|p| file.starts_with(p))
+        || file.contains("/include/c++/")
 }
 
 /// `FpSiteInfo::counters` of an inline site before `number_inline_counters`.
