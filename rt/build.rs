@@ -7,7 +7,9 @@
 //!   through the wrapper to the program's handler without crossing a Rust frame.
 //!
 //! Each file is its own object inside `libtaintprof_rt.a`, so a C program that never
-//! calls `operator new` does not pull `new_shim.o` (and its references to libstdc++).
+//! calls `operator new` does not pull `new_shim.o`. One that links an instrumented C++
+//! shared library does (the library's wrapper calls resolve in the executable); its
+//! references to libstdc++'s operators are weak, so the C link needs no libstdc++.
 
 fn main() {
     println!("cargo:rerun-if-changed=src/tls.c");

@@ -355,3 +355,44 @@ fn results_agree_between_o0_and_o2() {
         );
     }
 }
+
+#[test]
+fn a_c_program_calling_an_instrumented_cpp_shared_library() {
+    // The library's calls to operator new[] go to the runtime's wrappers, which live in
+    // the executable: linking the C program once failed for want of libstdc++.
+    let lib_src = programs_dir().join("shared_kernel.cpp");
+    for opt in OPT_LEVELS {
+        let dir = scratch_dir(&format!("shared_lib{}", opt.replace('-', "_")));
+        let lib = dir.join("libkernel.so");
+        let out = run_cmd(
+            std::process::Command::new(bin_dir().join("taintprof-c++"))
+                .args([opt, "-fPIC", "-shared"])
+                .arg(&lib_src)
+                .arg("-o")
+                .arg(&lib),
+        );
+        assert!(out.status.success(), "{out:?}");
+        let libdir = dir.display().to_string();
+        let b = compile(
+            &["shared_main.c"],
+            opt,
+            &[
+                &format!("-L{libdir}"),
+                "-lkernel",
+                &format!("-Wl,-rpath,{libdir}"),
+            ],
+        );
+        let (r, run) = b.run_ok(&["40"]);
+        assert!(run.stdout().contains("sum 390"), "{}", run.stdout());
+        let loops = r.loops("kernel_sum");
+        for marker in ["@fill", "@sum"] {
+            let line = line_of_marker(&[lib_src.clone()], marker);
+            let l = loops
+                .iter()
+                .find(|l| l.line == line)
+                .unwrap_or_else(|| panic!("[{opt}] no loop at {marker}: {loops:?}"));
+            assert_eq!(l.params, names(&["n"]), "[{opt}] {marker}");
+            assert!(l.executions > 0, "[{opt}] {marker}");
+        }
+    }
+}
