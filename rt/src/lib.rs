@@ -62,7 +62,7 @@
 //! | variable | default | meaning |
 //! |---|---|---|
 //! | `TAINTPROF_OUT` | the working directory at start-up | directory for reports (created if missing) |
-//! | `TAINTPROF_QUIET` | `0` | `1`: do not print where the report was written |
+//! | `TAINTPROF_QUIET` | `1` if stderr is not a terminal | `1`: do not print where the report was written; `0`: always print it |
 //! | `TAINTPROF_REPORT` | `1` | `0`: write no report at all (overhead measurements) |
 //! | `TAINTPROF_HANDLE_SIGNALS` | `1` | `0`: install no fatal-signal handlers (no partial reports) |
 //! | `TAINTPROF_VERBOSE` | `0` | `1`: print start-up details (shadow range, options) |

@@ -8,7 +8,7 @@
 //! | variable | default | meaning |
 //! |---|---|---|
 //! | `TAINTPROF_OUT` | the working directory at start-up | Directory for the report. Created (with parents) if missing. A relative path is taken relative to the working directory at start-up, so a program that `chdir`s still writes where it was started. |
-//! | `TAINTPROF_QUIET` | `0` | `1`: do not print `taintprof: report written to ...` (and the partial-report line on fatal signals). Errors are always printed. |
+//! | `TAINTPROF_QUIET` | `1` if stderr is not a terminal, else `0` | `1`: do not print `taintprof: report written to ...` (nor, when set explicitly, the partial-report line on fatal signals). `0`: always print it. Unset, the line goes only to a terminal: build tools run instrumented helper programs and treat any output on their stderr as failure (Tcl's `exec`, in sqlite's build), and test suites compare it with expected output. Errors are always printed. |
 //! | `TAINTPROF_REPORT` | `1` | `0`: write no report at all, neither at exit nor on signals nor from `tp_write_report` (for overhead measurements). |
 //! | `TAINTPROF_HANDLE_SIGNALS` | `1` | `0`: install no handlers for fatal signals; a crashing program then leaves no report. |
 //! | `TAINTPROF_VERBOSE` | `0` | `1`: print start-up details (shadow range, report directory) on stderr. |
@@ -34,6 +34,8 @@ use crate::sys::{self, StackBuf};
 pub const PATH_MAX: usize = 4096;
 
 static QUIET: AtomicBool = AtomicBool::new(false);
+/// `TAINTPROF_QUIET` set to true explicitly (silences the crash line too).
+static QUIET_ON_SIGNAL: AtomicBool = AtomicBool::new(false);
 static REPORT: AtomicBool = AtomicBool::new(true);
 static HANDLE_SIGNALS: AtomicBool = AtomicBool::new(true);
 static VERBOSE: AtomicBool = AtomicBool::new(false);
@@ -48,9 +50,14 @@ struct OutDir(UnsafeCell<StackBuf<PATH_MAX>>);
 unsafe impl Sync for OutDir {}
 static OUT_DIR: OutDir = OutDir(UnsafeCell::new(StackBuf::new()));
 
-/// `TAINTPROF_QUIET`.
+/// `TAINTPROF_QUIET`, defaulting to whether stderr is not a terminal.
 pub fn quiet() -> bool {
     QUIET.load(Relaxed)
+}
+/// Whether the line about a partial report written on a fatal signal is silenced: only
+/// by an explicit `TAINTPROF_QUIET=1` (a crash is news wherever stderr goes).
+pub fn quiet_on_signal() -> bool {
+    QUIET_ON_SIGNAL.load(Relaxed)
 }
 /// `TAINTPROF_REPORT`.
 pub fn report_enabled() -> bool {
@@ -188,8 +195,13 @@ unsafe fn u64_knob(envp: *const *const libc::c_char, name: &str, slot: &AtomicU6
 /// `envp` must be null or the process environment array; no other thread may run.
 pub unsafe fn init(envp: *const *const libc::c_char) {
     // SAFETY: forwarded contract (for all calls below).
+    // SAFETY: isatty only inspects descriptor 2.
+    QUIET.store(unsafe { libc::isatty(2) } == 0, Relaxed);
+    // SAFETY: forwarded contract (for all calls below).
     unsafe {
         bool_knob(envp, "TAINTPROF_QUIET", &QUIET);
+        let explicit = env_lookup(envp, b"TAINTPROF_QUIET").is_some();
+        QUIET_ON_SIGNAL.store(explicit && QUIET.load(Relaxed), Relaxed);
         bool_knob(envp, "TAINTPROF_REPORT", &REPORT);
         bool_knob(envp, "TAINTPROF_HANDLE_SIGNALS", &HANDLE_SIGNALS);
         bool_knob(envp, "TAINTPROF_VERBOSE", &VERBOSE);

@@ -990,19 +990,21 @@ pub fn final_report(exit: Exit) -> Outcome {
     FINAL_STATE.store(2, SeqCst);
     match r {
         Ok(()) => {
-            if !options::quiet() {
-                match exit {
-                    Exit::Signal(sig) => {
-                        let prog = ProgramId::get();
-                        crate::diag!(
-                            "{} received {}; partial report written to {}",
-                            Lossy(prog.name()),
-                            signals::name(sig),
-                            Lossy(path.as_bytes())
-                        )
-                    }
-                    _ => crate::diag!("report written to {}", Lossy(path.as_bytes())),
+            match exit {
+                Exit::Signal(sig) if !options::quiet_on_signal() => {
+                    let prog = ProgramId::get();
+                    crate::diag!(
+                        "{} received {}; partial report written to {}",
+                        Lossy(prog.name()),
+                        signals::name(sig),
+                        Lossy(path.as_bytes())
+                    )
                 }
+                Exit::Signal(_) => {}
+                _ if !options::quiet() => {
+                    crate::diag!("report written to {}", Lossy(path.as_bytes()))
+                }
+                _ => {}
             }
             Outcome::Written
         }

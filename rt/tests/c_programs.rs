@@ -169,14 +169,22 @@ impl Run {
     }
 }
 
+/// An `env` value for `run`: remove the variable (not even empty).
+const UNSET: &str = "\0unset";
+
 fn run_in(dir: PathBuf, mode: &str, n: &str, env: &[(&str, &str)]) -> Run {
     let _ = std::fs::remove_dir_all(&dir);
     let mut c = Command::new(program());
+    // The tests read the report line, which goes only to a terminal by default.
     c.args([mode, n])
         .env("TAINTPROF_OUT", &dir)
-        .env_remove("TAINTPROF_QUIET");
+        .env("TAINTPROF_QUIET", "0");
     for (k, v) in env {
-        c.env(k, v);
+        if *v == UNSET {
+            c.env_remove(k);
+        } else {
+            c.env(k, v);
+        }
     }
     Run {
         out: c.output().unwrap(),
@@ -454,6 +462,27 @@ fn mid_run_report_is_replaced_by_the_final_one() {
         "{}",
         r.stderr()
     );
+}
+
+#[test]
+fn the_report_line_goes_to_a_terminal_only_unless_asked() {
+    // Unset and stderr a pipe (as under a build tool or a test suite): no line, the
+    // report is still written.
+    let r = run("exit", "2", &[("TAINTPROF_QUIET", UNSET)]);
+    assert!(!r.stderr().contains("report written"), "{}", r.stderr());
+    r.report();
+    // A crash is still announced.
+    let r = run("segv", "5", &[("TAINTPROF_QUIET", UNSET)]);
+    assert!(
+        r.stderr()
+            .contains("received SIGSEGV; partial report written to"),
+        "{}",
+        r.stderr()
+    );
+    // An explicit 1 silences that too.
+    let r = run("segv", "5", &[("TAINTPROF_QUIET", "1")]);
+    assert!(!r.stderr().contains("partial report"), "{}", r.stderr());
+    r.report();
 }
 
 #[test]

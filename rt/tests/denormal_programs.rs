@@ -126,7 +126,7 @@ fn run(mode: &str, n: u32, iters: u32, env: &[(&str, &str)]) -> Run {
     let mut c = Command::new(program());
     c.args([mode, &n.to_string(), &iters.to_string()])
         .env("TAINTPROF_OUT", &dir)
-        .env_remove("TAINTPROF_QUIET")
+        .env("TAINTPROF_QUIET", "0")
         .env_remove("TAINTPROF_SNAPSHOT_OPS");
     for (k, v) in env {
         c.env(k, v);
