@@ -12,6 +12,7 @@
 //! | `TAINTPROF_REPORT` | `1` | `0`: write no report at all, neither at exit nor on signals nor from `tp_write_report` (for overhead measurements). |
 //! | `TAINTPROF_HANDLE_SIGNALS` | `1` | `0`: install no handlers for fatal signals; a crashing program then leaves no report. |
 //! | `TAINTPROF_VERBOSE` | `0` | `1`: print start-up details (shadow range, report directory) on stderr. |
+//! | `TAINTPROF_MAX_CONTEXTS` | `32` | Calling contexts listed per function and per loop in the taint report (`0`: all). One context of each distinct parameter set is listed first, then the others in path order up to the limit; `contexts_omitted` counts the rest. Parameters, volumes and executions are computed from every context whatever the limit: a recursive parser's functions have hundreds of thousands of contexts, and listing them all wrote a 7 GB report. |
 //!
 //! Denormal mode (programs built with `--tp-mode=denormal`) only:
 //!
@@ -40,6 +41,7 @@ static REPORT: AtomicBool = AtomicBool::new(true);
 static HANDLE_SIGNALS: AtomicBool = AtomicBool::new(true);
 static VERBOSE: AtomicBool = AtomicBool::new(false);
 static SNAPSHOT_OPS: AtomicU64 = AtomicU64::new(0);
+static MAX_CONTEXTS: AtomicU64 = AtomicU64::new(32);
 static SNAPSHOT_MEMORY: AtomicU64 = AtomicU64::new(256);
 static ALL_SITES: AtomicBool = AtomicBool::new(false);
 
@@ -70,6 +72,14 @@ pub fn handle_signals() -> bool {
 /// `TAINTPROF_VERBOSE`.
 pub fn verbose() -> bool {
     VERBOSE.load(Relaxed)
+}
+
+/// `TAINTPROF_MAX_CONTEXTS` (contexts listed per function and loop; `usize::MAX` for 0).
+pub fn max_contexts() -> usize {
+    match MAX_CONTEXTS.load(Relaxed) {
+        0 => usize::MAX,
+        n => usize::try_from(n).unwrap_or(usize::MAX),
+    }
 }
 
 /// `TAINTPROF_SNAPSHOT_OPS` (millions of FP operations between snapshots; 0 = off).
@@ -205,6 +215,7 @@ pub unsafe fn init(envp: *const *const libc::c_char) {
         bool_knob(envp, "TAINTPROF_REPORT", &REPORT);
         bool_knob(envp, "TAINTPROF_HANDLE_SIGNALS", &HANDLE_SIGNALS);
         bool_knob(envp, "TAINTPROF_VERBOSE", &VERBOSE);
+        u64_knob(envp, "TAINTPROF_MAX_CONTEXTS", &MAX_CONTEXTS);
         u64_knob(envp, "TAINTPROF_SNAPSHOT_OPS", &SNAPSHOT_OPS);
         u64_knob(envp, "TAINTPROF_SNAPSHOT_MEMORY", &SNAPSHOT_MEMORY);
         bool_knob(envp, "TAINTPROF_ALL_SITES", &ALL_SITES);

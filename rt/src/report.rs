@@ -179,6 +179,68 @@ fn write_volume<S: Sink>(
     ok
 }
 
+/// Which calling contexts of one function or loop the report lists
+/// (`TAINTPROF_MAX_CONTEXTS`): scratch kept across calls, no allocation per call.
+#[derive(Default)]
+struct Listed {
+    /// Per context of the current range when some are left out; empty: all listed.
+    keep: MmapVec<bool>,
+    /// Distinct labels chosen so far.
+    seen: MmapVec<Label>,
+    /// Listed when `keep` could not be sized: the first this many.
+    first: usize,
+}
+
+impl Listed {
+    /// Chooses up to `cap` of the contexts `range` (labels `label(k)`, in path order):
+    /// the first of each distinct parameter set, then the others in order, so every
+    /// parameter set a context has is shown. Returns how many are left out.
+    fn choose(&mut self, range: (u32, u32), cap: usize, label: impl Fn(u32) -> Label) -> usize {
+        let n = range.1.saturating_sub(range.0) as usize;
+        self.keep.truncate(0);
+        self.first = usize::MAX;
+        if n <= cap {
+            return 0;
+        }
+        if !self.keep.resize(n, false) {
+            self.keep.truncate(0);
+            self.first = cap;
+            return n - cap;
+        }
+        self.seen.truncate(0);
+        let keep = self.keep.as_mut_slice();
+        let mut kept = 0;
+        for (k, slot) in keep.iter_mut().enumerate() {
+            if kept == cap {
+                break;
+            }
+            let l = label(range.0 + k as u32);
+            if !self.seen.as_slice().contains(&l) && self.seen.push(l) {
+                *slot = true;
+                kept += 1;
+            }
+        }
+        for slot in keep.iter_mut() {
+            if kept == cap {
+                break;
+            }
+            if !*slot {
+                *slot = true;
+                kept += 1;
+            }
+        }
+        n - kept
+    }
+
+    /// Whether context `k` (from the start of the range) is listed.
+    fn lists(&self, k: u32) -> bool {
+        match self.keep.as_slice() {
+            [] => (k as usize) < self.first,
+            keep => keep.get(k as usize).copied().unwrap_or(false),
+        }
+    }
+}
+
 fn write_path<S: Sink>(j: &mut Json<'_, S>, model: &Model, path: u32, fbuf: &mut MmapVec<u32>) {
     j.key("path");
     j.begin_array();
@@ -340,6 +402,8 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
     let mut fbuf = MmapVec::<u32>::new();
     let mut vbuf = MmapVec::<u8>::new();
     let mut succ = MmapVec::<(u32, bool, bool)>::new();
+    let mut listed = Listed::default();
+    let cap = options::max_contexts();
     let mut no_sink = 0u64;
     let mut truncated_branches = 0u64;
     j.key("functions");
@@ -393,14 +457,22 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
 
         j.key("contexts");
         j.begin_array();
-        for k in fg.contexts.0..fg.contexts.1 {
-            let Some(ln) = model
+        let fn_context = |k: u32| {
+            model
                 .fn_contexts
                 .as_slice()
                 .get(k as usize)
                 .and_then(|&x| model.lnode(x))
                 .copied()
-            else {
+        };
+        let omitted = listed.choose(fg.contexts, cap, |k| {
+            fn_context(k).map(|ln| ln.incl_label).unwrap_or(0)
+        });
+        for k in fg.contexts.0..fg.contexts.1 {
+            if !listed.lists(k - fg.contexts.0) {
+                continue;
+            }
+            let Some(ln) = fn_context(k) else {
                 continue;
             };
             j.begin_object();
@@ -411,6 +483,9 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
             j.end_object();
         }
         j.end_array();
+        if omitted > 0 {
+            j.kv_u64("contexts_omitted", omitted as u64);
+        }
 
         j.key("branches");
         j.begin_array();
@@ -465,14 +540,22 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
             }
             j.key("contexts");
             j.begin_array();
-            for c in g.contexts.0..g.contexts.1 {
-                let Some(it) = model
+            let loop_context = |c: u32| {
+                model
                     .loop_contexts
                     .as_slice()
                     .get(c as usize)
                     .and_then(|&x| model.item(x))
                     .copied()
-                else {
+            };
+            let omitted = listed.choose(g.contexts, cap, |c| {
+                loop_context(c).map(|it| it.label).unwrap_or(0)
+            });
+            for c in g.contexts.0..g.contexts.1 {
+                if !listed.lists(c - g.contexts.0) {
+                    continue;
+                }
+                let Some(it) = loop_context(c) else {
                     continue;
                 };
                 let path = model.lnode(it.owner).map(|n| n.path).unwrap_or(0);
@@ -483,6 +566,9 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
                 j.end_object();
             }
             j.end_array();
+            if omitted > 0 {
+                j.kv_u64("contexts_omitted", omitted as u64);
+            }
             j.end_object();
         }
         j.end_array();

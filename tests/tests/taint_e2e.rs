@@ -396,3 +396,70 @@ fn a_c_program_calling_an_instrumented_cpp_shared_library() {
         }
     }
 }
+
+#[test]
+fn a_limited_number_of_contexts_is_listed_and_every_parameter_set_among_them() {
+    at_each_level(&["many_contexts.c"], &[], |b| {
+        let check = |run: &Run, listed: usize, omitted: u64| {
+            assert!(run.output.status.success(), "[{}] {}", b.opt, run.stderr());
+            let r = run.report();
+            let line = line_of_marker(&[programs_dir().join("many_contexts.c")], "@leaf");
+            let f = r.function("leaf");
+            let l = f["loops"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|l| l["line"] == line)
+                .unwrap_or_else(|| panic!("[{}] no loop at {line}: {f}", b.opt));
+            // Parameters and executions count every context, listed or not.
+            assert_eq!(l["params"], serde_json::json!(["n"]), "[{}]", b.opt);
+            assert_eq!(l["executions"], 256, "[{}] one per path", b.opt);
+            let ctx = l["contexts"].as_array().unwrap();
+            assert_eq!(ctx.len(), listed, "[{}]", b.opt);
+            assert_eq!(
+                l["contexts_omitted"].as_u64().unwrap_or(0),
+                omitted,
+                "[{}]",
+                b.opt
+            );
+            assert!(
+                ctx.iter().any(|c| c["params"] == serde_json::json!(["n"])),
+                "[{}] the context that depends on n is listed",
+                b.opt
+            );
+            let fc = f["contexts"].as_array().unwrap();
+            assert_eq!(fc.len(), listed, "[{}]", b.opt);
+            assert_eq!(
+                f["contexts_omitted"].as_u64().unwrap_or(0),
+                omitted,
+                "[{}]",
+                b.opt
+            );
+        };
+        // Default: 32 listed, one of them the n context (last in path order).
+        check(&b.run(&["10"]), 32, 224);
+        check(
+            &b.run_env(&["10"], &[("TAINTPROF_MAX_CONTEXTS", "0")]),
+            256,
+            0,
+        );
+        check(
+            &b.run_env(&["10"], &[("TAINTPROF_MAX_CONTEXTS", "5")]),
+            5,
+            251,
+        );
+        // The text report says how many are not listed.
+        let run = b.run(&["10"]);
+        let out = run_cmd(
+            std::process::Command::new(bin_dir().join("taintprof"))
+                .args(["report", "--verbose"])
+                .arg(&run.reports[0]),
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("… and 224 more contexts not listed"),
+            "[{}] {text}",
+            b.opt
+        );
+    });
+}

@@ -233,6 +233,9 @@ pub struct Function {
     /// Version 2: per calling context.
     #[serde(default)]
     pub contexts: Vec<FunctionContext>,
+    /// Contexts the runtime did not list (`TAINTPROF_MAX_CONTEXTS`); absent: 0.
+    #[serde(default)]
+    pub contexts_omitted: u64,
     /// Version 2: conditional branches and switches that are not loop exits.
     #[serde(default)]
     pub branches: Vec<Branch>,
@@ -308,6 +311,9 @@ pub struct Loop {
     pub const_trip_count: Option<u64>,
     #[serde(default)]
     pub contexts: Vec<Context>,
+    /// Contexts the runtime did not list (`TAINTPROF_MAX_CONTEXTS`); absent: 0.
+    #[serde(default)]
+    pub contexts_omitted: u64,
 }
 
 #[derive(Debug, Clone, Deserialize)]

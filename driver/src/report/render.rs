@@ -116,7 +116,7 @@ pub fn short(s: &Summary) -> String {
             let cap = 15;
             for f in relevant.iter().take(cap) {
                 t.row([
-                    f.name.clone(),
+                    shown_name(&f.name),
                     location(&files, &f.file, f.line),
                     param_set(&f.inclusive_params),
                     f.volume.clone().unwrap_or_else(|| NONE.to_string()),
@@ -139,7 +139,7 @@ pub fn short(s: &Summary) -> String {
         for f in s.functions.iter().filter(|f| !f.loops.is_empty()) {
             for (i, l) in f.loops.iter().enumerate() {
                 let name = if i == 0 {
-                    f.name.clone()
+                    shown_name(&f.name)
                 } else {
                     String::new()
                 };
@@ -234,7 +234,7 @@ fn header(out: &mut String, s: &Summary, files: &Files) {
         t.row(["rejected".to_string(), format!("{} ({})", r.name, r.reason)]);
     }
     if !s.modules.is_empty() {
-        t.row(["modules".to_string(), modules_line(&s.modules)]);
+        t.row(["modules".to_string(), modules_line(&s.modules, files)]);
     }
     if let Some(b) = files.base() {
         t.row(["sources".to_string(), b.to_string()]);
@@ -260,11 +260,63 @@ fn header(out: &mut String, s: &Summary, files: &Files) {
     out.push_str(&t.render("  "));
 }
 
+/// A function name as the text report shows it. C++ names longer than 60 characters
+/// lose the insides of their template arguments (`std::vector<…>::push_back(mu::Parser
+/// const&)`), and what is still longer than 100 is cut: one instantiation's name made
+/// every row of a table hundreds of characters wide. The JSON keeps every name whole.
+pub(crate) fn shown_name(name: &str) -> String {
+    const LONG: usize = 60;
+    const MAX: usize = 100;
+    if name.chars().count() <= LONG {
+        return name.to_string();
+    }
+    let mut short = String::new();
+    if name.contains("operator<") || name.contains("operator>") || name.contains("operator-") {
+        // `<`/`>` of an operator's name are not brackets.
+        short.push_str(name);
+    } else {
+        let mut depth = 0usize;
+        for c in name.chars() {
+            match c {
+                '<' => {
+                    if depth == 0 {
+                        short.push_str("<…");
+                    }
+                    depth += 1;
+                }
+                '>' if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 {
+                        short.push('>');
+                    }
+                }
+                _ if depth == 0 => short.push(c),
+                _ => {}
+            }
+        }
+    }
+    if short.chars().count() > MAX {
+        short = short.chars().take(MAX - 1).collect();
+        short.push('…');
+    }
+    short
+}
+
+/// The line under a list of calling contexts the runtime cut short.
+fn more_contexts(omitted: u64) -> Option<String> {
+    (omitted > 0).then(|| {
+        format!(
+            "… and {} not listed (TAINTPROF_MAX_CONTEXTS; parameters and volumes count them all)",
+            plural(omitted as usize, "more context", "more contexts")
+        )
+    })
+}
+
 /// The header's `modules` row. Function and loop counts are what the compiler produced
 /// after inlining and loop transformations (vector bodies, remainders), not source
 /// counts. A few modules are listed one by one; a real project's dozens are summed,
 /// with the first names, so that the header stays a header.
-fn modules_line(modules: &[ModuleSummary]) -> String {
+fn modules_line(modules: &[ModuleSummary], files: &Files) -> String {
     const LISTED: usize = 4;
     let counts = |functions: u64, loops: u64| {
         format!(
@@ -276,15 +328,21 @@ fn modules_line(modules: &[ModuleSummary]) -> String {
     if modules.len() <= LISTED {
         let mods: Vec<String> = modules
             .iter()
-            .map(|m| format!("{} ({})", m.source, counts(m.functions, m.loops)))
+            .map(|m| {
+                format!(
+                    "{} ({})",
+                    files.show(&m.source),
+                    counts(m.functions, m.loops)
+                )
+            })
             .collect();
         return mods.join("; ");
     }
     let functions = modules.iter().map(|m| m.functions).sum();
     let loops = modules.iter().map(|m| m.loops).sum();
-    let names: Vec<&str> = modules[..LISTED - 1]
+    let names: Vec<String> = modules[..LISTED - 1]
         .iter()
-        .map(|m| m.source.as_str())
+        .map(|m| files.show(&m.source))
         .collect();
     format!(
         "{} modules ({}): {} and {} more",
@@ -602,7 +660,7 @@ fn function_block(
     files: &Files,
     o: &RenderOptions,
 ) {
-    let mut heading = format!("  {}", f.name);
+    let mut heading = format!("  {}", shown_name(&f.name));
     if f.line != 0 || !f.file.is_empty() {
         let _ = write!(heading, "  {}", location(files, &f.file, f.line));
     }
@@ -683,6 +741,9 @@ fn function_block(
                     "  ".repeat(l.depth)
                 ));
                 extra.extend(ct.lines(&format!("{}    ", "  ".repeat(l.depth))));
+                if let Some(more) = more_contexts(l.contexts_omitted) {
+                    extra.push(format!("{}    {more}", "  ".repeat(l.depth)));
+                }
             }
             after.push(extra);
         }
@@ -703,7 +764,9 @@ fn function_block(
                 c.volume.clone().unwrap_or_default(),
             ]);
         }
-        keyed(out, "contexts", &t.lines(""));
+        let mut lines = t.lines("");
+        lines.extend(more_contexts(f.contexts_omitted));
+        keyed(out, "contexts", &lines);
     }
 
     let branches: Vec<String> = f
@@ -728,7 +791,7 @@ fn constant_section(out: &mut String, s: &Summary, files: &Files, o: &RenderOpti
             );
             let mut t = Table::new(&[Align::Left, Align::Left]);
             for f in &c.dynamically_pruned {
-                t.row([f.name.clone(), location(files, &f.file, f.line)]);
+                t.row([shown_name(&f.name), location(files, &f.file, f.line)]);
             }
             out.push_str(&t.render("  "));
         }
@@ -753,7 +816,7 @@ fn constant_section(out: &mut String, s: &Summary, files: &Files, o: &RenderOpti
         let cap = if o.verbose { usize::MAX } else { o.cap };
         let mut t = Table::new(&[Align::Left, Align::Left]);
         for f in refs.iter().take(cap) {
-            t.row([f.name.clone(), location(files, &f.file, f.line)]);
+            t.row([shown_name(&f.name), location(files, &f.file, f.line)]);
         }
         out.push_str(&t.render(indent));
         if refs.len() > cap {
@@ -833,7 +896,7 @@ fn never_executed_section(out: &mut String, s: &Summary, files: &Files, o: &Rend
         let _ = writeln!(out, "  functions never called ({})", n.functions.len());
         let mut t = Table::new(&[Align::Left, Align::Left]);
         for f in n.functions.iter().take(cap) {
-            t.row([location(files, &f.file, f.line), f.name.clone()]);
+            t.row([location(files, &f.file, f.line), shown_name(&f.name)]);
         }
         out.push_str(&t.render("    "));
         more(out, n.functions.len());
@@ -893,7 +956,9 @@ fn next_steps(out: &mut String, s: &Summary) {
 
 /// How source files are shown: the directory holding most of the program's functions
 /// is printed once (`sources` in the header) and left out of every location; other
-/// files are shown in full with `..` resolved.
+/// files are shown in full with `..` resolved. The system's headers do not count: a
+/// C++ program's template instantiations from `/usr/include/c++` outnumber its own
+/// functions, and the user's directory is the one worth leaving out.
 pub struct Files {
     base: Option<String>,
 }
@@ -911,7 +976,7 @@ impl Files {
             let Some((dir, _)) = file.rsplit_once('/') else {
                 continue;
             };
-            if dir.is_empty() {
+            if dir.is_empty() || is_system_header(&file) {
                 continue;
             }
             match counts.iter_mut().find(|(d, _)| d == dir) {
@@ -944,6 +1009,16 @@ impl Files {
             None => file,
         }
     }
+}
+
+/// Whether `file` is one of the system's headers (C and C++ standard libraries, the
+/// compilers' own), not the user's code. (The pass has the same rule for allocation
+/// sites, `pass/src/denormal/mod.rs`.)
+fn is_system_header(file: &str) -> bool {
+    ["/usr/include/", "/usr/lib/", "/usr/local/include/"]
+        .iter()
+        .any(|p| file.starts_with(p))
+        || file.contains("/include/c++/")
 }
 
 /// `file` with `.` and `..` components resolved lexically.
@@ -1065,6 +1140,18 @@ mod tests {
             files.show("/usr/include/c++/12/../12/bits/x.h"),
             "/usr/include/c++/12/bits/x.h"
         );
+        // A C++ program: more instantiated library functions than its own.
+        let files = Files::from_files(
+            [
+                "/usr/include/c++/12/bits/stl_vector.h",
+                "/usr/include/c++/12/bits/stl_vector.h",
+                "/usr/include/c++/12/bits/basic_string.h",
+                "/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/bits/new_allocator.h",
+                "/src/parser/parser.cpp",
+            ]
+            .into_iter(),
+        );
+        assert_eq!(files.base(), Some("/src/parser/"));
     }
 
     #[test]
@@ -1308,20 +1395,39 @@ mod tests {
     }
 
     #[test]
+    fn long_cxx_names_lose_their_template_arguments() {
+        assert_eq!(shown_name("multiply"), "multiply");
+        assert_eq!(
+            shown_name(
+                "std::vector<mu::Parser, std::allocator<mu::Parser>>::push_back(mu::Parser const&)"
+            ),
+            "std::vector<…>::push_back(mu::Parser const&)"
+        );
+        let op = "std::basic_ostream<char, std::char_traits<char>>& std::operator<<<std::char_traits<char>>(std::basic_ostream<char, std::char_traits<char>>&, char const*)";
+        let shown = shown_name(op);
+        assert_eq!(shown.chars().count(), 100);
+        assert!(
+            shown.starts_with("std::basic_ostream<char, std::char_traits<char>>& std::operator<<")
+        );
+        assert!(shown.ends_with('…'));
+    }
+
+    #[test]
     fn a_few_modules_are_listed_and_many_are_summed() {
         let m = |source: &str, functions, loops| ModuleSummary {
             source: source.to_string(),
             functions,
             loops,
         };
-        let few = [m("a.c", 1, 0), m("b.c", 3, 2)];
+        let files = Files::from_files(["/p/a.c", "/p/b.c"].into_iter());
+        let few = [m("/p/a.c", 1, 0), m("/p/b.c", 3, 2)];
         assert_eq!(
-            modules_line(&few),
+            modules_line(&few, &files),
             "a.c (compiled: 1 function, 0 IR loops); b.c (compiled: 3 functions, 2 IR loops)"
         );
-        let many: Vec<ModuleSummary> = (0..31).map(|k| m(&format!("m{k}.c"), 2, 1)).collect();
+        let many: Vec<ModuleSummary> = (0..31).map(|k| m(&format!("/p/m{k}.c"), 2, 1)).collect();
         assert_eq!(
-            modules_line(&many),
+            modules_line(&many, &files),
             "31 modules (compiled: 62 functions, 31 IR loops): m0.c, m1.c, m2.c and 28 more"
         );
     }

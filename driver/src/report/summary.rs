@@ -188,6 +188,8 @@ pub struct FunctionSummary {
     pub contexts: Vec<FunctionContextSummary>,
     /// Whether the contexts differ in parameters or volume.
     pub contexts_differ: bool,
+    /// Contexts the report does not list (the runtime's `TAINTPROF_MAX_CONTEXTS`).
+    pub contexts_omitted: u64,
     pub branches: Vec<BranchSummary>,
     pub loops: Vec<LoopSummary>,
 }
@@ -251,6 +253,8 @@ pub struct LoopSummary {
     pub const_trip_count: Option<u64>,
     /// The calling contexts, only when they differ in their parameter sets.
     pub contexts: Vec<LoopContextSummary>,
+    /// Contexts the report does not list (the runtime's `TAINTPROF_MAX_CONTEXTS`).
+    pub contexts_omitted: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -745,6 +749,7 @@ fn function_summary(f: &Function, v2: bool, params: &[String]) -> FunctionSummar
         pairs,
         contexts,
         contexts_differ,
+        contexts_omitted: f.contexts_omitted,
         branches: f
             .branches
             .iter()
@@ -844,6 +849,7 @@ fn loop_summaries(f: &Function, params: &[String]) -> Vec<LoopSummary> {
                 executions: l.executions,
                 const_trip_count: l.const_trip_count,
                 contexts: differing_contexts(l, params),
+                contexts_omitted: l.contexts_omitted,
             }
         })
         .collect()
