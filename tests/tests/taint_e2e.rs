@@ -386,7 +386,7 @@ fn a_c_program_calling_an_instrumented_cpp_shared_library() {
         assert!(run.stdout().contains("sum 390"), "{}", run.stdout());
         let loops = r.loops("kernel_sum");
         for marker in ["@fill", "@sum"] {
-            let line = line_of_marker(&[lib_src.clone()], marker);
+            let line = line_of_marker(std::slice::from_ref(&lib_src), marker);
             let l = loops
                 .iter()
                 .find(|l| l.line == line)
