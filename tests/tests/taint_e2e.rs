@@ -414,27 +414,18 @@ fn a_limited_number_of_contexts_is_listed_and_every_parameter_set_among_them() {
             // Parameters and executions count every context, listed or not.
             assert_eq!(l["params"], serde_json::json!(["n"]), "[{}]", b.opt);
             assert_eq!(l["executions"], 256, "[{}] one per path", b.opt);
-            let ctx = l["contexts"].as_array().unwrap();
-            assert_eq!(ctx.len(), listed, "[{}]", b.opt);
-            assert_eq!(
-                l["contexts_omitted"].as_u64().unwrap_or(0),
-                omitted,
-                "[{}]",
-                b.opt
-            );
-            assert!(
-                ctx.iter().any(|c| c["params"] == serde_json::json!(["n"])),
-                "[{}] the context that depends on n is listed",
-                b.opt
-            );
-            let fc = f["contexts"].as_array().unwrap();
-            assert_eq!(fc.len(), listed, "[{}]", b.opt);
-            assert_eq!(
-                f["contexts_omitted"].as_u64().unwrap_or(0),
-                omitted,
-                "[{}]",
-                b.opt
-            );
+            // The loop's contexts and the function's: as many listed, and the one that
+            // depends on n among them.
+            for (v, params) in [(l, "params"), (f, "inclusive_params")] {
+                let ctx = v["contexts"].as_array().unwrap();
+                let left_out = v["contexts_omitted"].as_u64().unwrap_or(0);
+                assert_eq!((ctx.len(), left_out), (listed, omitted), "[{}]", b.opt);
+                assert!(
+                    ctx.iter().any(|c| c[params] == serde_json::json!(["n"])),
+                    "[{}] the context that depends on n is listed",
+                    b.opt
+                );
+            }
         };
         // Default: 32 listed, one of them the n context (last in path order).
         check(&b.run(&["10"]), 32, 224);
