@@ -6,7 +6,7 @@
 //! | `TAINTPROF_DIP_UNDERFLOW` | `0` | `1`: also unmask the SSE underflow exception, so instructions producing denormal *results* are counted (`results`) |
 //! | `TAINTPROF_DIP_INTERVAL_MS` | `100` | width of a timeline bucket in milliseconds (1 to 3 600 000) |
 //! | `TAINTPROF_DIP_X87` | `1` | `0`: leave the x87 unit alone (no `long double` profiling) |
-//! | `TAINTPROF_QUIET` | `0` | `1`: do not print where the raw report went |
+//! | `TAINTPROF_QUIET` | `1` if stderr is not a terminal, else `0` | `1`: do not print where the raw report went; `0`: always print it (as the compiler-mode runtime: build tools and test suites read stderr). The line about a crash is printed unless `1` is given |
 //!
 //! Values other than those listed (e.g. `TAINTPROF_DIP_UNDERFLOW=yes`) are reported on
 //! stderr at start-up and replaced by the default. `LD_PRELOAD` is left untouched, so
@@ -19,6 +19,8 @@ use crate::sys::StackBuf;
 static UNDERFLOW: AtomicBool = AtomicBool::new(false);
 static X87: AtomicBool = AtomicBool::new(true);
 static QUIET: AtomicBool = AtomicBool::new(false);
+/// `TAINTPROF_QUIET=1` given explicitly: silences the crash line too.
+static QUIET_ON_SIGNAL: AtomicBool = AtomicBool::new(false);
 static INTERVAL_MS: AtomicU64 = AtomicU64::new(DEFAULT_INTERVAL_MS);
 
 pub const DEFAULT_INTERVAL_MS: u64 = 100;
@@ -53,7 +55,10 @@ fn flag(name: &str, default: bool) -> bool {
 pub fn load() {
     UNDERFLOW.store(flag("TAINTPROF_DIP_UNDERFLOW", false), Relaxed);
     X87.store(flag("TAINTPROF_DIP_X87", true), Relaxed);
-    QUIET.store(flag("TAINTPROF_QUIET", false), Relaxed);
+    // SAFETY: isatty only inspects descriptor 2.
+    let not_a_terminal = unsafe { libc::isatty(2) } == 0;
+    QUIET.store(flag("TAINTPROF_QUIET", not_a_terminal), Relaxed);
+    QUIET_ON_SIGNAL.store(flag("TAINTPROF_QUIET", false), Relaxed);
     let iv = match env("TAINTPROF_DIP_INTERVAL_MS") {
         None => DEFAULT_INTERVAL_MS,
         Some(v) => match v.trim().parse::<u64>() {
@@ -94,6 +99,12 @@ pub fn x87() -> bool {
 
 pub fn quiet() -> bool {
     QUIET.load(Relaxed)
+}
+
+/// Whether the line about a report written on a fatal signal is silenced: only by an
+/// explicit `TAINTPROF_QUIET=1`.
+pub fn quiet_on_signal() -> bool {
+    QUIET_ON_SIGNAL.load(Relaxed)
 }
 
 pub fn interval_ms() -> u64 {

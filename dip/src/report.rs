@@ -525,21 +525,18 @@ pub fn final_report(exit: Exit) {
     let r = write_file(exit, &mut path);
     STATE.store(2, SeqCst);
     match r {
-        Ok(()) => {
-            if !options::quiet() {
-                match exit {
-                    Exit::Signal(s) => crate::diag!(
-                        "{} received {}; raw report written to {}",
-                        Lossy(exe_name()),
-                        disp::name(s),
-                        Lossy(path.as_bytes())
-                    ),
-                    Exit::Code(_) => {
-                        crate::diag!("raw report written to {}", Lossy(path.as_bytes()))
-                    }
-                }
+        Ok(()) => match exit {
+            Exit::Signal(s) if !options::quiet_on_signal() => crate::diag!(
+                "{} received {}; raw report written to {}",
+                Lossy(exe_name()),
+                disp::name(s),
+                Lossy(path.as_bytes())
+            ),
+            Exit::Code(_) if !options::quiet() => {
+                crate::diag!("raw report written to {}", Lossy(path.as_bytes()))
             }
-        }
+            _ => {}
+        },
         Err(e) => crate::diag!(
             "error: could not write the raw report to {} (errno {}); set TAINTPROF_OUT to a writable directory",
             Lossy(path.as_bytes()),

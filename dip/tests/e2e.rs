@@ -331,6 +331,9 @@ fn no_denormals_no_events() {
         );
         let raw = run.raw_json();
         assert_eq!(raw["events"], serde_json::json!([]), "{}", b.what);
+        // TAINTPROF_QUIET unset and stderr a pipe: the report line stays off stderr.
+        let stderr = String::from_utf8_lossy(&run.out.stderr);
+        assert!(!stderr.contains("raw report written"), "{}: {stderr}", b.what);
         let r = run.report();
         check_common(&b, &r);
         assert!(r.sites.is_empty());
