@@ -333,7 +333,11 @@ fn no_denormals_no_events() {
         assert_eq!(raw["events"], serde_json::json!([]), "{}", b.what);
         // TAINTPROF_QUIET unset and stderr a pipe: the report line stays off stderr.
         let stderr = String::from_utf8_lossy(&run.out.stderr);
-        assert!(!stderr.contains("raw report written"), "{}: {stderr}", b.what);
+        assert!(
+            !stderr.contains("raw report written"),
+            "{}: {stderr}",
+            b.what
+        );
         let r = run.report();
         check_common(&b, &r);
         assert!(r.sites.is_empty());
