@@ -3,6 +3,48 @@
 //! Widths count characters, not bytes, so `—` and `→` line up. Trailing spaces are
 //! trimmed from every line.
 
+/// A function name as the text reports show it. C++ names longer than 60 characters
+/// lose the insides of their template arguments (`std::vector<…>::push_back(mu::Parser
+/// const&)`), and what is still longer than 100 is cut: one instantiation's name made
+/// every row of a table hundreds of characters wide. The JSON keeps every name whole.
+pub fn shown_name(name: &str) -> String {
+    const LONG: usize = 60;
+    const MAX: usize = 100;
+    if name.chars().count() <= LONG {
+        return name.to_string();
+    }
+    let mut short = String::new();
+    if name.contains("operator<") || name.contains("operator>") || name.contains("operator-") {
+        // `<`/`>` of an operator's name are not brackets.
+        short.push_str(name);
+    } else {
+        let mut depth = 0usize;
+        for c in name.chars() {
+            match c {
+                '<' => {
+                    if depth == 0 {
+                        short.push_str("<…");
+                    }
+                    depth += 1;
+                }
+                '>' if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 {
+                        short.push('>');
+                    }
+                }
+                _ if depth == 0 => short.push(c),
+                _ => {}
+            }
+        }
+    }
+    if short.chars().count() > MAX {
+        short = short.chars().take(MAX - 1).collect();
+        short.push('…');
+    }
+    short
+}
+
 /// Column alignment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Align {
@@ -124,5 +166,23 @@ mod tests {
         t.row(["a", "b"]);
         t.row(["ccc"]);
         assert_eq!(t.lines(""), vec!["a    b", "ccc"]);
+    }
+
+    #[test]
+    fn long_cxx_names_lose_their_template_arguments() {
+        assert_eq!(shown_name("multiply"), "multiply");
+        assert_eq!(
+            shown_name(
+                "std::vector<mu::Parser, std::allocator<mu::Parser>>::push_back(mu::Parser const&)"
+            ),
+            "std::vector<…>::push_back(mu::Parser const&)"
+        );
+        let op = "std::basic_ostream<char, std::char_traits<char>>& std::operator<<<std::char_traits<char>>(std::basic_ostream<char, std::char_traits<char>>&, char const*)";
+        let shown = shown_name(op);
+        assert_eq!(shown.chars().count(), 100);
+        assert!(
+            shown.starts_with("std::basic_ostream<char, std::char_traits<char>>& std::operator<<")
+        );
+        assert!(shown.ends_with('…'));
     }
 }

@@ -4,7 +4,7 @@
 
 use super::summary::Summary;
 use super::thousands as th;
-use crate::table::{Align, Table};
+use crate::table::{shown_name, Align, Table};
 
 /// Longest bar in the timeline.
 const BAR: usize = 30;
@@ -169,7 +169,7 @@ pub fn in_short_lines(s: &Summary) -> Vec<String> {
             .unwrap_or_default();
         lines.push(format!(
             "hottest function: {} with {} of all denormal events{hot}",
-            f.function,
+            shown_name(&f.function),
             pct(f.percent)
         ));
     }
@@ -214,7 +214,7 @@ pub fn in_short_lines(s: &Summary) -> Vec<String> {
     let mut made: Vec<(String, Vec<&str>)> = Vec::new();
     for g in &s.creators {
         if let Some(c) = g.creators.first() {
-            let what = format!("{} in {} at {}", c.op, c.function, c.source);
+            let what = format!("{} in {} at {}", c.op, shown_name(&c.function), c.source);
             match made.iter_mut().find(|(w, _)| *w == what) {
                 Some((_, v)) => v.push(&g.array),
                 None => made.push((what, vec![&g.array])),
@@ -288,7 +288,7 @@ pub fn profile(s: &Summary) -> String {
         ]);
         for f in &s.functions {
             t.row([
-                f.function.clone(),
+                shown_name(&f.function),
                 String::new(),
                 String::new(),
                 String::new(),
@@ -358,7 +358,7 @@ pub fn profile(s: &Summary) -> String {
                 .map(|m| format!("  [{m}]"))
                 .unwrap_or_default();
             t.row([
-                format!("{}{module}", f.function),
+                format!("{}{module}", shown_name(&f.function)),
                 String::new(),
                 String::new(),
                 th(f.denormal_operands),
@@ -427,7 +427,11 @@ pub fn by_line(s: &Summary) -> String {
     aligns.extend(std::iter::repeat(Align::Right).take(head.len() - aligns.len()));
     let mut t = Table::new(&aligns).header(head);
     for l in &s.lines {
-        let mut row = vec![l.source.clone(), l.function.clone(), l.sites.to_string()];
+        let mut row = vec![
+            l.source.clone(),
+            shown_name(&l.function),
+            l.sites.to_string(),
+        ];
         row.push(cell(l.denormal_operands));
         row.push(cell(l.denormal_results));
         if compiler {
@@ -649,7 +653,7 @@ pub fn creators(s: &Summary) -> String {
                 "  {name}: {} denormals created by {} in {} at {}\n",
                 th(c.count),
                 c.op,
-                c.function,
+                shown_name(&c.function),
                 c.source
             ));
         } else {
@@ -669,7 +673,7 @@ pub fn creators(s: &Summary) -> String {
                     th(c.count),
                     pct(c.percent),
                     c.op.clone(),
-                    format!("in {}", c.function),
+                    format!("in {}", shown_name(&c.function)),
                     format!("at {}", c.source),
                 ]);
             }
@@ -691,7 +695,9 @@ pub fn creators(s: &Summary) -> String {
             }) {
                 line.push_str(&format!(
                     " ← created by {} in {} at {}",
-                    c.op, c.function, c.source
+                    c.op,
+                    shown_name(&c.function),
+                    c.source
                 ));
             }
             o.push_str(&line);
