@@ -222,6 +222,11 @@ struct PathEnt {
 pub struct Paths {
     ents: MmapVec<PathEnt>,
     index: Index,
+    /// Content hash of each frame descriptor interned so far, by address: a frame's
+    /// hash reads its function and file names, and a program with millions of calling
+    /// paths interns the same few thousand descriptors over and over.
+    frame_hashes: MmapVec<(usize, u64)>,
+    frame_index: Index,
     pub failed: bool,
 }
 
@@ -236,6 +241,8 @@ impl Paths {
         let mut p = Paths {
             ents: MmapVec::new(),
             index: Index::default(),
+            frame_hashes: MmapVec::new(),
+            frame_index: Index::default(),
             failed: false,
         };
         p.failed |= !p.ents.push(PathEnt {
@@ -246,12 +253,36 @@ impl Paths {
         p
     }
 
-    fn hash(parent: u32, f: &SrcLoc) -> u64 {
-        let mut h = 0xcbf2_9ce4_8422_2325u64 ^ (parent as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h = fnv(h, s(f.function));
+    /// Hash of a frame's content: function, file, line (what [`cmp_frame`] compares,
+    /// but the linkage name).
+    fn content_hash(f: &SrcLoc) -> u64 {
+        let mut h = fnv(0xcbf2_9ce4_8422_2325u64, s(f.function));
         h = fnv(h, &[0xff]);
         h = fnv(h, s(f.file));
         fnv(h, &f.line.to_le_bytes())
+    }
+
+    /// Hash of path `parent` followed by a frame of content hash `fh`.
+    fn hash(parent: u32, fh: u64) -> u64 {
+        fh ^ (parent as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// [`Paths::content_hash`] of the descriptor at `f`, computed once per address.
+    fn frame_hash(&mut self, f: *const SrcLoc) -> u64 {
+        let key = (f as usize as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let known = self.frame_hashes.as_slice();
+        let at = self.frame_index.find(key, |i| {
+            known.get(i as usize).is_some_and(|e| e.0 == f as usize)
+        });
+        if let Some(&(_, h)) = at.and_then(|i| known.get(i as usize)) {
+            return h;
+        }
+        let h = Self::content_hash(loc(f));
+        let id = self.frame_hashes.len() as u32;
+        if self.frame_hashes.push((f as usize, h)) {
+            self.frame_index.insert(key, id);
+        }
+        h
     }
 
     pub fn len(&self) -> usize {
@@ -289,11 +320,15 @@ impl Paths {
             .unwrap_or(0)
     }
 
-    fn find1(&self, parent: u32, f: &SrcLoc) -> Option<u32> {
+    /// The path `parent` followed by frame `f` (content hash `fh`), if interned.
+    fn find1(&self, parent: u32, f: &SrcLoc, fh: u64) -> Option<u32> {
         let ents = self.ents.as_slice();
-        self.index.find(Self::hash(parent, f), |id| {
+        self.index.find(Self::hash(parent, fh), |id| {
             ents.get(id as usize)
-                .map(|e| e.parent == parent && cmp_frame(loc(e.frame), f) == Equal)
+                .map(|e| {
+                    e.parent == parent
+                        && (core::ptr::eq(e.frame, f) || cmp_frame(loc(e.frame), f) == Equal)
+                })
                 .unwrap_or(false)
         })
     }
@@ -303,7 +338,8 @@ impl Paths {
         if f.is_null() {
             return parent;
         }
-        if let Some(id) = self.find1(parent, loc(f)) {
+        let fh = self.frame_hash(f);
+        if let Some(id) = self.find1(parent, loc(f), fh) {
             return id;
         }
         let id = self.ents.len() as u32;
@@ -316,7 +352,7 @@ impl Paths {
             self.failed = true;
             return parent;
         }
-        self.index.insert(Self::hash(parent, loc(f)), id);
+        self.index.insert(Self::hash(parent, fh), id);
         self.failed |= self.index.failed;
         id
     }
@@ -334,7 +370,7 @@ impl Paths {
     pub fn find(&self, parent: u32, frames: *const SrcLoc, n: u32) -> Option<u32> {
         let mut id = parent;
         for f in chain(frames, n) {
-            id = self.find1(id, f)?;
+            id = self.find1(id, f, Self::content_hash(f))?;
         }
         Some(id)
     }
