@@ -58,7 +58,13 @@ pub fn load() {
     // SAFETY: isatty only inspects descriptor 2.
     let not_a_terminal = unsafe { libc::isatty(2) } == 0;
     QUIET.store(flag("TAINTPROF_QUIET", not_a_terminal), Relaxed);
-    QUIET_ON_SIGNAL.store(flag("TAINTPROF_QUIET", false), Relaxed);
+    // Only an explicit true silences the crash line (`flag` above already warned about
+    // a bad value).
+    let explicit_true = matches!(
+        env("TAINTPROF_QUIET").as_deref().map(str::trim),
+        Some("1" | "true" | "yes" | "on")
+    );
+    QUIET_ON_SIGNAL.store(explicit_true, Relaxed);
     let iv = match env("TAINTPROF_DIP_INTERVAL_MS") {
         None => DEFAULT_INTERVAL_MS,
         Some(v) => match v.trim().parse::<u64>() {

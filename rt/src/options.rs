@@ -210,8 +210,9 @@ pub unsafe fn init(envp: *const *const libc::c_char) {
     // SAFETY: forwarded contract (for all calls below).
     unsafe {
         bool_knob(envp, "TAINTPROF_QUIET", &QUIET);
-        let explicit = env_lookup(envp, b"TAINTPROF_QUIET").is_some();
-        QUIET_ON_SIGNAL.store(explicit && QUIET.load(Relaxed), Relaxed);
+        // Only a valid true silences the crash line (not a default, nor `maybe`).
+        let explicit = env_lookup(envp, b"TAINTPROF_QUIET").and_then(parse_bool);
+        QUIET_ON_SIGNAL.store(explicit == Some(true), Relaxed);
         bool_knob(envp, "TAINTPROF_REPORT", &REPORT);
         bool_knob(envp, "TAINTPROF_HANDLE_SIGNALS", &HANDLE_SIGNALS);
         bool_knob(envp, "TAINTPROF_VERBOSE", &VERBOSE);

@@ -479,6 +479,13 @@ fn the_report_line_goes_to_a_terminal_only_unless_asked() {
         "{}",
         r.stderr()
     );
+    // So is it after a value that is not a boolean (warned about, default kept).
+    let r = run("segv", "5", &[("TAINTPROF_QUIET", "maybe")]);
+    assert!(
+        r.stderr().contains("received SIGSEGV; partial report written to"),
+        "{}",
+        r.stderr()
+    );
     // An explicit 1 silences that too.
     let r = run("segv", "5", &[("TAINTPROF_QUIET", "1")]);
     assert!(!r.stderr().contains("partial report"), "{}", r.stderr());
