@@ -8,6 +8,11 @@
 ; (no-dn-inline-mem) every chunk calls the plain hooks.
 ; RUN: %opt_denormal < %s | %FileCheck %s
 ; RUN: %opt_dn_nomem < %s | %FileCheck %s --check-prefix=NOMEM
+; The entries are declared nonlazybind, so position-independent code calls them through
+; the GOT, bound at load time: the dynamic linker's lazy PLT resolver clobbers r10, which
+; a preserve_allcc caller may hold a value in (an instrumented shared library crashed on
+; its first cache miss).
+; RUN: %opt_denormal < %s | %clang -x ir - -S -O1 -fPIC -o - | %FileCheck %s --check-prefix=PIC
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -64,8 +69,14 @@ entry:
   ret void
 }
 
-; CHECK: declare preserve_allcc void @__tpd_load_keepregs(ptr, ptr, i64, ptr)
-; CHECK: declare preserve_allcc void @__tpd_store_keepregs(ptr, ptr, i64, ptr)
+; CHECK: declare preserve_allcc void @__tpd_load_keepregs(ptr, ptr, i64, ptr) #[[KEEP:[0-9]+]]
+; CHECK: declare preserve_allcc void @__tpd_store_keepregs(ptr, ptr, i64, ptr) #[[KEEP]]
+; CHECK: attributes #[[KEEP]] = { {{.*}}nonlazybind{{.*}} }
+
+; PIC-LABEL: sse:
+; PIC: callq *__tpd_load_keepregs@GOTPCREL(%rip)
+; PIC: callq *__tpd_store_keepregs@GOTPCREL(%rip)
+; PIC-NOT: keepregs@PLT
 attributes #0 = { "target-cpu"="x86-64" "target-features"="+cx8,+fxsr,+mmx,+sse,+sse2,+x87" }
 attributes #1 = { "target-cpu"="x86-64" "target-features"="+avx,+avx2,+cx8,+fxsr,+mmx,+sse,+sse2" }
 attributes #2 = { "target-cpu"="znver2" }

@@ -482,7 +482,8 @@ fn the_report_line_goes_to_a_terminal_only_unless_asked() {
     // So is it after a value that is not a boolean (warned about, default kept).
     let r = run("segv", "5", &[("TAINTPROF_QUIET", "maybe")]);
     assert!(
-        r.stderr().contains("received SIGSEGV; partial report written to"),
+        r.stderr()
+            .contains("received SIGSEGV; partial report written to"),
         "{}",
         r.stderr()
     );

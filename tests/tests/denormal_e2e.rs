@@ -522,3 +522,81 @@ fn std_vector_buffers_are_named_after_the_users_variable() {
         );
     }
 }
+
+#[test]
+fn an_instrumented_shared_library_is_traced_and_computes_what_native_does() {
+    // The cold code's register-preserving calls into the runtime go through the GOT:
+    // through a lazy PLT entry the first one clobbered r10 and this crashed at -O1.
+    let lib_src = programs_dir().join("dn_smooth_lib.c");
+    let main_src = programs_dir().join("dn_smooth_main.c");
+    let native_dir = scratch_dir("dn_smooth_native");
+    let native = native_dir.join("smooth");
+    let out = run_cmd(
+        std::process::Command::new("clang-19")
+            .args(["-O2", "-o"])
+            .arg(&native)
+            .args([&lib_src, &main_src])
+            .arg("-lm"),
+    );
+    assert!(out.status.success(), "{out:?}");
+    let expected =
+        String::from_utf8_lossy(&run_cmd(&mut std::process::Command::new(&native)).stdout)
+            .to_string();
+    assert!(expected.starts_with("sum "), "{expected}");
+    let line = line_of_marker(std::slice::from_ref(&lib_src), "@zeta");
+    for opt in ["-O0", "-O1", "-O2"] {
+        let dir = scratch_dir(&format!("dn_smooth_lib{}", opt.replace('-', "_")));
+        let lib = dir.join("libsmooth.so");
+        let out = run_cmd(
+            std::process::Command::new(bin_dir().join("taintprof-cc"))
+                .args([DN, opt, "-fPIC", "-shared"])
+                .arg(&lib_src)
+                .arg("-o")
+                .arg(&lib),
+        );
+        assert!(out.status.success(), "{out:?}");
+        let libdir = dir.display().to_string();
+        let b = compile(
+            &["dn_smooth_main.c"],
+            opt,
+            &[
+                DN,
+                &format!("-L{libdir}"),
+                "-lsmooth",
+                &format!("-Wl,-rpath,{libdir}"),
+            ],
+        );
+        let run = b.run(&[]);
+        assert!(run.output.status.success(), "[{opt}] {}", run.stderr());
+        assert_eq!(run.stdout(), expected, "[{opt}]");
+        let r = run.denormal_report();
+        let zeta = array(&r, "st->zeta");
+        assert!(u(&zeta["denormal_writes"]) > 0, "[{opt}] {zeta}");
+        let created: u64 = r["creators"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["array"] == "st->zeta" && c["line"] == line)
+            .map(|c| u(&c["count"]))
+            .sum();
+        assert!(
+            created > 0,
+            "[{opt}] st->zeta created on line {line}: {}",
+            r["creators"]
+        );
+        let results: u64 = r["sites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| {
+                s["line"] == line
+                    && s["file"]
+                        .as_str()
+                        .unwrap_or("")
+                        .ends_with("dn_smooth_lib.c")
+            })
+            .map(|s| u(&s["denormal_results"]))
+            .sum();
+        assert!(results > 0, "[{opt}] no denormal results on line {line}");
+    }
+}

@@ -55,6 +55,12 @@ impl DnRuntime {
         let keepregs = |h: Hook| {
             // SAFETY: setting the calling convention of our own declaration.
             unsafe { LLVMSetFunctionCallConv(h.f, abi::CC_PRESERVE_ALL) };
+            // Called through the GOT, bound when the module is loaded, never through a
+            // lazy PLT entry: the dynamic linker's lazy resolver (`_dl_runtime_resolve`)
+            // saves only the argument registers and clobbers `r10`, which
+            // `preserve_allcc` callers keep values in. Instrumented shared libraries
+            // crashed on their first cache miss (speexdsp's `testdenoise`).
+            ir.add_fn_attr(h.f, "nonlazybind");
             h
         };
         let (p, i64t, void) = (ir.ptr, ir.i64, ir.void);
