@@ -36,6 +36,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Analysis/InstructionSimplify.h"
@@ -232,6 +233,20 @@ extern "C" LLVMBasicBlockRef tp_split_if_then_weighted(LLVMValueRef Cond, LLVMVa
   Instruction *T = SplitBlockAndInsertIfThen(unwrap(Cond), I->getIterator(),
                                              /*Unreachable=*/false, W);
   return wrap(T->getParent());
+}
+
+/// Turn every function definition of `M` that the verifier rejects into a declaration.
+/// Called after the pass has reported that it produced invalid IR (a compile error): the
+/// code generator still runs on the module, and on invalid IR it crashes instead of
+/// letting the user read the error. Returns how many bodies were dropped.
+extern "C" unsigned tp_drop_invalid_bodies(LLVMModuleRef M) {
+  unsigned N = 0;
+  for (Function &F : *unwrap(M))
+    if (!F.isDeclaration() && verifyFunction(F)) {
+      F.deleteBody();
+      ++N;
+    }
+  return N;
 }
 
 /// Give every edge from the `switch` `Switch` to `Succ` one new block of its own

@@ -100,6 +100,8 @@ extern "C" {
     pub fn tp_demangle(name: *const c_char, len: usize) -> *mut c_char;
     pub fn tp_free(p: *mut c_char);
     pub fn tp_module_has_debug_info(m: LLVMModuleRef) -> c_int;
+    /// Turns the definitions the verifier rejects into declarations; returns how many.
+    pub fn tp_drop_invalid_bodies(m: LLVMModuleRef) -> u32;
     /// As `tp_split_if_then`; `likely` != 0 makes the new block the likely side.
     pub fn tp_split_if_then_weighted(
         cond: LLVMValueRef,

@@ -97,6 +97,36 @@ fn emit(m: inkwell::llvm_sys::prelude::LLVMModuleRef, msg: &str, error: bool) {
     }
 }
 
+/// The verifier's first complaint about `m`, if the module is not valid IR. Checked
+/// after every instrumentation: without this, a bug of the pass surfaced as a crash
+/// somewhere in the code generator, with no hint of the cause.
+fn invalid_ir(m: inkwell::llvm_sys::prelude::LLVMModuleRef) -> Option<String> {
+    use inkwell::llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
+    let mut msg: *mut c_char = std::ptr::null_mut();
+    // SAFETY: m is the live module; the verifier allocates `msg`, which we dispose of.
+    let broken = unsafe {
+        LLVMVerifyModule(
+            m,
+            LLVMVerifierFailureAction::LLVMReturnStatusAction,
+            &mut msg,
+        )
+    } != 0;
+    let text = if msg.is_null() {
+        String::new()
+    } else {
+        // SAFETY: a NUL-terminated message owned by LLVM until disposed of.
+        let t = unsafe { CStr::from_ptr(msg) }
+            .to_string_lossy()
+            .into_owned();
+        unsafe { inkwell::llvm_sys::core::LLVMDisposeMessage(msg) };
+        t
+    };
+    broken.then(|| {
+        let first = text.lines().take(2).collect::<Vec<_>>().join(": ");
+        first.chars().take(300).collect()
+    })
+}
+
 /// Called by the shim for each module. Returns 0 on success, 1 if errors were
 /// reported, 2 after an internal panic (also reported as a compile error).
 ///
@@ -120,7 +150,20 @@ pub unsafe extern "C" fn taintprof_run_module(
                 .to_string_lossy()
                 .into_owned()
         };
-        instrument::run(m, opt_level, &params, fam)
+        let mut out = instrument::run(m, opt_level, &params, fam);
+        if out.errors.is_empty() {
+            if let Some(why) = invalid_ir(m) {
+                // SAFETY: m is the live module; the code generator must not see the
+                // invalid functions (it crashes on them instead of stopping here).
+                unsafe { ffi::tp_drop_invalid_bodies(m) };
+                out.errors.push(format!(
+                    "internal error: the instrumented module is not valid IR ({why}). \
+                     Please report this with the input file; meanwhile compile this file \
+                     with TAINTPROF_MODE=off"
+                ));
+            }
+        }
+        out
     }));
     match result {
         Ok(out) => {

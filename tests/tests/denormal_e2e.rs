@@ -600,3 +600,45 @@ fn an_instrumented_shared_library_is_traced_and_computes_what_native_does() {
         assert!(results > 0, "[{opt}] no denormal results on line {line}");
     }
 }
+
+#[test]
+fn a_variable_length_array_of_a_conditional_block_is_followed() {
+    let src = "dn_cond_vla.c";
+    let fill = line_of_marker(&[programs_dir().join(src)], "@fill");
+    at_each_level(&[src], &[DN], |b| {
+        let run = b.run(&["64"]);
+        assert!(run.output.status.success(), "[{}] {}", b.opt, run.stderr());
+        assert!(
+            run.stdout().starts_with("sum "),
+            "[{}] {}",
+            b.opt,
+            run.stdout()
+        );
+        let r = run.denormal_report();
+        // A VLA is registered like a heap block: one array per activation (`tmp#k`),
+        // 50 calls with the array, 42 of its 64 elements written denormal each time
+        // (i % 3 != 0), every one released when its call returned.
+        let tmps: Vec<&Value> = r["arrays"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["name"].as_str().unwrap_or("").starts_with("tmp"))
+            .collect();
+        assert_eq!(tmps.len(), 50, "[{}] {}", b.opt, r["arrays"]);
+        let writes: u64 = tmps.iter().map(|a| u(&a["denormal_writes"])).sum();
+        assert_eq!(writes, 50 * 42, "[{}]", b.opt);
+        assert!(
+            tmps.iter().all(|a| a["live"] == false),
+            "[{}] released at every exit: {tmps:?}",
+            b.opt
+        );
+        let created: u64 = r["creators"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["array"].as_str().unwrap_or("").starts_with("tmp") && c["line"] == fill)
+            .map(|c| u(&c["count"]))
+            .sum();
+        assert!(created > 0, "[{}] {}", b.opt, r["creators"]);
+    });
+}

@@ -2453,8 +2453,17 @@ impl<'a> DnFn<'a> {
         }
         // Variable-length stack arrays: registered like heap blocks (their size is only
         // known at run time), released at the stackrestore that frees them and before
-        // every return.
+        // every return. A return the array does not dominate releases what a slot
+        // holds: null (ignored by the runtime) unless the array was allocated.
         for v in &plan.vlas {
+            let slot = (!v.late_rets.is_empty()).then(|| {
+                // A static alloca at the top of the entry block; null before the body.
+                ir.before(unsafe { LLVMGetFirstInstruction(ir::entry_block(self.f)) });
+                let slot = ir.alloca(ir.ptr);
+                ir.before(self.anchor);
+                ir.store(ir.null(ir.ptr), slot, 8);
+                slot
+            });
             ir.after(v.alloca);
             let bytes = ir.mul(
                 ir.zext(ir::operand(v.alloca, 0), ir.i64),
@@ -2462,10 +2471,20 @@ impl<'a> DnFn<'a> {
             );
             let h = self.rt.alloc;
             ir.call(h.ty, h.f, &[v.alloca, bytes, v.site]);
+            if let Some(slot) = slot {
+                ir.store(v.alloca, slot, 8);
+            }
             let r = self.rt.release;
-            for &x in v.restores.iter().chain(rets.iter()) {
+            for &x in v.restores.iter().chain(v.rets.iter()) {
                 ir.before(x);
                 ir.call(r.ty, r.f, &[v.alloca]);
+            }
+            if let Some(slot) = slot {
+                for &x in &v.late_rets {
+                    ir.before(x);
+                    let p = ir.load(ir.ptr, slot, 8);
+                    ir.call(r.ty, r.f, &[p]);
+                }
             }
             self.stats.vlas += 1;
         }

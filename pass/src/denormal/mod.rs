@@ -102,6 +102,13 @@ pub struct Vla {
     pub elem_size: u64,
     /// `llvm.stackrestore` calls that free it.
     pub restores: Vec<V>,
+    /// Returns it dominates: released there directly.
+    pub rets: Vec<V>,
+    /// Returns it does not dominate (it was allocated on some paths only, such as a
+    /// VLA declared in a conditional block): released there through a slot that holds
+    /// its address once allocated, null before. Naming the alloca there would be
+    /// invalid IR (a use not dominated by its definition).
+    pub late_rets: Vec<V>,
 }
 
 /// A call to an allocation function; `site` is set when the block was typed as FP.
@@ -325,6 +332,17 @@ impl Planner<'_> {
                     v.restores.push(r);
                 }
             }
+            for &bi in &rpo {
+                let t = ir::terminator(p.an.blocks[bi]);
+                if t.is_null() || ir::opcode(t) != Op::LLVMRet {
+                    continue;
+                }
+                if inst_dominates(p, v.alloca, t) {
+                    v.rets.push(t);
+                } else {
+                    v.late_rets.push(t);
+                }
+            }
         }
         plan
     }
@@ -473,6 +491,8 @@ impl Planner<'_> {
                     site,
                     elem_size: elem.elem_size(),
                     restores: Vec::new(),
+                    rets: Vec::new(),
+                    late_rets: Vec::new(),
                 });
             }
         }
