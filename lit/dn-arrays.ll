@@ -24,10 +24,11 @@
 ; CHECK-DAG: @[[GRID]] = private unnamed_addr constant [5 x i8] c"grid\00"
 ; CHECK-DAG: @[[PARTS]] = private unnamed_addr constant [6 x i8] c"parts\00"
 
-; The stack array `local` (double[32], line 30) and the VLA `vla` (line 31).
+; The stack array `local` (double[32], line 30) and the VLA `vla` (line 31; flag
+; ALLOC_SITE_VLA = 1: its activations share a record per size class).
 ; CHECK-DAG: @[[LOCALT:taintprof.stack_array]] = private constant %taintprof.FpArrayDesc { ptr @[[LOCAL:taintprof.str[.0-9]*]], ptr @[[SAV]], ptr @[[FILE]], i32 30, i16 3, i16 3, i32 8, i32 0, i64 32, ptr null }
 ; CHECK-DAG: @[[LOCAL]] = private unnamed_addr constant [6 x i8] c"local\00"
-; CHECK-DAG: @[[VLAS:taintprof.alloc_site]] = private constant %taintprof.AllocSiteDesc { ptr @[[VLA:taintprof.str[.0-9]*]], ptr @[[SAV]], ptr @[[FILE]], i32 31, i16 3, i16 0, i32 8, i32 0 }
+; CHECK-DAG: @[[VLAS:taintprof.alloc_site]] = private constant %taintprof.AllocSiteDesc { ptr @[[VLA:taintprof.str[.0-9]*]], ptr @[[SAV]], ptr @[[FILE]], i32 31, i16 3, i16 1, i32 8, i32 0 }
 ; CHECK-DAG: @[[VLA]] = private unnamed_addr constant [4 x i8] c"vla\00"
 
 ; Heap: a (malloc, line 42), b (calloc, 43), f.data (member, 46), raw (void *, typed by

@@ -527,10 +527,18 @@ pub struct AllocSiteDesc {
     pub line: u32,
     /// `FP_*` element type.
     pub elem_ty: u16,
+    /// `ALLOC_SITE_*` flags.
     pub flags: u16,
     pub elem_size: u32,
     pub _reserved: u32,
 }
+
+/// `AllocSiteDesc::flags`: the site is a variable-length stack array (an `alloca` of
+/// run-time size). Its activations share one array record per size class (the next
+/// power of two of the element count, at least 16), as a fixed-size stack array's
+/// activations share one: a VLA in a function called 20 000 times is one array of the
+/// report, not 20 000.
+pub const ALLOC_SITE_VLA: u16 = 1;
 
 /// One denormal-mode module. LLVM type:
 /// `{ i32, i32, ptr, ptr, i32, i32, ptr, i32, i32, i64, ptr }`.

@@ -98,7 +98,8 @@ pub struct AllocSiteInfo {
     pub file: String,
     pub line: u32,
     pub elem: FpKind,
-    /// The allocator called (sidecar only).
+    /// The allocator called (sidecar); "alloca" marks a variable-length array, whose
+    /// descriptor gets `ALLOC_SITE_VLA`.
     pub allocator: String,
     /// How the element type was found (sidecar only): `debug-info`, `fp-use`, ...
     pub typed_by: &'static str,
@@ -255,7 +256,11 @@ impl DnDescs {
                 file,
                 ir.c32(a.line),
                 ir.c16(a.elem.code),
-                ir.c16(0),
+                ir.c16(if a.allocator == "alloca" {
+                    abi::ALLOC_SITE_VLA
+                } else {
+                    0
+                }),
                 ir.c32(a.elem.elem_size() as u32),
                 ir.c32(0),
             ],

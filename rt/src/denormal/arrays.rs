@@ -35,7 +35,7 @@ use core::sync::atomic::{
     fence, AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering::*,
 };
 
-use taintprof_abi::{AllocSiteDesc, FpArrayDesc, ARRAY_HEAP};
+use taintprof_abi::{AllocSiteDesc, FpArrayDesc, ALLOC_SITE_VLA, ARRAY_HEAP};
 
 use super::lock::SpinLock;
 use super::threads::DnThread;
@@ -218,6 +218,10 @@ pub fn released(id: u32) {
         return;
     }
     r.live.store(false, Release);
+    if is_vla(id) {
+        // Shared by the array's other activations, present and future: kept.
+        return;
+    }
     if !r.touched.load(Acquire) {
         // Untouched: no thread has counters of it, no tag names it.
         r.state.store(FREE, Release);
@@ -559,29 +563,87 @@ static STACK_IDS: [AtomicU32; STACK_HASH] = [const { AtomicU32::new(0) }; STACK_
 #[inline]
 pub fn stack_record(d: &FpArrayDesc) -> u32 {
     let key = d as *const FpArrayDesc as usize;
+    shared_record(&STACK_KEYS, &STACK_IDS, key, || {
+        create(&NewArray {
+            kind: d.kind,
+            elem_ty: d.elem_ty,
+            elem_size: if d.elem_size > 0 {
+                d.elem_size as u64
+            } else {
+                super::elem_size(d.elem_ty) as u64
+            },
+            elements: d.elements,
+            base: 0,
+            desc: key,
+        })
+    })
+}
+
+/// Smallest size class of a variable-length array, in elements.
+pub const VLA_MIN_CLASS: u64 = 16;
+
+/// The size class of a VLA activation of `elements`: the next power of two, at least
+/// [`VLA_MIN_CLASS`]. A class's record has that many element counters, so every
+/// activation of the class fits.
+pub fn vla_class(elements: u64) -> u64 {
+    elements
+        .max(VLA_MIN_CLASS)
+        .checked_next_power_of_two()
+        .unwrap_or(1 << 63)
+}
+
+const VLA_HASH: usize = 1 << 12;
+static VLA_KEYS: [AtomicUsize; VLA_HASH] = [const { AtomicUsize::new(0) }; VLA_HASH];
+static VLA_IDS: [AtomicU32; VLA_HASH] = [const { AtomicU32::new(0) }; VLA_HASH];
+
+/// The record id shared by the activations of the variable-length array of `site`
+/// (`ALLOC_SITE_VLA`) whose size class is `class` ([`vla_class`]): created by the first
+/// one, never released (like a fixed-size stack array's record). Lock-free when it
+/// exists.
+pub fn vla_record(site: &AllocSiteDesc, class: u64) -> u32 {
+    // Site descriptors are 8-byte aligned and below 2^47: the class's log2 fits above.
+    let key = (site as *const AllocSiteDesc as usize) ^ ((class.trailing_zeros() as usize) << 52);
+    shared_record(&VLA_KEYS, &VLA_IDS, key, || {
+        create(&NewArray {
+            kind: ARRAY_HEAP,
+            elem_ty: site.elem_ty,
+            elem_size: if site.elem_size > 0 {
+                site.elem_size as u64
+            } else {
+                super::elem_size(site.elem_ty) as u64
+            },
+            elements: class,
+            base: 0,
+            desc: site as *const AllocSiteDesc as usize,
+        })
+    })
+}
+
+/// Whether record `id` is shared by the activations of a variable-length array.
+pub fn is_vla(id: u32) -> bool {
+    rec_if_exists(id)
+        .and_then(|r| r.alloc_site())
+        .is_some_and(|s| s.flags & ALLOC_SITE_VLA != 0)
+}
+
+/// The id `make` created for `key` in the open-addressing table `keys`/`ids` (ids stored
+/// plus one), creating it on the first call; [`OTHER`] when the table is full.
+fn shared_record(
+    keys: &[AtomicUsize],
+    ids: &[AtomicU32],
+    key: usize,
+    make: impl FnOnce() -> u32,
+) -> u32 {
+    let len = keys.len().min(ids.len());
     let start = ((key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize;
     for step in 0..64 {
-        let i = start + step;
-        let (Some(k), Some(v)) = (
-            STACK_KEYS.get(i % STACK_HASH),
-            STACK_IDS.get(i % STACK_HASH),
-        ) else {
+        let i = (start + step) % len.max(1);
+        let (Some(k), Some(v)) = (keys.get(i), ids.get(i)) else {
             break;
         };
         let cur = k.load(Acquire);
         if cur == 0 && k.compare_exchange(0, key, AcqRel, Acquire).is_ok() {
-            let id = create(&NewArray {
-                kind: d.kind,
-                elem_ty: d.elem_ty,
-                elem_size: if d.elem_size > 0 {
-                    d.elem_size as u64
-                } else {
-                    super::elem_size(d.elem_ty) as u64
-                },
-                elements: d.elements,
-                base: 0,
-                desc: key,
-            });
+            let id = make();
             v.store(id + 1, Release);
             return id;
         }

@@ -50,9 +50,9 @@ use core::ptr;
 use core::sync::atomic::Ordering::*;
 
 use taintprof_abi::{
-    inline_words, shadow_addr, AllocSiteDesc, FpArrayDesc, FpSiteDesc, ARRAY_HEAP, ARRAY_STACK,
-    DN_BASE_UNREGISTERED, DN_C_ARR_LO, DN_C_CREATOR_COUNT, DN_C_KEY, DN_C_LIMIT, DN_C_LO,
-    DN_C_MATCH, DN_C_PAIR_COUNT, DN_C_PAIR_MAP, DN_C_SHARD, DN_C_TAG, DN_THREAD_COUNTERS,
+    inline_words, shadow_addr, AllocSiteDesc, FpArrayDesc, FpSiteDesc, ALLOC_SITE_VLA, ARRAY_HEAP,
+    ARRAY_STACK, DN_BASE_UNREGISTERED, DN_C_ARR_LO, DN_C_CREATOR_COUNT, DN_C_KEY, DN_C_LIMIT,
+    DN_C_LO, DN_C_MATCH, DN_C_PAIR_COUNT, DN_C_PAIR_MAP, DN_C_SHARD, DN_C_TAG, DN_THREAD_COUNTERS,
     FPSITE_LOAD, FPSITE_NO_COUNTERS, FPSITE_NO_RESULT, FPSITE_STORE, FP_DOUBLE, FP_FLOAT, FP_HALF,
     TAG_CREATOR_MASK,
 };
@@ -723,14 +723,23 @@ pub unsafe extern "C" fn __tpd_alloc(
         // SAFETY: any address range is valid for the shadow.
         unsafe { crate::shadow::set(lo, 0, bytes) };
     }
-    let id = arrays::create(&NewArray {
-        kind: ARRAY_HEAP,
-        elem_ty: sd.elem_ty,
-        elem_size: esz as u64,
-        elements: elements as u64,
-        base: lo,
-        desc: site as usize,
-    });
+    let id = if sd.flags & ALLOC_SITE_VLA != 0 {
+        // A VLA's activations share a record per size class (see `vla_record`).
+        let id = arrays::vla_record(sd, arrays::vla_class(elements as u64));
+        if let Some(r) = arrays::rec_if_exists(id) {
+            r.live.store(true, Release);
+        }
+        id
+    } else {
+        arrays::create(&NewArray {
+            kind: ARRAY_HEAP,
+            elem_ty: sd.elem_ty,
+            elem_size: esz as u64,
+            elements: elements as u64,
+            base: lo,
+            desc: site as usize,
+        })
+    };
     if !ranges::insert(Range { lo, hi, id }, evicted) {
         arrays::released(id);
         return block;

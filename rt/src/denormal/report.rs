@@ -559,7 +559,13 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
         j.kv_u64("id", id as u64);
         j.key("name");
         names.put(id, &mut |b| j.bytes(b));
-        j.kv_str("kind", kind_name(kind));
+        // A VLA's shared record is a heap-like record of a stack array.
+        let kind_str = if arrays::is_vla(id) {
+            "stack"
+        } else {
+            kind_name(kind)
+        };
+        j.kv_str("kind", kind_str);
         if id == OTHER {
             j.key("element_type");
             j.null();

@@ -1284,3 +1284,51 @@ fn vector_lanes_within_and_across_arrays() {
     assert_eq!(site_counts(ld).2, 1 + 2 + 2);
     assert_eq!(site_counts(st).3, 3 + 2);
 }
+
+#[test]
+fn vla_activations_share_a_record_per_size_class() {
+    assert_eq!(
+        [1, 16, 17, 64, 65, 1000].map(arrays::vla_class),
+        [16, 16, 32, 64, 128, 1024]
+    );
+    let site = leak(AllocSiteDesc {
+        flags: ALLOC_SITE_VLA,
+        ..*alloc_site("vla", FP_FLOAT, 91)
+    });
+    let a: &'static mut [f32] = Box::leak(vec![0f32; 400].into_boxed_slice());
+    let base = a.as_ptr() as usize;
+    let t = threads::current();
+    let id_at = |p: usize| {
+        ranges::forget_hit(t);
+        ranges::find(t, p).map(|r| r.id)
+    };
+    // Three activations at different addresses: 20 and 30 elements share class 32,
+    // 100 elements is class 128.
+    let (first, second, big) = unsafe {
+        __tpd_alloc(base as *mut c_void, 20 * 4, site);
+        let first = id_at(base).unwrap();
+        __tpd_release(base as *mut c_void);
+        assert_eq!(id_at(base), None, "released with its activation");
+        __tpd_alloc((base + 400) as *mut c_void, 30 * 4, site);
+        let second = id_at(base + 400).unwrap();
+        __tpd_alloc((base + 800) as *mut c_void, 100 * 4, site);
+        let big = id_at(base + 800).unwrap();
+        (first, second, big)
+    };
+    assert_eq!(first, second, "one record per size class");
+    assert_ne!(first, big);
+    assert!(arrays::is_vla(first) && arrays::is_vla(big));
+    let r = arrays::rec(first).unwrap();
+    assert_eq!(r.elements.load(Relaxed), 32);
+    assert!(
+        r.live.load(Relaxed),
+        "the second activation is still in scope"
+    );
+    unsafe {
+        __tpd_release((base + 400) as *mut c_void);
+        __tpd_release((base + 800) as *mut c_void);
+    }
+    // The records outlive their activations (like a fixed-size stack array's).
+    assert!(!r.live.load(Relaxed));
+    assert!(arrays::rec_if_exists(first).is_some() && arrays::is_vla(first));
+}
