@@ -942,7 +942,35 @@ impl Files {
                 None => counts.push((dir.to_string(), 1)),
             }
         }
-        // The first directory with the most functions (report order breaks ties).
+        // The deepest directory that holds (with its subdirectories) nine in ten of the
+        // program's functions: a project's top directory when its sources are spread
+        // over subdirectories (opus: `celt/`, `silk/`, `src/`), its only directory when
+        // they are not. Failing that (sources in unrelated places), the first directory
+        // with the most functions (report order breaks ties).
+        let total: usize = counts.iter().map(|(_, n)| n).sum();
+        let mut deepest: Option<(&str, usize)> = None;
+        for (d, _) in &counts {
+            let mut a = d.as_str();
+            while !a.is_empty() {
+                let under: usize = counts
+                    .iter()
+                    .filter(|(e, _)| {
+                        e == a || (e.starts_with(a) && e.as_bytes().get(a.len()) == Some(&b'/'))
+                    })
+                    .map(|(_, n)| n)
+                    .sum();
+                let depth = a.matches('/').count();
+                if under * 10 >= total * 9 && deepest.map_or(true, |(_, k)| depth > k) {
+                    deepest = Some((a, depth));
+                }
+                a = a.rsplit_once('/').map_or("", |(p, _)| p);
+            }
+        }
+        if let Some((d, _)) = deepest {
+            return Files {
+                base: Some(format!("{d}/")),
+            };
+        }
         let mut best: Option<(String, usize)> = None;
         for (d, n) in counts {
             if best.as_ref().map_or(true, |(_, m)| n > *m) {
@@ -1110,6 +1138,31 @@ mod tests {
             .into_iter(),
         );
         assert_eq!(files.base(), Some("/src/parser/"));
+        // Sources in subdirectories of one project: its top directory.
+        let opus = [
+            "/b/opus/celt/bands.c",
+            "/b/opus/celt/celt.c",
+            "/b/opus/silk/float/a.c",
+            "/b/opus/silk/b.c",
+            "/b/opus/silk/c.c",
+            "/b/opus/src/opus.c",
+        ];
+        let files = Files::from_files(opus.into_iter());
+        assert_eq!(files.base(), Some("/b/opus/"));
+        assert_eq!(files.show("/b/opus/silk/float/a.c"), "silk/float/a.c");
+        // Nine in ten in one directory, one file elsewhere: that directory.
+        let mostly: Vec<String> = (0..9)
+            .map(|k| format!("/p/q/f{k}.c"))
+            .chain(["/opt/lib/x.c".to_string()])
+            .collect();
+        let files = Files::from_files(mostly.iter().map(String::as_str));
+        assert_eq!(files.base(), Some("/p/q/"));
+        // Unrelated places, none with nine in ten: the directory with the most.
+        let files = Files::from_files(["/a/x.c", "/a/y.c", "/c/z.c"].into_iter());
+        assert_eq!(files.base(), Some("/a/"));
+        // `/ab` is not under `/a`.
+        let files = Files::from_files(["/w/a/x.c", "/w/ab/y.c"].into_iter());
+        assert_eq!(files.base(), Some("/w/"));
     }
 
     #[test]
