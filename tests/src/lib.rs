@@ -498,6 +498,33 @@ pub fn at_each_level(sources: &[&str], extra: &[&str], f: impl Fn(&Build)) {
     }
 }
 
+/// Builds `programs/<src>` into the shared library `lib<name>.so` with the wrapper its
+/// language needs (`-fPIC -shared`, `opt`, `extra`), in a scratch directory of its own;
+/// returns the link flags a program needs to use it (`-L`, `-l`, the rpath).
+pub fn compile_shared_library(src: &str, name: &str, opt: &str, extra: &[&str]) -> Vec<String> {
+    let wrapper = if is_cxx(src) {
+        "taintprof-c++"
+    } else {
+        "taintprof-cc"
+    };
+    let dir = scratch_dir(&format!("lib{name}{}", opt.replace('-', "_")));
+    let out = run_cmd(
+        Command::new(bin_dir().join(wrapper))
+            .args(extra)
+            .args([opt, "-fPIC", "-shared"])
+            .arg(programs_dir().join(src))
+            .arg("-o")
+            .arg(dir.join(format!("lib{name}.so"))),
+    );
+    assert!(out.status.success(), "building lib{name}.so: {out:?}");
+    let d = dir.display();
+    vec![
+        format!("-L{d}"),
+        format!("-l{name}"),
+        format!("-Wl,-rpath,{d}"),
+    ]
+}
+
 /// Runs a command and returns its output (for tests of the driver commands).
 pub fn run_cmd(cmd: &mut Command) -> Output {
     cmd.output()

@@ -545,27 +545,10 @@ fn an_instrumented_shared_library_is_traced_and_computes_what_native_does() {
     assert!(expected.starts_with("sum "), "{expected}");
     let line = line_of_marker(std::slice::from_ref(&lib_src), "@zeta");
     for opt in ["-O0", "-O1", "-O2"] {
-        let dir = scratch_dir(&format!("dn_smooth_lib{}", opt.replace('-', "_")));
-        let lib = dir.join("libsmooth.so");
-        let out = run_cmd(
-            std::process::Command::new(bin_dir().join("taintprof-cc"))
-                .args([DN, opt, "-fPIC", "-shared"])
-                .arg(&lib_src)
-                .arg("-o")
-                .arg(&lib),
-        );
-        assert!(out.status.success(), "{out:?}");
-        let libdir = dir.display().to_string();
-        let b = compile(
-            &["dn_smooth_main.c"],
-            opt,
-            &[
-                DN,
-                &format!("-L{libdir}"),
-                "-lsmooth",
-                &format!("-Wl,-rpath,{libdir}"),
-            ],
-        );
+        let link = compile_shared_library("dn_smooth_lib.c", "smooth", opt, &[DN]);
+        let mut flags: Vec<&str> = vec![DN];
+        flags.extend(link.iter().map(String::as_str));
+        let b = compile(&["dn_smooth_main.c"], opt, &flags);
         let run = b.run(&[]);
         assert!(run.output.status.success(), "[{opt}] {}", run.stderr());
         assert_eq!(run.stdout(), expected, "[{opt}]");

@@ -362,26 +362,9 @@ fn a_c_program_calling_an_instrumented_cpp_shared_library() {
     // the executable: linking the C program once failed for want of libstdc++.
     let lib_src = programs_dir().join("shared_kernel.cpp");
     for opt in OPT_LEVELS {
-        let dir = scratch_dir(&format!("shared_lib{}", opt.replace('-', "_")));
-        let lib = dir.join("libkernel.so");
-        let out = run_cmd(
-            std::process::Command::new(bin_dir().join("taintprof-c++"))
-                .args([opt, "-fPIC", "-shared"])
-                .arg(&lib_src)
-                .arg("-o")
-                .arg(&lib),
-        );
-        assert!(out.status.success(), "{out:?}");
-        let libdir = dir.display().to_string();
-        let b = compile(
-            &["shared_main.c"],
-            opt,
-            &[
-                &format!("-L{libdir}"),
-                "-lkernel",
-                &format!("-Wl,-rpath,{libdir}"),
-            ],
-        );
+        let link = compile_shared_library("shared_kernel.cpp", "kernel", opt, &[]);
+        let flags: Vec<&str> = link.iter().map(String::as_str).collect();
+        let b = compile(&["shared_main.c"], opt, &flags);
         let (r, run) = b.run_ok(&["40"]);
         assert!(run.stdout().contains("sum 390"), "{}", run.stdout());
         let loops = r.loops("kernel_sum");
