@@ -616,3 +616,33 @@ fn a_variable_length_array_of_a_conditional_block_is_followed() {
         assert!(created > 0, "[{}] {}", b.opt, r["creators"]);
     });
 }
+
+#[test]
+fn a_hoisted_operation_keeps_its_source_line() {
+    let src = "dn_hoisted.c";
+    let line = line_of_marker(&[programs_dir().join(src)], "@scale");
+    at_each_level(&[src], &[DN], |b| {
+        let run = b.run(&[]);
+        assert!(run.output.status.success(), "[{}] {}", b.opt, run.stderr());
+        let r = run.denormal_report();
+        let sites = r["sites"].as_array().unwrap();
+        assert!(
+            sites.iter().all(|s| u(&s["line"]) != 0),
+            "[{}] a site on line 0: {sites:?}",
+            b.opt
+        );
+        let fmul = sites
+            .iter()
+            .find(|s| s["op"] == "fmul" && u(&s["denormal_results"]) > 0)
+            .unwrap_or_else(|| panic!("[{}] no fmul with denormal results: {sites:?}", b.opt));
+        assert_eq!(u(&fmul["line"]), line, "[{}] {fmul}", b.opt);
+        let creators = r["creators"].as_array().unwrap();
+        assert!(
+            creators
+                .iter()
+                .any(|c| c["array"] == "a" && u(&c["line"]) == line),
+            "[{}] a's creator on line {line}: {creators:?}",
+            b.opt
+        );
+    });
+}

@@ -29,7 +29,7 @@ pub mod runtime;
 
 use crate::abilist::AbiList;
 use crate::config::Config;
-use crate::debugloc::{loop_location, Namer};
+use crate::debugloc::{line_of, loop_location, Namer};
 use crate::descriptors::{sidecar_path, write_atomic, Descs, FuncInfo, LoopInfo, Site};
 use crate::ffi;
 use crate::instrument::{should_instrument, Outcome};
@@ -205,6 +205,70 @@ fn functions(m: LLVMModuleRef) -> Vec<V> {
 }
 
 /// Whether instruction `a` dominates instruction `b` (original CFG of `p`).
+/// Where FP site `i` is in the source. Its own debug location if that names a line;
+/// the optimizer gives line 0 to what it hoists or merges (an invariant `x * 1e-39f`
+/// taken out of its loop), and a report row at "line 0" tells the user nothing. Then:
+/// the nearest user, through the lane moves and merges the vectorizer adds (splats,
+/// phis, selects, which carry the loop's line), that names a line — the statement that
+/// consumes the value, usually the one it was written in; else the first located of
+/// those moves; else the next located instruction of its block.
+fn site_location(i: V) -> inkwell::llvm_sys::prelude::LLVMMetadataRef {
+    let located = |x: V| {
+        let l = Namer::inst_loc(x);
+        (!l.is_null() && line_of(l) != 0).then_some(l)
+    };
+    if let Some(l) = located(i) {
+        return l;
+    }
+    let moves = |x: V| {
+        matches!(
+            ir::opcode(x),
+            Op::LLVMInsertElement
+                | Op::LLVMShuffleVector
+                | Op::LLVMExtractElement
+                | Op::LLVMPHI
+                | Op::LLVMSelect
+                | Op::LLVMBitCast
+        )
+    };
+    let mut fallback = None;
+    let mut queue = std::collections::VecDeque::from([i]);
+    let mut seen = HashSet::from([i]);
+    while let Some(v) = queue.pop_front() {
+        if seen.len() > 64 {
+            break;
+        }
+        // SAFETY: v is an instruction; its uses and users are live IR.
+        let mut u = unsafe { LLVMGetFirstUse(v) };
+        while !u.is_null() {
+            let user = unsafe { LLVMGetUser(u) };
+            u = unsafe { LLVMGetNextUse(u) };
+            if !ir::is_instruction(user) || !seen.insert(user) {
+                continue;
+            }
+            match (located(user), moves(user)) {
+                (Some(l), false) => return l,
+                (l, true) => {
+                    fallback = fallback.or(l);
+                    queue.push_back(user);
+                }
+                (None, false) => {}
+            }
+        }
+    }
+    if let Some(l) = fallback {
+        return l;
+    }
+    let mut next = ir::next_instruction(i);
+    while !next.is_null() {
+        if let Some(l) = located(next) {
+            return l;
+        }
+        next = ir::next_instruction(next);
+    }
+    Namer::inst_loc(i)
+}
+
 fn inst_dominates(p: &Prepared, a: V, b: V) -> bool {
     let (ba, bb) = (ir::block_of(a), ir::block_of(b));
     if ba == bb {
@@ -354,7 +418,7 @@ impl Planner<'_> {
             d.n_blocks += 1;
             next
         });
-        let chain = d.base.namer.chain(Namer::inst_loc(i), p.f);
+        let chain = d.base.namer.chain(site_location(i), p.f);
         let site = Site {
             chain,
             loop_: p.loop_around(bi),
