@@ -418,6 +418,12 @@ pub const HOOK_DN_ARRAY_LEAVE: &str = "__tpd_array_leave";
 /// block as a marked heap array and returns `block`. `void __tpd_release(void *block)`:
 /// right before `free`/`delete[]`/`realloc` of any block (unknown blocks are ignored).
 pub const HOOK_DN_ALLOC: &str = "__tpd_alloc";
+/// `void __tpd_copy(void *dst, const void *src, size_t n)`: denormal mode's memcpy and
+/// memmove, called right before the copy. Moves the tags like `__tp_shadow_copy`, and
+/// counts the copy's denormal elements as an element-wise copy loop's loads and stores
+/// would be counted: reads of the source's marked array, writes of the destination's,
+/// the origin pair and the creators (elements typed by the marked array involved).
+pub const HOOK_DN_COPY: &str = "__tpd_copy";
 pub const HOOK_DN_RELEASE: &str = "__tpd_release";
 
 /// An FP operation, load or store at a source position. LLVM type:

@@ -117,14 +117,30 @@ pub unsafe extern "C" fn __tp_alloc_clear(p: *mut c_void, n: usize) {
 // Copies and fills
 // ----------------------------------------------------------------------------------
 
+/// Before the C library copies `n` bytes from `s` to `d`: in a denormal-mode program
+/// the copy goes through the same accounting as a `memcpy` intrinsic (`__tpd_copy`: the
+/// tags move, and the denormal elements of marked arrays count as read and written),
+/// and true is returned; otherwise the caller copies the labels after the copy.
+fn denormal_copy(d: *mut c_void, s: *const c_void, n: usize) -> bool {
+    if !crate::denormal::mode::report_is_denormal() {
+        return false;
+    }
+    // SAFETY: the program is about to copy these bytes.
+    unsafe { crate::denormal::hooks::__tpd_copy(d, s, n) };
+    true
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn __tpw_memcpy(d: *mut c_void, s: *const c_void, n: usize) -> *mut c_void {
     let c = ctrl_label();
     // SAFETY: same contract as memcpy.
     unsafe {
+        let dn = denormal_copy(d, s, n);
         let r = real::memcpy(d, s, n);
-        shadow::copy(a(d), a(s), n);
-        shadow::or(a(d), c, n);
+        if !dn {
+            shadow::copy(a(d), a(s), n);
+            shadow::or(a(d), c, n);
+        }
         r
     }
 }
@@ -134,9 +150,12 @@ pub unsafe extern "C" fn __tpw_memmove(d: *mut c_void, s: *const c_void, n: usiz
     let c = ctrl_label();
     // SAFETY: same contract as memmove.
     unsafe {
+        let dn = denormal_copy(d, s, n);
         let r = real::memmove(d, s, n);
-        shadow::copy(a(d), a(s), n);
-        shadow::or(a(d), c, n);
+        if !dn {
+            shadow::copy(a(d), a(s), n);
+            shadow::or(a(d), c, n);
+        }
         r
     }
 }
@@ -162,9 +181,12 @@ pub unsafe extern "C" fn __tpw___memcpy_chk(
     let c = ctrl_label();
     // SAFETY: same contract as __memcpy_chk (which aborts on overflow).
     unsafe {
+        let dn = denormal_copy(d, s, n);
         let r = real::__memcpy_chk(d, s, n, dl);
-        shadow::copy(a(d), a(s), n);
-        shadow::or(a(d), c, n);
+        if !dn {
+            shadow::copy(a(d), a(s), n);
+            shadow::or(a(d), c, n);
+        }
         r
     }
 }
@@ -179,9 +201,12 @@ pub unsafe extern "C" fn __tpw___memmove_chk(
     let c = ctrl_label();
     // SAFETY: same contract as __memmove_chk.
     unsafe {
+        let dn = denormal_copy(d, s, n);
         let r = real::__memmove_chk(d, s, n, dl);
-        shadow::copy(a(d), a(s), n);
-        shadow::or(a(d), c, n);
+        if !dn {
+            shadow::copy(a(d), a(s), n);
+            shadow::or(a(d), c, n);
+        }
         r
     }
 }

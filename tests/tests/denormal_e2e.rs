@@ -646,3 +646,34 @@ fn a_hoisted_operation_keeps_its_source_line() {
         );
     });
 }
+
+#[test]
+fn copies_count_the_same_whether_a_loop_or_memcpy() {
+    let src = "dn_copies.c";
+    let fill = line_of_marker(&[programs_dir().join(src)], "@fill");
+    at_each_level(&[src], &[DN], |b| {
+        let run = b.run(&[]);
+        assert!(run.output.status.success(), "[{}] {}", b.opt, run.stderr());
+        let r = run.denormal_report();
+        // 500 denormals written into a, copied into b by a loop, into c by memcpy, and
+        // read from c once: each array reads and writes them 500 times.
+        for name in ["a", "b", "c"] {
+            let arr = array(&r, name);
+            assert_eq!(u(&arr["denormal_reads"]), 500, "[{}] {arr}", b.opt);
+            assert_eq!(u(&arr["denormal_writes"]), 500, "[{}] {arr}", b.opt);
+            let creators: Vec<&Value> = r["creators"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["array"] == name)
+                .collect();
+            assert!(
+                !creators.is_empty() && creators.iter().all(|c| u(&c["line"]) == fill),
+                "[{}] {name}'s denormals were all created on line {fill}: {creators:?}",
+                b.opt
+            );
+        }
+        assert_eq!(origin(&r, "b", "a"), 500, "[{}] {}", b.opt, r["origins"]);
+        assert_eq!(origin(&r, "c", "b"), 500, "[{}] {}", b.opt, r["origins"]);
+    });
+}

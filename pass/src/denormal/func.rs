@@ -2395,13 +2395,16 @@ impl<'a> DnFn<'a> {
         ir.inttoptr(a, ir.ptr)
     }
 
-    /// memcpy/memmove: tags travel with the copied bytes (memmove of the shadow inline
-    /// for constant lengths, `__tp_shadow_copy` otherwise), as labels do in taint mode.
+    /// memcpy/memmove: tags travel with the copied bytes, as labels do in taint mode.
+    /// A copy that may hold a float goes to `__tpd_copy`, which also counts its
+    /// denormal elements when it copies from or into a marked array (an element-wise
+    /// copy loop at -O0 is counted, and -O2 turns it into this memcpy); copies of
+    /// fewer than 4 bytes move the shadow inline.
     fn copy_shadow(&self, dst: V, src: V, n: V) {
         let ir = self.ir;
         match ir::const_int_value(n) {
             Some(0) => {}
-            Some(c) => {
+            Some(c) if c < 4 => {
                 let (f, ft) = ir.intrinsic("llvm.memmove", &[ir.ptr, ir.ptr, ir.i64]);
                 let (sd, ss) = (self.shadow_ptr(dst), self.shadow_ptr(src));
                 ir.call(
@@ -2410,9 +2413,9 @@ impl<'a> DnFn<'a> {
                     &[sd, ss, ir.c64(c << abi::SHADOW_SHIFT), ir.cint(ir.i1, 0)],
                 );
             }
-            None => {
+            _ => {
                 let n64 = ir.zext(n, ir.i64);
-                let h = self.rt.shadow_copy;
+                let h = self.rt.copy;
                 ir.call(h.ty, h.f, &[dst, src, n64]);
             }
         }

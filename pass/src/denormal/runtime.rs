@@ -31,8 +31,8 @@ pub struct DnRuntime {
     pub array_leave: Hook,
     pub alloc: Hook,
     pub release: Hook,
-    /// `__tp_shadow_copy` (memcpy/memmove of non-constant length).
-    pub shadow_copy: Hook,
+    /// `__tpd_copy`: memcpy/memmove that may hold an FP element (tags and counts).
+    pub copy: Hook,
 }
 
 impl DnRuntime {
@@ -92,7 +92,7 @@ impl DnRuntime {
             array_leave: hook(abi::HOOK_DN_ARRAY_LEAVE, void, &[p], false),
             alloc: hook(abi::HOOK_DN_ALLOC, p, &[p, i64t, p], false),
             release: hook(abi::HOOK_DN_RELEASE, void, &[p], false),
-            shadow_copy: hook(abi::HOOK_SHADOW_COPY, void, &[p, p, i64t], false),
+            copy: hook(abi::HOOK_DN_COPY, void, &[p, p, i64t], false),
         }
     }
 }

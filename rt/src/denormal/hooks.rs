@@ -61,7 +61,9 @@ use super::arrays::{self, NewArray, OTHER};
 use super::modules::{site_base_of, site_slot};
 use super::ranges::{self, Hit, Range};
 use super::threads::{self, bump, DnThread};
-use super::{elem_size, make_tag, mode, origins, tag_creator, tag_origin};
+use super::{
+    elem_size, is_denormal_f32, is_denormal_f64, make_tag, mode, origins, tag_creator, tag_origin,
+};
 
 #[inline(always)]
 fn lane_bits(n: usize) -> u64 {
@@ -769,5 +771,78 @@ pub unsafe extern "C" fn __tpd_release(block: *mut c_void) {
     };
     if let Some(id) = ranges::remove(lo, heap) {
         arrays::released(id);
+    }
+}
+
+/// `void __tpd_copy(void *dst, const void *src, size_t n)`: memcpy/memmove in denormal
+/// mode, called right before the copy (the source still holds what is copied). The
+/// tags move with the bytes; and when the source or the destination lies in a marked
+/// array, the copy counts like the element-wise loop it stands for (the optimizer turns
+/// such loops into `memcpy`, so -O0 and -O2 agree): each denormal element is a read of
+/// the source's array, a write of the destination's with the origin pair (destination,
+/// source) and its creator, and the destination's tag names its array.
+#[no_mangle]
+pub unsafe extern "C" fn __tpd_copy(dst: *mut c_void, src: *const c_void, n: usize) {
+    let (d, s) = (dst as usize, src as usize);
+    if n == 0 || d == s {
+        return;
+    }
+    if mode::shadow_writes_allowed() {
+        // SAFETY: any address range is valid for the shadow.
+        unsafe { crate::shadow::copy(d, s, n) };
+    }
+    let t = threads::current();
+    ranges::validate_hits(t);
+    // The element type: the destination's array's, else the source's.
+    let ty = [d, s]
+        .iter()
+        .find_map(|&a| ranges::find_hit(t, a))
+        .and_then(|(_, h)| arrays::rec_if_exists(h.id))
+        .map(|r| r.elem_ty.load(Relaxed) as u16);
+    let Some(ty @ (FP_FLOAT | FP_DOUBLE)) = ty else {
+        return;
+    };
+    let esz = elem_size(ty);
+    let write = mode::shadow_writes_allowed();
+    for k in 0..n / esz {
+        let (sa, da) = (s + k * esz, d + k * esz);
+        // SAFETY: the program is about to copy these bytes: they are readable.
+        let denormal = unsafe {
+            if ty == FP_FLOAT {
+                is_denormal_f32(ptr::read_unaligned(sa as *const f32))
+            } else {
+                is_denormal_f64(ptr::read_unaligned(sa as *const f64))
+            }
+        };
+        if !denormal {
+            continue;
+        }
+        // The element's tag, already moved to the destination's shadow.
+        let tin = read_tag(da);
+        let creator = tag_creator(tin);
+        let origin = match ranges::find_hit(t, sa) {
+            Some((i, mut h)) => {
+                count_element(t, i, &mut h, sa, false);
+                if creator != 0 {
+                    t.count_creator(h.id, creator);
+                }
+                h.id
+            }
+            None => tag_origin(tin),
+        };
+        if let Some((i, mut h)) = ranges::find_hit(t, da) {
+            let e = count_element(t, i, &mut h, da, true);
+            if origin != 0 && h.id != OTHER {
+                origins::count_pair(t, h.id, origin, h.n, e);
+            }
+            if creator != 0 {
+                t.count_creator(h.id, creator);
+            }
+            if write {
+                write_tag(da, make_tag(h.id, creator));
+            }
+        } else if write {
+            write_tag(da, make_tag(origin, creator));
+        }
     }
 }
