@@ -787,9 +787,10 @@ pub unsafe extern "C" fn __tpd_copy(dst: *mut c_void, src: *const c_void, n: usi
     if n == 0 || d == s {
         return;
     }
-    if mode::shadow_writes_allowed() {
-        // SAFETY: any address range is valid for the shadow.
-        unsafe { crate::shadow::copy(d, s, n) };
+    // SAFETY: any address range is valid for the shadow.
+    unsafe { crate::shadow::copy(d, s, n) };
+    if !mode::shadow_writes_allowed() {
+        return; // the shadow holds taint labels (a program mixing modes is refused)
     }
     let t = threads::current();
     ranges::validate_hits(t);
@@ -803,7 +804,6 @@ pub unsafe extern "C" fn __tpd_copy(dst: *mut c_void, src: *const c_void, n: usi
         return;
     };
     let esz = elem_size(ty);
-    let write = mode::shadow_writes_allowed();
     for k in 0..n / esz {
         let (sa, da) = (s + k * esz, d + k * esz);
         // SAFETY: the program is about to copy these bytes: they are readable.
@@ -838,10 +838,8 @@ pub unsafe extern "C" fn __tpd_copy(dst: *mut c_void, src: *const c_void, n: usi
             if creator != 0 {
                 t.count_creator(h.id, creator);
             }
-            if write {
-                write_tag(da, make_tag(h.id, creator));
-            }
-        } else if write {
+            write_tag(da, make_tag(h.id, creator));
+        } else {
             write_tag(da, make_tag(origin, creator));
         }
     }
