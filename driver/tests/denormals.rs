@@ -374,7 +374,7 @@ fn ftz_daz_is_a_prominent_warning() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let s = text(&out.stdout);
     assert!(
-        s.contains("  !! FTZ and DAZ is set (MXCSR 0x9fc0): denormal results are flushed to zero and denormal inputs read as zero — there is nothing to trace,"),
+        s.contains("  !! FTZ and DAZ are set (MXCSR 0x9fc0): denormal results are flushed to zero and denormal inputs read as zero — there is nothing to trace,"),
         "{s}"
     );
     assert!(s.contains("FTZ) ON, denormals-are-zero (DAZ) ON"), "{s}");

@@ -359,6 +359,23 @@ fn flush_to_zero_is_reported() {
         warnings.iter().any(|w| w.contains("flush")),
         "no FTZ/DAZ warning: {warnings:?}"
     );
+    // The flags are set by crtfastmath.o's constructor, after the runtime read MXCSR at
+    // start: the report gives both values, and the text shows the one with the flags
+    // (it once said "FTZ and DAZ is set (MXCSR 0x1f80)", the default value).
+    let at_exit = env["mxcsr_at_exit"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let bits = u32::from_str_radix(at_exit.trim_start_matches("0x"), 16).unwrap_or(0);
+    assert!(bits & (1 << 15 | 1 << 6) != 0, "mxcsr_at_exit: {env}");
+    let text = run_cmd(
+        std::process::Command::new(bin_dir().join("taintprof"))
+            .arg("denormals")
+            .arg(&run.denormal_reports[0]),
+    );
+    let text = String::from_utf8_lossy(&text.stdout).to_string();
+    assert!(text.contains(&at_exit), "{text}");
+    assert!(text.contains("FTZ and DAZ are set"), "{text}");
 }
 
 /// The report without what differs between two runs of the same program (pid, times,

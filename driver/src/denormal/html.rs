@@ -216,13 +216,14 @@ pub fn write(r: &DenormalReport, s: &Summary, dir: &Path) -> Result<Written, Str
     if fp.nothing_to_trace {
         let _ = writeln!(
             o,
-            "<div class=\"alarm\">{} is set (MXCSR {}): denormals are flushed to zero, so there is nothing to trace — and this program does not pay for denormals. (-ffast-math / -Ofast link crtfastmath.o, which sets them at start-up; so does _mm_setcsr.)</div>",
+            "<div class=\"alarm\">{} (MXCSR {}): denormals are flushed to zero, so there is nothing to trace — and this program does not pay for denormals ({}).</div>",
             match (fp.ftz, fp.daz) {
-                (true, true) => "Flush-to-zero (FTZ) and denormals-are-zero (DAZ)",
-                (true, false) => "Flush-to-zero (FTZ)",
-                _ => "Denormals-are-zero (DAZ)",
+                (true, true) => "Flush-to-zero (FTZ) and denormals-are-zero (DAZ) are set",
+                (true, false) => "Flush-to-zero (FTZ) is set",
+                _ => "Denormals-are-zero (DAZ) is set",
             },
-            esc(&fp.mxcsr)
+            esc(&fp.mxcsr_shown()),
+            esc(fp.why_flushed())
         );
     }
     o.push_str("<dl class=\"head\">\n");
@@ -252,7 +253,7 @@ pub fn write(r: &DenormalReport, s: &Summary, dir: &Path) -> Result<Written, Str
         "FP environment",
         format!(
             "MXCSR <code>{}</code>: FTZ {}, DAZ {}{}",
-            esc(&fp.mxcsr),
+            esc(&fp.mxcsr_shown()),
             if fp.ftz { "<b>ON</b>" } else { "off" },
             if fp.daz { "<b>ON</b>" } else { "off" },
             if fp.changed_by_program {

@@ -69,7 +69,7 @@ pub fn header(s: &Summary) -> String {
         "FP env".to_string(),
         format!(
             "MXCSR {}: flush-to-zero (FTZ) {}, denormals-are-zero (DAZ) {}{}",
-            if fp.mxcsr.is_empty() { "?" } else { &fp.mxcsr },
+            fp.mxcsr_shown(),
             onoff(fp.ftz),
             onoff(fp.daz),
             if fp.nothing_to_trace {
@@ -119,18 +119,19 @@ pub fn header(s: &Summary) -> String {
     o.push_str(&t.render("  "));
     if fp.nothing_to_trace {
         o.push_str(&format!(
-            "\n  !! {} is set (MXCSR {}): denormal {} — there is nothing to trace,\n  !! and this program does not pay for denormals. (-ffast-math / -Ofast link crtfastmath.o,\n  !! which sets them at start-up; so does _mm_setcsr.) Counts below are what little remains.\n",
+            "\n  !! {} (MXCSR {}): denormal {} — there is nothing to trace,\n  !! and this program does not pay for denormals ({}).\n  !! Counts below are what little remains.\n",
             match (fp.ftz, fp.daz) {
-                (true, true) => "FTZ and DAZ",
-                (true, false) => "FTZ (flush-to-zero)",
-                _ => "DAZ (denormals-are-zero)",
+                (true, true) => "FTZ and DAZ are set",
+                (true, false) => "FTZ (flush-to-zero) is set",
+                _ => "DAZ (denormals-are-zero) is set",
             },
-            fp.mxcsr,
+            fp.mxcsr_shown(),
             match (fp.ftz, fp.daz) {
                 (true, true) => "results are flushed to zero and denormal inputs read as zero",
                 (true, false) => "results are flushed to zero",
                 _ => "inputs are read as zero",
-            }
+            },
+            fp.why_flushed()
         ));
     }
     o

@@ -71,11 +71,37 @@ pub struct Summary {
 #[derive(Debug, Clone, Serialize)]
 pub struct FpEnv {
     pub mxcsr: String,
+    /// MXCSR at exit, when the report has it and it differs from the start.
+    pub mxcsr_at_exit: Option<String>,
     pub ftz: bool,
     pub daz: bool,
     pub changed_by_program: bool,
     /// FTZ or DAZ: denormals are flushed, there is (nearly) nothing to trace.
     pub nothing_to_trace: bool,
+}
+
+impl FpEnv {
+    /// The MXCSR as shown: `0x1f80`, or `0x1f80 at start, 0x9fc0 at exit`.
+    pub fn mxcsr_shown(&self) -> String {
+        let start = if self.mxcsr.is_empty() {
+            "?"
+        } else {
+            &self.mxcsr
+        };
+        match &self.mxcsr_at_exit {
+            Some(end) => format!("{start} at start, {end} at exit"),
+            None => start.to_string(),
+        }
+    }
+
+    /// What set FTZ/DAZ, for the "nothing to trace" alarm.
+    pub fn why_flushed(&self) -> &'static str {
+        if self.mxcsr_at_exit.is_some() {
+            "the program set them after start-up: -ffast-math / -Ofast link crtfastmath.o, whose constructor does; so does _mm_setcsr"
+        } else {
+            "-ffast-math / -Ofast link crtfastmath.o, which sets them at start-up; so does _mm_setcsr"
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -636,6 +662,7 @@ pub fn summarize(r: &DenormalReport, file: &str, opts: &SummaryOptions) -> Summa
         mode: r.mode.clone(),
         fp_environment: FpEnv {
             mxcsr: fp.mxcsr.clone(),
+            mxcsr_at_exit: fp.mxcsr_at_exit.clone().filter(|e| *e != fp.mxcsr),
             ftz: fp.ftz,
             daz: fp.daz,
             changed_by_program: fp.changed_by_program,

@@ -496,6 +496,9 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
     let mut hx = StackBuf::<16>::new();
     let _ = write!(hx, "{:#x}", env.start);
     j.kv_bytes("mxcsr", hx.as_bytes());
+    let mut hx = StackBuf::<16>::new();
+    let _ = write!(hx, "{:#x}", env.end);
+    j.kv_bytes("mxcsr_at_exit", hx.as_bytes());
     j.kv_bool("changed_by_program", env.changed);
     j.end_object();
     j.key("totals");
