@@ -204,7 +204,6 @@ fn functions(m: LLVMModuleRef) -> Vec<V> {
     out
 }
 
-/// Whether instruction `a` dominates instruction `b` (original CFG of `p`).
 /// Where FP site `i` is in the source. Its own debug location if that names a line;
 /// the optimizer gives line 0 to what it hoists or merges (an invariant `x * 1e-39f`
 /// taken out of its loop), and a report row at "line 0" tells the user nothing. Then:
@@ -269,6 +268,7 @@ fn site_location(i: V) -> inkwell::llvm_sys::prelude::LLVMMetadataRef {
     Namer::inst_loc(i)
 }
 
+/// Whether instruction `a` dominates instruction `b` (original CFG of `p`).
 fn inst_dominates(p: &Prepared, a: V, b: V) -> bool {
     let (ba, bb) = (ir::block_of(a), ir::block_of(b));
     if ba == bb {
