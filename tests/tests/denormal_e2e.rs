@@ -33,6 +33,17 @@ fn origin(r: &Value, dest: &str, src: &str) -> u64 {
         .sum()
 }
 
+/// Denormals of array `arr` attributed to the creator on source line `line`.
+fn created_on(r: &Value, arr: &str, line: u64) -> u64 {
+    r["creators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["array"] == arr && c["line"] == line)
+        .map(|c| c["count"].as_u64().unwrap_or(0))
+        .sum()
+}
+
 fn u(v: &Value) -> u64 {
     v.as_u64()
         .unwrap_or_else(|| panic!("expected an integer, got {v}"))
@@ -261,13 +272,7 @@ fn check_creator_chain(src: &str, marker: &str) {
         let r = run.denormal_report();
         let line = line_of_marker(&[programs_dir().join(src)], marker);
         for arr in ["kernel", "work", "copy"] {
-            let from_line: u64 = r["creators"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|c| c["array"] == arr && c["line"] == line)
-                .map(|c| u(&c["count"]))
-                .sum();
+            let from_line: u64 = created_on(&r, arr, line);
             assert!(
                 from_line > 0,
                 "[{}] {src}: {arr} must name the {marker} line {line} as creator: {}",
@@ -572,13 +577,7 @@ fn an_instrumented_shared_library_is_traced_and_computes_what_native_does() {
         let r = run.denormal_report();
         let zeta = array(&r, "st->zeta");
         assert!(u(&zeta["denormal_writes"]) > 0, "[{opt}] {zeta}");
-        let created: u64 = r["creators"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|c| c["array"] == "st->zeta" && c["line"] == line)
-            .map(|c| u(&c["count"]))
-            .sum();
+        let created: u64 = created_on(&r, "st->zeta", line);
         assert!(
             created > 0,
             "[{opt}] st->zeta created on line {line}: {}",
@@ -623,13 +622,7 @@ fn a_variable_length_array_of_a_conditional_block_is_followed() {
         assert_eq!(u(&tmp["elements"]), 64, "[{}] {tmp}", b.opt);
         assert_eq!(u(&tmp["denormal_writes"]), 50 * 42, "[{}] {tmp}", b.opt);
         assert_eq!(tmp["live"], false, "[{}] {tmp}", b.opt);
-        let created: u64 = r["creators"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|c| c["array"] == "tmp" && c["line"] == fill)
-            .map(|c| u(&c["count"]))
-            .sum();
+        let created: u64 = created_on(&r, "tmp", fill);
         assert!(created > 0, "[{}] {}", b.opt, r["creators"]);
     });
 }
