@@ -687,3 +687,41 @@ fn copies_count_the_same_whether_a_loop_or_memcpy() {
         assert_eq!(origin(&r, "c", "b"), 500, "[{}] {}", b.opt, r["origins"]);
     });
 }
+
+#[test]
+fn floats_moved_as_doubles_are_counted_as_floats() {
+    let src = "dn_float_pairs.c";
+    let path = [programs_dir().join(src)];
+    let (fill, load, store) = (
+        line_of_marker(&path, "@fill"),
+        line_of_marker(&path, "@load"),
+        line_of_marker(&path, "@store"),
+    );
+    at_each_level(&[src], &[DN], |b| {
+        let run = b.run(&["2"]);
+        assert!(run.output.status.success(), "[{}] {}", b.opt, run.stderr());
+        let r = run.denormal_report();
+        // 990 pairs (k, 0.0) look like denormal doubles; no double is ever denormal.
+        for s in r["sites"].as_array().unwrap() {
+            let line = u(&s["line"]);
+            assert!(
+                line != load && line != store,
+                "[{}] the copy of float pairs is not a double load or store: {s}",
+                b.opt
+            );
+        }
+        // The 10 denormal floats are read from x and written to y by the copy, which
+        // carries their creator along.
+        let (x, y) = (array(&r, "x"), array(&r, "y"));
+        assert_eq!(u(&x["denormal_reads"]), 10, "[{}] {x}", b.opt);
+        assert_eq!(u(&y["denormal_writes"]), 10, "[{}] {y}", b.opt);
+        assert_eq!(origin(&r, "y", "x"), 10, "[{}] {}", b.opt, r["origins"]);
+        assert_eq!(
+            created_on(&r, "y", fill),
+            20,
+            "[{}] {}",
+            b.opt,
+            r["creators"]
+        );
+    });
+}

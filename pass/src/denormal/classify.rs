@@ -14,6 +14,10 @@
 //! | `store` of FP / FP vectors, `masked.store`, `masked.scatter` | the stored value | — |
 //! | `atomicrmw` on FP (`fadd`, `fsub`, `fmax`, `fmin`, `xchg`) | the operand and the old value | no |
 //!
+//! A `double` load that only feeds stores and reads (or whose stores write) the
+//! address of a float moves floats, not a double: it and its stores are not sites
+//! ([`float_pair_copy`]).
+//!
 //! Everything else that produces an FP value only moves tags (phi, select, shuffles,
 //! element insert/extract, FP→FP bitcasts of one shape, `freeze`, subvector intrinsics)
 //! or creates values whose tag is 0 (`sitofp`/`uitofp`: an integer converts to a normal
@@ -238,6 +242,135 @@ fn fp_args(i: V) -> Result<Vec<V>, String> {
         }
     }
     Ok(out)
+}
+
+/// A copy of floats moved as `double`s, as in FFTW's `cpy2d` ("copy R[2] as double"):
+/// a plain load of `double` or `<N x double>` whose only uses are plain stores of it
+/// later in the same block, with nothing in between that may write memory, where the
+/// load's address or every store's address is float-typed (see [`float_typed`]).
+/// Returns those stores.
+///
+/// The bits are pairs of floats, not doubles: checked as doubles, a pair whose upper
+/// float is 0 and lower one is not reads as a denormal double, and the report would
+/// list `double` loads and stores of denormals that never existed. Such a load and its
+/// stores are therefore not sites; each store checks the value as floats and hands a
+/// copy holding a denormal float to `__tpd_copy`, as a `memcpy` does (func.rs).
+pub fn float_pair_copy(load: V) -> Option<Vec<V>> {
+    if ir::opcode(load) != Op::LLVMLoad || !plain_access(load) {
+        return None;
+    }
+    let t = ir::type_of(load);
+    let elem = if ir::is_vector(t) {
+        ir::element_type(t)
+    } else {
+        t
+    };
+    if ir::kind(elem) != K::LLVMDoubleTypeKind {
+        return None;
+    }
+    let b = ir::block_of(load);
+    let mut stores = Vec::new();
+    // SAFETY: `load` is a live instruction; its uses are live IR.
+    let mut u = unsafe { LLVMGetFirstUse(load) };
+    while !u.is_null() {
+        let user = unsafe { LLVMGetUser(u) };
+        u = unsafe { LLVMGetNextUse(u) };
+        let ok = ir::is_instruction(user)
+            && ir::opcode(user) == Op::LLVMStore
+            && ir::operand(user, 0) == load
+            && ir::operand(user, 1) != load
+            && ir::block_of(user) == b
+            && plain_access(user);
+        if !ok {
+            return None;
+        }
+        stores.push(user);
+    }
+    // The optimizer often leaves only one side typed: strides known at compile time
+    // become byte offsets (`getelementptr i8`) from a pointer argument.
+    let typed = float_typed(ir::operand(load, 0))
+        || stores.iter().all(|&st| float_typed(ir::operand(st, 1)));
+    if stores.is_empty() || !typed {
+        return None;
+    }
+    // Nothing between the load and its last store may change memory (the copy hook
+    // reads the source when the store runs), except those stores themselves.
+    let mut x = ir::next_instruction(load);
+    let mut left = stores.len();
+    while left > 0 {
+        if x.is_null() {
+            return None; // a store before the load: a use in a loop through a phi
+        }
+        if stores.contains(&x) {
+            left -= 1;
+        } else if may_write_memory(x) {
+            return None;
+        }
+        x = ir::next_instruction(x);
+    }
+    Some(stores)
+}
+
+/// Not volatile, not atomic.
+fn plain_access(i: V) -> bool {
+    use inkwell::llvm_sys::LLVMAtomicOrdering as AO;
+    // SAFETY: `i` is a load or store.
+    unsafe { LLVMGetVolatile(i) == 0 && LLVMGetOrdering(i) == AO::LLVMAtomicOrderingNotAtomic }
+}
+
+/// Whether address `p` is computed as the address of a `float` (an array element or
+/// member of type `float`): a `getelementptr` over `float` or an array of floats,
+/// possibly followed by constant byte offsets (`getelementptr i8`, which the optimizer
+/// makes of constant offsets).
+pub fn float_typed(mut p: V) -> bool {
+    for _ in 0..8 {
+        // SAFETY: `p` is a live value.
+        let gep = if ir::is_instruction(p) {
+            ir::opcode(p) == Op::LLVMGetElementPtr
+        } else {
+            unsafe {
+                !LLVMIsAConstantExpr(p).is_null() && LLVMGetConstOpcode(p) == Op::LLVMGetElementPtr
+            }
+        };
+        if !gep {
+            return false;
+        }
+        // SAFETY: `p` is a GEP (instruction or constant expression).
+        let mut t = unsafe { LLVMGetGEPSourceElementType(p) };
+        if ir::kind(t) == K::LLVMIntegerTypeKind && unsafe { LLVMGetIntTypeWidth(t) } == 8 {
+            p = ir::operand(p, 0);
+            continue;
+        }
+        while ir::kind(t) == K::LLVMArrayTypeKind {
+            t = ir::element_type(t);
+        }
+        return ir::kind(t) == K::LLVMFloatTypeKind;
+    }
+    false
+}
+
+/// Whether instruction `x` may write memory (conservatively: any call but intrinsics
+/// that only read or have no memory effects).
+fn may_write_memory(x: V) -> bool {
+    match ir::opcode(x) {
+        Op::LLVMStore
+        | Op::LLVMAtomicRMW
+        | Op::LLVMAtomicCmpXchg
+        | Op::LLVMFence
+        | Op::LLVMVAArg
+        | Op::LLVMInvoke
+        | Op::LLVMCallBr => true,
+        Op::LLVMCall => {
+            let f = ir::called_function(x);
+            if f.is_null() || ir::intrinsic_id(f) == 0 {
+                return true;
+            }
+            // SAFETY: `x` is a call instruction.
+            let mem = unsafe { ffi::tp_call_memory_effects(x) };
+            mem & ffi::TP_MEM_WRITES != 0
+        }
+        _ => false,
+    }
 }
 
 /// The site `i` is, if any. `Err` is a compile error (the reason; the caller names the

@@ -420,6 +420,9 @@ impl<'a> DnFn<'a> {
                 }
             }
             self.close_group(i)?;
+            if let Some(&src) = self.plan.pair_copies.get(&i) {
+                self.float_pair_copy(i, src);
+            }
             self.after_close(i)?;
         } else {
             self.cur.insts.insert(i);
@@ -2419,6 +2422,38 @@ impl<'a> DnFn<'a> {
                 ir.call(h.ty, h.f, &[dst, src, n64]);
             }
         }
+    }
+
+    /// The store `st` of a copy of floats moved as a `double` (see
+    /// [`classify::float_pair_copy`]), its value loaded from `src`: the value is
+    /// checked as floats, and only a copy holding a denormal float goes to
+    /// `__tpd_copy` (counts for marked arrays, tags moved), as a `memcpy` would. A copy
+    /// of normal floats needs nothing: tags matter only while a value is denormal.
+    fn float_pair_copy(&mut self, st: V, src: V) {
+        let ir = self.ir;
+        self.at(st);
+        let v = ir::operand(st, 0);
+        let t = ir::type_of(v);
+        let doubles = if ir::is_vector(t) {
+            ir::vector_len(t)
+        } else {
+            1
+        };
+        // SAFETY: the module's context.
+        let f32 = unsafe { LLVMFloatTypeInContext(ir.ctx) };
+        let floats = ir.bitcast(v, ir.vec(f32, 2 * doubles));
+        let lanes = self.lane_mask(floats);
+        let bits = ir.bitcast(lanes, ir.int_ty(2 * doubles));
+        let any = ir.freeze(ir.icmp_ne(bits, ir.cint(ir.int_ty(2 * doubles), 0)));
+        let copy_bb = unsafe { ffi::tp_split_if_then(any, st) };
+        ir.before(ir::terminator(copy_bb));
+        let h = self.rt.copy;
+        ir.call(
+            h.ty,
+            h.f,
+            &[ir::operand(st, 1), src, ir.c64(8 * doubles as u64)],
+        );
+        self.at(st);
     }
 
     // ----- arrays and allocations (positions only; typing is in arrays.rs) -----

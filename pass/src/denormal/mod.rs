@@ -6,7 +6,7 @@
 //! |-------------|-----------------------------------------------------------------------|
 //! | `mod.rs`    | module driver: pre-check, preparation, planning, instrumentation, descriptors |
 //! | `fptype`    | FP formats, the `isdenorm` constants                                  |
-//! | `classify`  | which instructions are sites (operands, result, op name), allocators |
+//! | `classify`  | which instructions are sites (operands, result, op name), allocators, floats moved as doubles |
 //! | `func`      | per-function instrumentation: fast-path tests, cold regions, tags, calls |
 //! | `arrays`    | marked arrays: globals, stack arrays, typing of heap allocations     |
 //! | `desc`      | `FpSiteDesc`/`FpArrayDesc`/`AllocSiteDesc`/`DnModuleDesc`, ctor, sidecar |
@@ -66,6 +66,7 @@ pub struct DnStats {
     pub calls_without_tags: usize,
     pub wrapped_calls: usize,
     pub shadow_copies: usize,
+    pub float_pair_copies: usize,
     pub zero_tag_phis: usize,
     pub simplified: usize,
     pub stack_arrays: usize,
@@ -127,6 +128,10 @@ pub struct FnPlan {
     pub vlas: Vec<Vla>,
     pub allocs: Vec<AllocCall>,
     pub frees: Vec<V>,
+    /// Floats moved as doubles ([`classify::float_pair_copy`]): each store of such a
+    /// copy -> the address its value was loaded from. Neither the load nor the store is
+    /// a site.
+    pub pair_copies: HashMap<V, V>,
 }
 
 impl FnPlan {
@@ -341,10 +346,26 @@ impl Planner<'_> {
         let entry = ir::entry_block(f);
         let rpo = p.an.cfg.reverse_post_order();
         let mut restores: Vec<V> = Vec::new();
+        let mut not_sites: HashSet<V> = HashSet::new();
+        for &bi in &rpo {
+            for i in ir::instructions(p.an.blocks[bi]) {
+                if let Some(stores) = classify::float_pair_copy(i) {
+                    not_sites.insert(i);
+                    for s in stores {
+                        not_sites.insert(s);
+                        plan.pair_copies.insert(s, ir::operand(i, 0));
+                    }
+                }
+            }
+        }
+        self.stats.float_pair_copies += plan.pair_copies.len();
         for &bi in &rpo {
             let b = p.an.blocks[bi];
             for i in ir::instructions(b) {
                 let op = ir::opcode(i);
+                if not_sites.contains(&i) {
+                    continue;
+                }
                 if let Ok(Some(spec)) = site_spec(i, self.list) {
                     if op == Op::LLVMInvoke {
                         // A listed libm function called with an unwind edge: its result
@@ -742,7 +763,7 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, cfg: &Config, list: &AbiList) -> Ou
         eprintln!(
             "taintprof: {source} (opt level {}, denormal mode): {} functions instrumented ({} skipped), {} allocas promoted, \
              {} FP sites ({} descriptors) in {} counted blocks, {} fast-path tests ({} values covered by them), {} stores merged into a preceding test, {} cold regions ({} re-testing exactly), {} hook calls, {} operation sites inline, {} values rematerialized, \
-             {} parameter tags, {} call result tags, {} calls passing tags ({} without), {} wrapped calls, {} shadow copies, \
+             {} parameter tags, {} call result tags, {} calls passing tags ({} without), {} wrapped calls, {} shadow copies, {} floats-as-double copies, \
              {} zero tag PHIs removed, {} inserted instructions simplified away; \
              arrays: {} global/static, {} stack, {} variable-length; allocations: {} typed ({} sites), {} untyped; {} releases",
             if opt_level < 0 { "opt".to_string() } else { opt_level.to_string() },
@@ -766,6 +787,7 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, cfg: &Config, list: &AbiList) -> Ou
             stats.calls_without_tags,
             stats.wrapped_calls,
             stats.shadow_copies,
+            stats.float_pair_copies,
             stats.zero_tag_phis,
             stats.simplified,
             d.arrays.len(),
