@@ -350,8 +350,9 @@ pub fn float_typed(mut p: V) -> bool {
 }
 
 /// Whether instruction `x` may write memory (conservatively: any call but intrinsics
-/// that only read or have no memory effects).
-fn may_write_memory(x: V) -> bool {
+/// that only read or have no memory effects). Such an instruction also ends a group of
+/// fast-path tests (func.rs).
+pub fn may_write_memory(x: V) -> bool {
     match ir::opcode(x) {
         Op::LLVMStore
         | Op::LLVMAtomicRMW

@@ -500,24 +500,9 @@ impl<'a> DnFn<'a> {
     /// store's hook runs before the store), may call instrumented code (which reads
     /// shadow tags and slots), or ends the block.
     fn ends_group(&self, i: V, site: Option<&SiteSpec>) -> bool {
-        match ir::opcode(i) {
-            Op::LLVMStore
-            | Op::LLVMAtomicRMW
-            | Op::LLVMAtomicCmpXchg
-            | Op::LLVMFence
-            | Op::LLVMVAArg => true,
-            Op::LLVMCall => {
-                if let Some(s) = site {
-                    return matches!(s.kind, SiteKind::Store { .. });
-                }
-                let f = ir::called_function(i);
-                if f.is_null() || ir::intrinsic_id(f) == 0 {
-                    return true;
-                }
-                let mem = unsafe { ffi::tp_call_memory_effects(i) };
-                mem & ffi::TP_MEM_WRITES != 0
-            }
-            _ => unsafe { !LLVMIsATerminatorInst(i).is_null() },
+        match (ir::opcode(i), site) {
+            (Op::LLVMCall, Some(s)) => matches!(s.kind, SiteKind::Store { .. }),
+            _ => classify::may_write_memory(i) || unsafe { !LLVMIsATerminatorInst(i).is_null() },
         }
     }
 
