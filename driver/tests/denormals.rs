@@ -926,3 +926,49 @@ fn odd_reports_do_not_break_the_tables_or_the_pictures() {
     assert!(!index.contains("<b>exit"), "labels are escaped");
     assert!(index.contains("w &lt;1&gt;"));
 }
+
+#[test]
+fn a_load_as_creator_is_explained() {
+    // Denormals found in memory that nothing instrumented computed (uninitialized
+    // stack memory in libsamplerate's termination test): the load that first saw them
+    // is their creator, and the report says what that means.
+    let dir = tempdir("found");
+    let report = r#"{"schema":"taintprof.denormal","version":1,"mode":"compiler",
+      "program":{"name":"t","path":"/t","pid":3},"exit":{"reason":"exit","code":0},
+      "fp_environment":{"ftz":false,"daz":false,"mxcsr":"0x1f80","changed_by_program":false},
+      "totals":{"fp_operations":100,"denormal_operands":0,"denormal_results":0,
+                "denormal_loads":7,"denormal_stores":0},
+      "sites":[{"function":"calc","linkage":"calc","file":"src_sinc.c","line":420,"column":21,
+                "op":"load","type":"float","executions":100,"denormal_operands":0,
+                "denormal_results":0,"denormal_loads":7,"denormal_stores":0}],
+      "arrays":[{"id":1,"name":"buffer","kind":"heap","element_type":"float","elements":64,
+                 "denormal_reads":7,"denormal_writes":0,"role":"source"}],
+      "creators":[{"array":"buffer","function":"calc","file":"src_sinc.c","line":420,
+                   "op":"load","count":7}]}"#;
+    std::fs::write(dir.join("t.3.denormal.json"), report).unwrap();
+    let out = taintprof_in(&dir, &["denormals", "t.3.denormal.json", "--html", "h"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("created by: load in calc at src_sinc.c:420, already denormal in memory"),
+        "{s}"
+    );
+    assert!(
+        s.contains("load or store as creator: the value was already denormal in memory"),
+        "{s}"
+    );
+    let index = std::fs::read_to_string(dir.join("h/index.html")).unwrap();
+    assert!(index.contains("Load or store as creator"), "{index}");
+    // An operation as creator needs no such note.
+    let jacobi = text(
+        &taintprof_in(
+            &dir,
+            &[
+                "denormals",
+                &fixture("jacobi.77.denormal.json").to_string_lossy(),
+            ],
+        )
+        .stdout,
+    );
+    assert!(!jacobi.contains("as creator"), "{jacobi}");
+}

@@ -668,6 +668,18 @@ pub fn write(r: &DenormalReport, s: &Summary, dir: &Path) -> Result<Written, Str
             }
         }
         o.push_str("</table>\n");
+        if s.creators
+            .iter()
+            .any(|g| g.creators.iter().any(|c| c.found_not_made()))
+        {
+            let _ = writeln!(
+                o,
+                "<p class=\"note\">{}</p>",
+                esc(&super::summary::FOUND_NOT_MADE[..1].to_uppercase())
+                    + &esc(&super::summary::FOUND_NOT_MADE[1..])
+                    + "."
+            );
+        }
         for g in &s.creators {
             let (ch, cycle) = super::render::chain(s, &g.array);
             if ch.is_empty() {

@@ -2,7 +2,7 @@
 //! [`short`] for `taintprof run`. The tables follow the thesis's: the instruction
 //! profile (Tables 4.6, 6.3, 6.5), arrays (6.7), origins (6.9), over time (4.5).
 
-use super::summary::Summary;
+use super::summary::{Summary, FOUND_NOT_MADE};
 use super::thousands as th;
 use crate::table::{shown_name, Align, Table};
 
@@ -215,7 +215,10 @@ pub fn in_short_lines(s: &Summary) -> Vec<String> {
     let mut made: Vec<(String, Vec<&str>)> = Vec::new();
     for g in &s.creators {
         if let Some(c) = g.creators.first() {
-            let what = format!("{} in {} at {}", c.op, shown_name(&c.function), c.source);
+            let mut what = format!("{} in {} at {}", c.op, shown_name(&c.function), c.source);
+            if c.found_not_made() {
+                what.push_str(", already denormal in memory");
+            }
             match made.iter_mut().find(|(w, _)| *w == what) {
                 Some((_, v)) => v.push(&g.array),
                 None => made.push((what, vec![&g.array])),
@@ -704,6 +707,12 @@ pub fn creators(s: &Summary) -> String {
             o.push_str(&line);
             o.push('\n');
         }
+    }
+    if s.creators
+        .iter()
+        .any(|g| g.creators.iter().any(|c| c.found_not_made()))
+    {
+        o.push_str(&format!("  {FOUND_NOT_MADE}\n"));
     }
     o
 }

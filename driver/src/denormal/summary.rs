@@ -245,6 +245,19 @@ pub struct CreatorRow {
     pub copies: usize,
 }
 
+impl CreatorRow {
+    /// A load or store named as the creator: the value was already denormal when the
+    /// load read it (or the store wrote it) and nothing instrumented had computed it —
+    /// uninitialized memory, data written by I/O or by code built without taintprof,
+    /// float bits moved as integers, or a denormal constant. The chain stops here.
+    pub fn found_not_made(&self) -> bool {
+        matches!(self.op.as_str(), "load" | "store")
+    }
+}
+
+/// What a load or store in the creators' place means (the text and HTML reports).
+pub const FOUND_NOT_MADE: &str = "load or store as creator: the value was already denormal in memory (or a constant) and nothing instrumented computed it: uninitialized memory, I/O, code built without taintprof, or float bits moved as integers";
+
 /// Snapshots as intervals: denormal reads/writes per array between consecutive
 /// snapshots (the report's counters are cumulative), like thesis Table 4.5.
 #[derive(Debug, Clone, Serialize)]
