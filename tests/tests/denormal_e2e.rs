@@ -725,3 +725,21 @@ fn floats_moved_as_doubles_are_counted_as_floats() {
         );
     });
 }
+
+#[test]
+fn a_copied_struct_counts_its_floats_not_its_integers() {
+    let src = "dn_struct_copy.c";
+    let fill = line_of_marker(&[programs_dir().join(src)], "@fill");
+    at_each_level(&[src], &[DN], |b| {
+        let run = b.run(&[]);
+        assert!(run.output.status.success(), "[{}] {}", b.opt, run.stderr());
+        let r = run.denormal_report();
+        // The block g: 5 denormal floats written, copied (5 reads, 5 writes) and read
+        // back once (5 reads). Its 64 small integers are never denormal floats.
+        let g = array(&r, "g");
+        assert_eq!(u(&g["denormal_writes"]), 10, "[{}] {g}", b.opt);
+        assert_eq!(u(&g["denormal_reads"]), 10, "[{}] {g}", b.opt);
+        assert_eq!(origin(&r, "g", "g"), 5, "[{}] {}", b.opt, r["origins"]);
+        assert_eq!(created_on(&r, "g", fill), 20, "[{}] {}", b.opt, r["creators"]);
+    });
+}

@@ -817,8 +817,16 @@ pub unsafe extern "C" fn __tpd_copy(dst: *mut c_void, src: *const c_void, n: usi
         if !denormal {
             continue;
         }
-        // The element's tag, already moved to the destination's shadow.
+        // The element's tag, already moved to the destination's shadow. No tag: no
+        // floating-point code of the program stored a denormal there. A copy is bytes,
+        // and a block followed as floats may hold integers (a struct's int fields)
+        // whose small values look like denormal floats bit for bit; they are not
+        // counted. (A denormal that came from outside, through I/O or uninstrumented
+        // code, is counted where a float load first reads it.)
         let tin = read_tag(da);
+        if tin == 0 {
+            continue;
+        }
         let creator = tag_creator(tin);
         let origin = match ranges::find_hit(t, sa) {
             Some((i, mut h)) => {
