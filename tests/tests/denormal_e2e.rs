@@ -740,6 +740,12 @@ fn a_copied_struct_counts_its_floats_not_its_integers() {
         assert_eq!(u(&g["denormal_writes"]), 10, "[{}] {g}", b.opt);
         assert_eq!(u(&g["denormal_reads"]), 10, "[{}] {g}", b.opt);
         assert_eq!(origin(&r, "g", "g"), 5, "[{}] {}", b.opt, r["origins"]);
-        assert_eq!(created_on(&r, "g", fill), 20, "[{}] {}", b.opt, r["creators"]);
+        assert_eq!(
+            created_on(&r, "g", fill),
+            20,
+            "[{}] {}",
+            b.opt,
+            r["creators"]
+        );
     });
 }
