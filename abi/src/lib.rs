@@ -424,6 +424,12 @@ pub const HOOK_DN_ALLOC: &str = "__tpd_alloc";
 /// would be counted: reads of the source's marked array, writes of the destination's,
 /// the origin pair and the creators (elements typed by the marked array involved).
 pub const HOOK_DN_COPY: &str = "__tpd_copy";
+/// `void __tpd_name_container(void *obj, const AllocSiteDesc *var)`: after a call that
+/// was given the address of a local `std::vector` of an FP type (`obj`, whose first
+/// word points to its elements), when the elements' marked heap array still has the
+/// name of a library allocator's site (code that was not inlined: `-O0`), it takes the
+/// variable's name and position from `var`.
+pub const HOOK_DN_NAME_CONTAINER: &str = "__tpd_name_container";
 pub const HOOK_DN_RELEASE: &str = "__tpd_release";
 
 /// An FP operation, load or store at a source position. LLVM type:

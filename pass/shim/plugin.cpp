@@ -950,6 +950,33 @@ extern "C" int tp_gep_constant_offset(LLVMValueRef G, int64_t *Out) {
   return 1;
 }
 
+/// Whether debug type `Ty` is a C++ standard vector of a floating-point type
+/// (`std::vector<float>`, `std::vector<double>`; libstdc++ or libc++, whose first member
+/// points to the elements' one heap block): its element type's size in bits (0 if not
+/// such a vector) and name in `*Name`.
+extern "C" unsigned tp_ditype_fp_vector(LLVMMetadataRef TyMD, TpStr *Name) {
+  auto *C = dyn_cast_or_null<DICompositeType>(tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD))));
+  if (!C || (C->getTag() != dwarf::DW_TAG_class_type &&
+             C->getTag() != dwarf::DW_TAG_structure_type) ||
+      !C->getName().starts_with("vector<"))
+    return 0;
+  // The outermost namespace is std (libc++ nests std::__1).
+  DIScope *Top = nullptr;
+  for (DIScope *S = C->getScope(); S && isa<DINamespace>(S); S = S->getScope())
+    Top = S;
+  if (!Top || Top->getName() != "std")
+    return 0;
+  DINodeArray Params = C->getTemplateParams();
+  if (Params.empty())
+    return 0;
+  auto *P = dyn_cast_or_null<DITemplateTypeParameter>(Params[0]);
+  auto *B = P ? dyn_cast_or_null<DIBasicType>(tpStrip(P->getType())) : nullptr;
+  if (!B || B->getEncoding() != dwarf::DW_ATE_float)
+    return 0;
+  *Name = tpStr(B->getName());
+  return (unsigned)B->getSizeInBits();
+}
+
 /// Whether debug type `Ty` (typedefs and qualifiers stripped) is an array type.
 extern "C" int tp_ditype_is_array(LLVMMetadataRef TyMD) {
   auto *C = dyn_cast_or_null<DICompositeType>(tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD))));

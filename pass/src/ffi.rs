@@ -133,6 +133,9 @@ extern "C" {
     ) -> LLVMMetadataRef;
     pub fn tp_gep_constant_offset(gep: LLVMValueRef, out: *mut i64) -> c_int;
     pub fn tp_ditype_is_array(ty: LLVMMetadataRef) -> c_int;
+    /// Size in bits of the element type of `ty` if it is `std::vector` of an FP type
+    /// (0 if not), its name into `name`.
+    pub fn tp_ditype_fp_vector(ty: LLVMMetadataRef, name: *mut TpStr) -> c_uint;
     /// The debug return type of function `f`, or null.
     pub fn tp_function_return_ditype(f: LLVMValueRef) -> LLVMMetadataRef;
     /// Taint mode: GEP instruction `g` as `*konst + sum scales[i] * vars[i]` bytes from
@@ -224,6 +227,17 @@ pub fn ditype_fp(ty: LLVMMetadataRef, derefs: u32) -> Option<(u32, String)> {
     let mut name = TpStr::EMPTY;
     // SAFETY: ty is a DIType of the module (the shim checks).
     let bits = unsafe { tp_ditype_fp(ty, derefs, &mut name) };
+    (bits != 0).then(|| (bits, name.to_string_lossy()))
+}
+
+/// `(bits, name)` of the element type of `ty` if it is a `std::vector` of an FP type.
+pub fn ditype_fp_vector(ty: LLVMMetadataRef) -> Option<(u32, String)> {
+    if ty.is_null() {
+        return None;
+    }
+    let mut name = TpStr::EMPTY;
+    // SAFETY: ty is a DIType of the module (the shim checks).
+    let bits = unsafe { tp_ditype_fp_vector(ty, &mut name) };
     (bits != 0).then(|| (bits, name.to_string_lossy()))
 }
 

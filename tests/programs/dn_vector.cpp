@@ -1,12 +1,18 @@
-// Denormal mode on C++ containers: std::vector<float> buffers are marked heap arrays.
-// After inlining (-O2, -O3), the buffer comes from operator new inside main, bound to a
-// part of `fine` and to the parameters of inlined library helpers (`__first`, ...): the
-// report must name it after the user's variable. Without inlining (-O0) it is
-// allocated inside std::allocator<float>::allocate, which knows no variable: the report
-// names it after that allocation site.
+// Denormal mode on C++ containers: std::vector<float> buffers are marked heap arrays,
+// named after the user's variable at every optimization level. After inlining (-O2,
+// -O3), the buffer comes from operator new inside main, bound to a part of `fine` and
+// to the parameters of inlined library helpers (`__first`, ...). Without inlining
+// (-O0) it is allocated inside std::allocator<float>::allocate, which knows no
+// variable: main names it after each call it passes `fine` to. `grown` gets its buffer
+// in push_back, inside a function that only has a reference to it.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+
+__attribute__((noinline)) static void fill(std::vector<double> &out, int n, double scale) {
+  for (int i = 0; i < n; i++)
+    out.push_back(scale * 1e-300 * 1e-10); /* @push */
+}
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 256;
@@ -14,9 +20,11 @@ int main(int argc, char **argv) {
   std::vector<float> fine(n, 0.0f); /* @fine */
   for (int i = 0; i < n; i++)
     fine[i] = coarse[i] * 1e-39f; /* @scale */
+  std::vector<double> grown; /* @grown */
+  fill(grown, n, argc);
   double s = 0;
   for (int i = 0; i < n; i++)
-    s += fine[i];
+    s += fine[i] + grown[i] * 1e300;
   printf("%g\n", s);
   return 0;
 }

@@ -261,11 +261,20 @@ pub fn decide(evidence: &[Evidence]) -> Option<(FpKind, String, &'static str)> {
                 name,
                 kind,
                 inlined: false,
-            } if kind.is_some() || !typed => Some(name.clone()),
+            } if (kind.is_some() || !typed) && !reserved(name) => Some(name.clone()),
             _ => None,
         })
     };
     let own_name = own(true).or_else(|| own(false));
+    // A library's parameter (`__result`, `__first`) names nothing the user wrote: the
+    // array is then named after its allocation site, or by a container variable later.
+    let named = |name: &String| {
+        if reserved(name) {
+            String::new()
+        } else {
+            name.clone()
+        }
+    };
     for e in evidence {
         if let Evidence::Debug {
             name,
@@ -273,7 +282,7 @@ pub fn decide(evidence: &[Evidence]) -> Option<(FpKind, String, &'static str)> {
             ..
         } = e
         {
-            let name = own_name.unwrap_or_else(|| name.clone());
+            let name = own_name.unwrap_or_else(|| named(name));
             return Some((*k, name, "debug-info"));
         }
     }
@@ -289,12 +298,19 @@ pub fn decide(evidence: &[Evidence]) -> Option<(FpKind, String, &'static str)> {
     let name = own_name
         .or_else(|| {
             evidence.iter().find_map(|e| match e {
-                Evidence::Debug { name, .. } => Some(name.clone()),
+                Evidence::Debug { name, .. } => Some(named(name)),
                 _ => None,
             })
         })
         .unwrap_or_default();
     kind.map(|k| (k, name, "fp-use"))
+}
+
+/// An identifier reserved to the implementation (`__first`, `_Tp`): the C and C++
+/// libraries' own names, never a user's variable.
+fn reserved(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() >= 2 && b[0] == b'_' && (b[1] == b'_' || b[1].is_ascii_uppercase())
 }
 
 fn fp_of_debug_type(ty: LLVMMetadataRef, derefs: u32) -> Option<FpKind> {

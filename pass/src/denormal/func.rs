@@ -2474,6 +2474,29 @@ impl<'a> DnFn<'a> {
             }
             self.stats.stack_arrays += 1;
         }
+        // Local std::vectors name their elements' arrays after every call given their
+        // address (construction, growth, assignment). After an invoke: at the top of
+        // its normal destination when that has no other predecessor.
+        for c in &plan.containers {
+            let h = self.rt.name_container;
+            for &call in &c.calls {
+                if ir::opcode(call) == Op::LLVMInvoke {
+                    let dest = unsafe { LLVMGetNormalDest(call) };
+                    // SAFETY: the block's uses are the terminators that branch to it.
+                    let only_pred = unsafe {
+                        let u = LLVMGetFirstUse(LLVMBasicBlockAsValue(dest));
+                        !u.is_null() && LLVMGetNextUse(u).is_null()
+                    };
+                    if !only_pred {
+                        continue;
+                    }
+                    ir.before(ir::first_non_phi(dest));
+                } else {
+                    ir.after(call);
+                }
+                ir.call(h.ty, h.f, &[c.alloca, c.site]);
+            }
+        }
         // Variable-length stack arrays: registered like heap blocks (their size is only
         // known at run time), released at the stackrestore that frees them and before
         // every return. A return the array does not dominate releases what a slot

@@ -96,6 +96,16 @@ pub struct StackArray {
     pub ends: Vec<V>,
 }
 
+/// A local `std::vector` of an FP type: after each call given its address, its
+/// elements' heap array takes the variable's name (`site`: an `AllocSiteDesc` naming
+/// the variable) unless it has a better one. Without inlining (`-O0`) the elements are
+/// allocated in the library's allocator, whose site names no variable.
+pub struct Container {
+    pub alloca: V,
+    pub site: V,
+    pub calls: Vec<V>,
+}
+
 /// A variable-length stack array: registered like a heap block.
 pub struct Vla {
     pub alloca: V,
@@ -132,6 +142,7 @@ pub struct FnPlan {
     /// copy -> the address its value was loaded from. Neither the load nor the store is
     /// a site.
     pub pair_copies: HashMap<V, V>,
+    pub containers: Vec<Container>,
 }
 
 impl FnPlan {
@@ -508,6 +519,10 @@ impl Planner<'_> {
     }
 
     fn plan_alloca(&mut self, plan: &mut FnPlan, p: &Prepared, a: V, static_: bool) {
+        if let Some(c) = self.container(a) {
+            plan.containers.push(c);
+            return;
+        }
         let Some((elem, elements, var)) =
             arrays::stack_array(self.ir, &mut self.d.base.namer, a, static_)
         else {
@@ -584,6 +599,49 @@ impl Planner<'_> {
     }
 
     /// The `AllocSiteDesc` of an allocation call whose block could be typed as FP.
+    /// Alloca `a` as a local `std::vector` of an FP type (by its debug variable), with
+    /// the calls its address is passed to; none if it is not one or is never passed.
+    fn container(&mut self, a: V) -> Option<Container> {
+        let var = crate::ffi::value_debug_vars(a, true)
+            .into_iter()
+            .find_map(|v| arrays::var_info(&mut self.d.base.namer, v))?;
+        let (bits, ty_name) = crate::ffi::ditype_fp_vector(var.ty)?;
+        let elem = fptype::kind_of_debug_type(bits, &ty_name)?;
+        let mut calls = Vec::new();
+        // SAFETY: `a` is a live alloca; its uses are live IR.
+        let mut u = unsafe { LLVMGetFirstUse(a) };
+        while !u.is_null() {
+            let user = unsafe { LLVMGetUser(u) };
+            u = unsafe { LLVMGetNextUse(u) };
+            let call = ir::is_instruction(user)
+                && matches!(ir::opcode(user), Op::LLVMCall | Op::LLVMInvoke)
+                && !ir::called_function(user).is_null()
+                && ir::intrinsic_id(ir::called_function(user)) == 0
+                && (0..ir::num_call_args(user)).any(|k| ir::operand(user, k) == a);
+            if call && !calls.contains(&user) {
+                calls.push(user);
+            }
+        }
+        if calls.is_empty() {
+            return None;
+        }
+        let info = AllocSiteInfo {
+            name: var.name,
+            function: var.function,
+            file: var.file,
+            line: var.line,
+            elem,
+            allocator: "std::vector".into(),
+            typed_by: "debug-info",
+        };
+        let site = self.d.alloc_site(self.ir, info);
+        Some(Container {
+            alloca: a,
+            site,
+            calls,
+        })
+    }
+
     fn type_allocation(&mut self, p: &Prepared, call: V, kind: AllocFn, name: &str) -> Option<V> {
         let roots: Vec<V> = if kind == AllocFn::PosixMemalign {
             // The block comes back through `*memptr`: the variable `memptr` points to,

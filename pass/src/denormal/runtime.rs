@@ -33,6 +33,8 @@ pub struct DnRuntime {
     pub release: Hook,
     /// `__tpd_copy`: memcpy/memmove that may hold an FP element (tags and counts).
     pub copy: Hook,
+    /// `__tpd_name_container`: a local `std::vector` names its elements' heap array.
+    pub name_container: Hook,
 }
 
 impl DnRuntime {
@@ -93,6 +95,7 @@ impl DnRuntime {
             alloc: hook(abi::HOOK_DN_ALLOC, p, &[p, i64t, p], false),
             release: hook(abi::HOOK_DN_RELEASE, void, &[p], false),
             copy: hook(abi::HOOK_DN_COPY, void, &[p, p, i64t], false),
+            name_container: hook(abi::HOOK_DN_NAME_CONTAINER, void, &[p, p], false),
         }
     }
 }

@@ -620,6 +620,27 @@ pub fn vla_record(site: &AllocSiteDesc, class: u64) -> u32 {
 }
 
 /// Whether record `id` is shared by the activations of a variable-length array.
+/// Heap array `id` takes allocation site `var` (a local `std::vector`'s name and
+/// position, `__tpd_name_container`) when its own site names no variable: the
+/// library's allocator allocated it (`std::__new_allocator<float>::allocate` at -O0).
+/// A name from `tp_array_shape` or a variable is kept.
+pub fn name_by_container(id: u32, var: &'static AllocSiteDesc) {
+    let Some(r) = rec_if_exists(id).filter(|_| id != OTHER) else {
+        return;
+    };
+    if !r.name.load(Acquire).is_null() {
+        return;
+    }
+    let Some(site) = r.alloc_site() else {
+        return;
+    };
+    // SAFETY: descriptor strings.
+    let anonymous = unsafe { cstr(site.name) }.is_empty();
+    if anonymous && site.flags & ALLOC_SITE_VLA == 0 && site.elem_ty == var.elem_ty {
+        r.desc.store(var as *const AllocSiteDesc as usize, Release);
+    }
+}
+
 pub fn is_vla(id: u32) -> bool {
     rec_if_exists(id)
         .and_then(|r| r.alloc_site())

@@ -774,6 +774,27 @@ pub unsafe extern "C" fn __tpd_release(block: *mut c_void) {
     }
 }
 
+/// `void __tpd_name_container(void *obj, const AllocSiteDesc *var)`: `obj` is a local
+/// `std::vector` of an FP type, right after a call that was given its address; its
+/// first word points to its elements (libstdc++ and libc++ alike).
+#[no_mangle]
+pub unsafe extern "C" fn __tpd_name_container(obj: *const c_void, var: *const AllocSiteDesc) {
+    if obj.is_null() || var.is_null() {
+        return;
+    }
+    // SAFETY: the pass passes the address of the vector object, a live alloca.
+    let begin = unsafe { ptr::read(obj as *const usize) };
+    if begin == 0 {
+        return;
+    }
+    let t = threads::current();
+    ranges::validate_hits(t);
+    if let Some((_, h)) = ranges::find_hit(t, begin) {
+        // SAFETY: the pass's descriptor lives as long as the module.
+        arrays::name_by_container(h.id, unsafe { &*var });
+    }
+}
+
 /// `void __tpd_copy(void *dst, const void *src, size_t n)`: memcpy/memmove in denormal
 /// mode, called right before the copy (the source still holds what is copied). The
 /// tags move with the bytes; and when the source or the destination lies in a marked
