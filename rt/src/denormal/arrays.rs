@@ -619,7 +619,6 @@ pub fn vla_record(site: &AllocSiteDesc, class: u64) -> u32 {
     })
 }
 
-/// Whether record `id` is shared by the activations of a variable-length array.
 /// Heap array `id` takes allocation site `var` (a local `std::vector`'s name and
 /// position, `__tpd_name_container`) when its own site names no variable: the
 /// library's allocator allocated it (`std::__new_allocator<float>::allocate` at -O0).
@@ -641,6 +640,7 @@ pub fn name_by_container(id: u32, var: &'static AllocSiteDesc) {
     }
 }
 
+/// Whether record `id` is shared by the activations of a variable-length array.
 pub fn is_vla(id: u32) -> bool {
     rec_if_exists(id)
         .and_then(|r| r.alloc_site())
