@@ -112,6 +112,21 @@ pub fn next_instruction(i: V) -> V {
     unsafe { LLVMGetNextInstruction(i) }
 }
 
+/// The users of `v`, one per use, in use-list order (snapshotted, so that changing
+/// the IR does not disturb iteration).
+pub fn users(v: V) -> Vec<V> {
+    let mut out = Vec::new();
+    // SAFETY: `v` is a live value; its uses are live IR.
+    unsafe {
+        let mut u = LLVMGetFirstUse(v);
+        while !u.is_null() {
+            out.push(LLVMGetUser(u));
+            u = LLVMGetNextUse(u);
+        }
+    }
+    out
+}
+
 /// All instructions of a block, snapshotted (so that inserting does not disturb
 /// iteration).
 pub fn instructions(b: B) -> Vec<V> {

@@ -373,10 +373,7 @@ pub fn evidence(namer: &mut Namer, roots: &[V]) -> Vec<Evidence> {
             vars.sort_by_key(|(mine, _)| !mine);
             out.extend(vars.into_iter().map(|(_, e)| e));
         }
-        let mut u = unsafe { LLVMGetFirstUse(d) };
-        while !u.is_null() {
-            let user = unsafe { LLVMGetUser(u) };
-            u = unsafe { LLVMGetNextUse(u) };
+        for user in ir::users(d) {
             if !ir::is_instruction(user) {
                 continue;
             }

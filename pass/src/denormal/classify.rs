@@ -270,11 +270,7 @@ pub fn float_pair_copy(load: V) -> Option<Vec<V>> {
     }
     let b = ir::block_of(load);
     let mut stores = Vec::new();
-    // SAFETY: `load` is a live instruction; its uses are live IR.
-    let mut u = unsafe { LLVMGetFirstUse(load) };
-    while !u.is_null() {
-        let user = unsafe { LLVMGetUser(u) };
-        u = unsafe { LLVMGetNextUse(u) };
+    for user in ir::users(load) {
         let ok = ir::is_instruction(user)
             && ir::opcode(user) == Op::LLVMStore
             && ir::operand(user, 0) == load

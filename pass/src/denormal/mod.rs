@@ -253,11 +253,7 @@ fn site_location(i: V) -> inkwell::llvm_sys::prelude::LLVMMetadataRef {
         if seen.len() > 64 {
             break;
         }
-        // SAFETY: v is an instruction; its uses and users are live IR.
-        let mut u = unsafe { LLVMGetFirstUse(v) };
-        while !u.is_null() {
-            let user = unsafe { LLVMGetUser(u) };
-            u = unsafe { LLVMGetNextUse(u) };
+        for user in ir::users(v) {
             if !ir::is_instruction(user) || !seen.insert(user) {
                 continue;
             }
@@ -550,10 +546,7 @@ impl Planner<'_> {
                 let desc = self.d.stack_template(self.ir, info);
                 let mut starts = Vec::new();
                 let mut ends = Vec::new();
-                let mut u = unsafe { LLVMGetFirstUse(a) };
-                while !u.is_null() {
-                    let user = unsafe { LLVMGetUser(u) };
-                    u = unsafe { LLVMGetNextUse(u) };
+                for user in ir::users(a) {
                     if !ir::is_instruction(user) || ir::opcode(user) != Op::LLVMCall {
                         continue;
                     }
@@ -608,11 +601,7 @@ impl Planner<'_> {
         let (bits, ty_name) = crate::ffi::ditype_fp_vector(var.ty)?;
         let elem = fptype::kind_of_debug_type(bits, &ty_name)?;
         let mut calls = Vec::new();
-        // SAFETY: `a` is a live alloca; its uses are live IR.
-        let mut u = unsafe { LLVMGetFirstUse(a) };
-        while !u.is_null() {
-            let user = unsafe { LLVMGetUser(u) };
-            u = unsafe { LLVMGetNextUse(u) };
+        for user in ir::users(a) {
             let call = ir::is_instruction(user)
                 && matches!(ir::opcode(user), Op::LLVMCall | Op::LLVMInvoke)
                 && !ir::called_function(user).is_null()
@@ -648,10 +637,7 @@ impl Planner<'_> {
             // and the pointers loaded from it.
             let mp = ir::operand(call, 0);
             let mut r = Vec::new();
-            let mut u = unsafe { LLVMGetFirstUse(mp) };
-            while !u.is_null() {
-                let user = unsafe { LLVMGetUser(u) };
-                u = unsafe { LLVMGetNextUse(u) };
+            for user in ir::users(mp) {
                 if ir::is_instruction(user)
                     && ir::opcode(user) == Op::LLVMLoad
                     && ir::type_of(user) == self.ir.ptr

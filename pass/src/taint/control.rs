@@ -230,10 +230,7 @@ impl FnInstr<'_> {
         // Deciders that control every point where the slot comes alive (lifetime.start,
         // else the entry block, which no decider controls).
         let mut births = Vec::new();
-        let mut u = unsafe { LLVMGetFirstUse(slot) };
-        while !u.is_null() {
-            let user = unsafe { LLVMGetUser(u) };
-            u = unsafe { LLVMGetNextUse(u) };
+        for user in ir::users(slot) {
             if ir::is_instruction(user)
                 && ir::opcode(user) == Op::LLVMCall
                 && ir::name_of(ir::called_function(user)).starts_with("llvm.lifetime.start")
