@@ -551,6 +551,10 @@ pub struct AllocSiteDesc {
 /// activations share one: a VLA in a function called 20 000 times is one array of the
 /// report, not 20 000.
 pub const ALLOC_SITE_VLA: u16 = 1;
+/// `AllocSiteDesc::flags`: the site names a `std::vector` through a pointer or
+/// reference (`*out`, `this->cells`; `__tpd_name_container`). A name from the variable
+/// that holds the vector itself (`grown`, whose address was passed on) replaces it.
+pub const ALLOC_SITE_BY_POINTER: u16 = 2;
 
 /// One denormal-mode module. LLVM type:
 /// `{ i32, i32, ptr, ptr, i32, i32, ptr, i32, i32, i64, ptr }`.

@@ -950,12 +950,12 @@ extern "C" int tp_gep_constant_offset(LLVMValueRef G, int64_t *Out) {
   return 1;
 }
 
-/// Whether debug type `Ty` is a C++ standard vector of a floating-point type
-/// (`std::vector<float>`, `std::vector<double>`; libstdc++ or libc++, whose first member
-/// points to the elements' one heap block): its element type's size in bits (0 if not
-/// such a vector) and name in `*Name`.
-extern "C" unsigned tp_ditype_fp_vector(LLVMMetadataRef TyMD, TpStr *Name) {
-  auto *C = dyn_cast_or_null<DICompositeType>(tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD))));
+/// Whether debug type `Ty` (stripped) is a C++ standard vector of a floating-point
+/// type (`std::vector<float>`, `std::vector<double>`; libstdc++ or libc++, whose first
+/// member points to the elements' one heap block): its element type's size in bits (0
+/// if not such a vector) and name in `*Name`.
+static unsigned tpFpVectorBits(DIType *Ty, TpStr *Name) {
+  auto *C = dyn_cast_or_null<DICompositeType>(Ty);
   if (!C || (C->getTag() != dwarf::DW_TAG_class_type &&
              C->getTag() != dwarf::DW_TAG_structure_type) ||
       !C->getName().starts_with("vector<"))
@@ -975,6 +975,57 @@ extern "C" unsigned tp_ditype_fp_vector(LLVMMetadataRef TyMD, TpStr *Name) {
     return 0;
   *Name = tpStr(B->getName());
   return (unsigned)B->getSizeInBits();
+}
+
+/// The `std::vector` of an FP type that starts exactly at bit `OffsetBits` of the object
+/// `Ty` designates after `Derefs` pointer/reference levels: the object itself, or a
+/// member (nested members too). Returns the element type's size in bits (0 if there is
+/// no such vector there), its name in `*Name`, and the member path ("cells",
+/// "grid.cells"; empty for the object itself) in `*Path` (malloc'd, free with tp_free).
+extern "C" unsigned tp_ditype_fp_vector_at(LLVMMetadataRef TyMD, unsigned Derefs,
+                                           uint64_t OffsetBits, char **Path, TpStr *Name) {
+  *Path = nullptr;
+  DIType *Ty = tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD)));
+  for (; Derefs > 0 && Ty; --Derefs) {
+    auto *D = dyn_cast<DIDerivedType>(Ty);
+    if (!D || (D->getTag() != dwarf::DW_TAG_pointer_type &&
+               D->getTag() != dwarf::DW_TAG_reference_type &&
+               D->getTag() != dwarf::DW_TAG_rvalue_reference_type))
+      return 0;
+    Ty = tpStrip(D->getBaseType());
+  }
+  std::string P;
+  for (unsigned Guard = 0; Ty && Guard < 32; ++Guard) {
+    if (unsigned Bits = tpFpVectorBits(Ty, Name)) {
+      if (OffsetBits != 0)
+        return 0;
+      *Path = strdup(P.c_str());
+      return Bits;
+    }
+    auto *C = dyn_cast<DICompositeType>(Ty);
+    if (!C || (C->getTag() != dwarf::DW_TAG_structure_type &&
+               C->getTag() != dwarf::DW_TAG_class_type))
+      return 0;
+    DIDerivedType *Found = nullptr;
+    for (DINode *E : C->getElements()) {
+      auto *M = dyn_cast_or_null<DIDerivedType>(E);
+      if (!M || M->getTag() != dwarf::DW_TAG_member || M->isStaticMember())
+        continue;
+      uint64_t Off = M->getOffsetInBits(), Size = M->getSizeInBits();
+      if (OffsetBits == Off || (OffsetBits > Off && OffsetBits < Off + Size)) {
+        Found = M;
+        break;
+      }
+    }
+    if (!Found)
+      return 0;
+    if (!P.empty())
+      P += ".";
+    P += Found->getName().str();
+    OffsetBits -= Found->getOffsetInBits();
+    Ty = tpStrip(Found->getBaseType());
+  }
+  return 0;
 }
 
 /// Whether debug type `Ty` (typedefs and qualifiers stripped) is an array type.

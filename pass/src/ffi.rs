@@ -133,9 +133,16 @@ extern "C" {
     ) -> LLVMMetadataRef;
     pub fn tp_gep_constant_offset(gep: LLVMValueRef, out: *mut i64) -> c_int;
     pub fn tp_ditype_is_array(ty: LLVMMetadataRef) -> c_int;
-    /// Size in bits of the element type of `ty` if it is `std::vector` of an FP type
-    /// (0 if not), its name into `name`.
-    pub fn tp_ditype_fp_vector(ty: LLVMMetadataRef, name: *mut TpStr) -> c_uint;
+    /// Size in bits of the element type of the `std::vector` of an FP type at
+    /// `offset_bits` of what `ty` designates after `derefs` pointer levels (0 if none),
+    /// its name into `name`, the member path into `path` (free with `tp_free`).
+    pub fn tp_ditype_fp_vector_at(
+        ty: LLVMMetadataRef,
+        derefs: c_uint,
+        offset_bits: u64,
+        path: *mut *mut c_char,
+        name: *mut TpStr,
+    ) -> c_uint;
     /// The debug return type of function `f`, or null.
     pub fn tp_function_return_ditype(f: LLVMValueRef) -> LLVMMetadataRef;
     /// Taint mode: GEP instruction `g` as `*konst + sum scales[i] * vars[i]` bytes from
@@ -230,15 +237,32 @@ pub fn ditype_fp(ty: LLVMMetadataRef, derefs: u32) -> Option<(u32, String)> {
     (bits != 0).then(|| (bits, name.to_string_lossy()))
 }
 
-/// `(bits, name)` of the element type of `ty` if it is a `std::vector` of an FP type.
-pub fn ditype_fp_vector(ty: LLVMMetadataRef) -> Option<(u32, String)> {
+/// `(element bits, element type name, member path)` of the `std::vector` of an FP type
+/// at byte `offset` of what `ty` designates after `derefs` pointer levels (the path is
+/// empty for the object itself).
+pub fn ditype_fp_vector_at(
+    ty: LLVMMetadataRef,
+    derefs: u32,
+    offset: u64,
+) -> Option<(u32, String, String)> {
     if ty.is_null() {
         return None;
     }
     let mut name = TpStr::EMPTY;
-    // SAFETY: ty is a DIType of the module (the shim checks).
-    let bits = unsafe { tp_ditype_fp_vector(ty, &mut name) };
-    (bits != 0).then(|| (bits, name.to_string_lossy()))
+    let mut path: *mut c_char = std::ptr::null_mut();
+    // SAFETY: ty is a DIType of the module (the shim checks); path is malloc'd or null.
+    let bits = unsafe { tp_ditype_fp_vector_at(ty, derefs, offset * 8, &mut path, &mut name) };
+    let p = if path.is_null() {
+        String::new()
+    } else {
+        // SAFETY: NUL-terminated, from strdup; freed right after.
+        let s = unsafe { std::ffi::CStr::from_ptr(path) }
+            .to_string_lossy()
+            .into_owned();
+        unsafe { tp_free(path) };
+        s
+    };
+    (bits != 0).then(|| (bits, name.to_string_lossy(), p))
 }
 
 /// The member of struct type `ty` (after `derefs` pointer levels) at byte `offset`:

@@ -506,19 +506,7 @@ fn std_vector_buffers_are_named_after_the_users_variable() {
     for opt in ["-O0", "-O2", "-O3"] {
         let b = compile(&["dn_vector.cpp"], opt, &[DN]);
         let r = b.run(&[]).denormal_report();
-        let heap: Vec<&Value> = r["arrays"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|a| a["kind"] == "heap" && a["element_type"] == "float")
-            .filter(|a| u(&a["denormal_writes"]) > 0)
-            .collect();
-        assert_eq!(
-            heap.len(),
-            1,
-            "[{opt}] one float vector holds denormals: {heap:?}"
-        );
-        let a = heap[0];
+        let a = array(&r, "fine");
         assert_eq!(u(&a["elements"]), 256, "[{opt}] {a}");
         assert_eq!(u(&a["denormal_writes"]), 256, "[{opt}] {a}");
         assert_eq!(u(&a["denormal_reads"]), 256, "[{opt}] {a}");
@@ -548,6 +536,32 @@ fn std_vector_buffers_are_named_after_the_users_variable() {
             marker("@grown"),
             "[{opt}] {grown}"
         );
+        // The member `cells`, allocated in Grid's constructor: named after the user's
+        // code (`g.cells` at -O0, by main's calls), at the line of `g` or of the
+        // constructor; never after the library's allocator.
+        let cells: Vec<&Value> = r["arrays"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["kind"] == "heap" && a["element_type"] == "float")
+            .filter(|a| a["name"] != "fine")
+            .collect();
+        assert_eq!(cells.len(), 1, "[{opt}] {cells:?}");
+        let c = cells[0];
+        assert_eq!(u(&c["denormal_writes"]), 256, "[{opt}] {c}");
+        let line = u(&c["allocated_at"]["line"]);
+        assert!(
+            line == marker("@grid") || line == marker("@cells"),
+            "[{opt}] {c}"
+        );
+        let name = c["name"].as_str().unwrap();
+        assert!(
+            !name.starts_with('<') && !name.contains("allocat"),
+            "[{opt}] {c}"
+        );
+        if opt == "-O0" {
+            assert_eq!(name, "g.cells", "[{opt}] {c}");
+        }
     }
 }
 

@@ -469,6 +469,64 @@ fn is_inlined(v: &VarInfo, own: LLVMMetadataRef) -> bool {
 /// Evidence from storing the block's pointer at `ptr`, in the function whose
 /// DISubprogram is `own`: a global or local variable of pointer-to-FP type, or a member
 /// of a structure.
+/// The `std::vector` of an FP type at address `ptr`, as the user names it: a local or
+/// global vector (`v`, `ptr` its address), or a member of an object a variable holds
+/// or points to (`g.cells`, `this->cells`, `ptr` a constant offset from it). Returns
+/// the name, the element type and the variable.
+pub fn fp_vector_at(namer: &mut Namer, ptr: V) -> Option<(String, FpKind, VarInfo)> {
+    let gep = if ir::is_instruction(ptr) {
+        ir::opcode(ptr) == Op::LLVMGetElementPtr
+    } else {
+        unsafe {
+            !LLVMIsAConstantExpr(ptr).is_null() && LLVMGetConstOpcode(ptr) == Op::LLVMGetElementPtr
+        }
+    };
+    let (base, off) = if gep {
+        match ffi::gep_constant_offset(ptr) {
+            Some(o) if o >= 0 => (ir::operand(ptr, 0), o as u64),
+            _ => return None,
+        }
+    } else {
+        (ptr, 0)
+    };
+    // The variable at `base` and the pointer levels from `base` to its object: 0 for an
+    // addressable local or a global (`base` is its address), 1 for a pointer variable.
+    let mut vars: Vec<(LLVMMetadataRef, u32)> = Vec::new();
+    if unsafe { !LLVMIsAGlobalVariable(base).is_null() } {
+        vars.extend(ffi::global_debug_vars(base).into_iter().map(|v| (v, 0)));
+    } else {
+        vars.extend(
+            ffi::value_debug_vars(base, true)
+                .into_iter()
+                .map(|v| (v, 0)),
+        );
+        vars.extend(
+            ffi::value_debug_vars(base, false)
+                .into_iter()
+                .map(|v| (v, 1)),
+        );
+    }
+    for (v, derefs) in vars {
+        let Some(var) = var_info(namer, v) else {
+            continue;
+        };
+        let Some((bits, ty_name, path)) = ffi::ditype_fp_vector_at(var.ty, derefs, off) else {
+            continue;
+        };
+        let Some(k) = fptype::kind_of_debug_type(bits, &ty_name) else {
+            continue;
+        };
+        let name = match (path.is_empty(), derefs) {
+            (true, 0) => var.name.clone(),
+            (true, _) => format!("*{}", var.name),
+            (false, 0) => format!("{}.{path}", var.name),
+            (false, _) => format!("{}->{path}", var.name),
+        };
+        return Some((name, k, var));
+    }
+    None
+}
+
 pub fn stored_into(namer: &mut Namer, ptr: V, own: LLVMMetadataRef) -> Vec<Evidence> {
     let mut out = Vec::new();
     // The variable at `base` with its debug type, and how many pointer levels lead

@@ -99,7 +99,8 @@ pub struct AllocSiteInfo {
     pub line: u32,
     pub elem: FpKind,
     /// The allocator called (sidecar); "alloca" marks a variable-length array, whose
-    /// descriptor gets `ALLOC_SITE_VLA`.
+    /// descriptor gets `ALLOC_SITE_VLA`; "std::vector *" a vector named through a
+    /// pointer or reference (`ALLOC_SITE_BY_POINTER`).
     pub allocator: String,
     /// How the element type was found (sidecar only): `debug-info`, `fp-use`, ...
     pub typed_by: &'static str,
@@ -256,10 +257,10 @@ impl DnDescs {
                 file,
                 ir.c32(a.line),
                 ir.c16(a.elem.code),
-                ir.c16(if a.allocator == "alloca" {
-                    abi::ALLOC_SITE_VLA
-                } else {
-                    0
+                ir.c16(match a.allocator.as_str() {
+                    "alloca" => abi::ALLOC_SITE_VLA,
+                    "std::vector *" => abi::ALLOC_SITE_BY_POINTER,
+                    _ => 0,
                 }),
                 ir.c32(a.elem.elem_size() as u32),
                 ir.c32(0),

@@ -2474,9 +2474,9 @@ impl<'a> DnFn<'a> {
             }
             self.stats.stack_arrays += 1;
         }
-        // Local std::vectors name their elements' arrays after every call given their
-        // address (construction, growth, assignment). After an invoke: at the top of
-        // its normal destination when that has no other predecessor.
+        // std::vectors (local or members) name their elements' arrays after every call
+        // given their address (construction, growth, assignment). After an invoke: at
+        // the top of its normal destination when that has no other predecessor.
         for c in &plan.containers {
             let h = self.rt.name_container;
             for &call in &c.calls {
@@ -2494,7 +2494,7 @@ impl<'a> DnFn<'a> {
                 } else {
                     ir.after(call);
                 }
-                ir.call(h.ty, h.f, &[c.alloca, c.site]);
+                ir.call(h.ty, h.f, &[c.obj, c.site]);
             }
         }
         // Variable-length stack arrays: registered like heap blocks (their size is only

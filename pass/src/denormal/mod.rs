@@ -96,12 +96,13 @@ pub struct StackArray {
     pub ends: Vec<V>,
 }
 
-/// A local `std::vector` of an FP type: after each call given its address, its
-/// elements' heap array takes the variable's name (`site`: an `AllocSiteDesc` naming
-/// the variable) unless it has a better one. Without inlining (`-O0`) the elements are
-/// allocated in the library's allocator, whose site names no variable.
+/// A `std::vector` of an FP type at address `obj` (a local vector, or a member): after
+/// each call given that address, its elements' heap array takes the user's name for it
+/// (`site`: an `AllocSiteDesc` naming `v`, `g.cells` or `this->cells`) unless it has a
+/// better one. Without inlining (`-O0`) the elements are allocated in the library's
+/// allocator, whose site names no variable.
 pub struct Container {
-    pub alloca: V,
+    pub obj: V,
     pub site: V,
     pub calls: Vec<V>,
 }
@@ -353,6 +354,7 @@ impl Planner<'_> {
         let entry = ir::entry_block(f);
         let rpo = p.an.cfg.reverse_post_order();
         let mut restores: Vec<V> = Vec::new();
+        self.containers(p, &mut plan);
         let mut not_sites: HashSet<V> = HashSet::new();
         for &bi in &rpo {
             for i in ir::instructions(p.an.blocks[bi]) {
@@ -515,10 +517,6 @@ impl Planner<'_> {
     }
 
     fn plan_alloca(&mut self, plan: &mut FnPlan, p: &Prepared, a: V, static_: bool) {
-        if let Some(c) = self.container(a) {
-            plan.containers.push(c);
-            return;
-        }
         let Some((elem, elements, var)) =
             arrays::stack_array(self.ir, &mut self.d.base.namer, a, static_)
         else {
@@ -592,43 +590,67 @@ impl Planner<'_> {
     }
 
     /// The `AllocSiteDesc` of an allocation call whose block could be typed as FP.
-    /// Alloca `a` as a local `std::vector` of an FP type (by its debug variable), with
-    /// the calls its address is passed to; none if it is not one or is never passed.
-    fn container(&mut self, a: V) -> Option<Container> {
-        let var = crate::ffi::value_debug_vars(a, true)
-            .into_iter()
-            .find_map(|v| arrays::var_info(&mut self.d.base.namer, v))?;
-        let (bits, ty_name) = crate::ffi::ditype_fp_vector(var.ty)?;
-        let elem = fptype::kind_of_debug_type(bits, &ty_name)?;
-        let mut calls = Vec::new();
-        for user in ir::users(a) {
-            let call = ir::is_instruction(user)
-                && matches!(ir::opcode(user), Op::LLVMCall | Op::LLVMInvoke)
-                && !ir::called_function(user).is_null()
-                && ir::intrinsic_id(ir::called_function(user)) == 0
-                && (0..ir::num_call_args(user)).any(|k| ir::operand(user, k) == a);
-            if call && !calls.contains(&user) {
-                calls.push(user);
+    /// Every `std::vector` of an FP type whose address a call of the function is given
+    /// (a local vector, a member of an object a variable holds or points to), with
+    /// those calls.
+    fn containers(&mut self, p: &Prepared, plan: &mut FnPlan) {
+        // The library's own functions (the vector's members, called with `this`) name
+        // nothing: the user's code names its vectors.
+        let own = self.d.base.namer.function_loc(p.f);
+        if own.file.is_empty() || is_system_header(&own.file) {
+            return;
+        }
+        let mut found: Vec<(V, Vec<V>)> = Vec::new();
+        for &b in &p.an.blocks {
+            for call in ir::instructions(b) {
+                if !matches!(ir::opcode(call), Op::LLVMCall | Op::LLVMInvoke) {
+                    continue;
+                }
+                let f = ir::called_function(call);
+                if f.is_null() || ir::intrinsic_id(f) != 0 {
+                    continue;
+                }
+                for k in 0..ir::num_call_args(call) {
+                    let a = ir::operand(call, k);
+                    if ir::type_of(a) != self.ir.ptr {
+                        continue;
+                    }
+                    match found.iter_mut().find(|(x, _)| *x == a) {
+                        Some((_, calls)) if !calls.contains(&call) => calls.push(call),
+                        Some(_) => {}
+                        None => found.push((a, vec![call])),
+                    }
+                }
             }
         }
-        if calls.is_empty() {
-            return None;
+        for (obj, calls) in found {
+            let Some((name, elem, var)) = arrays::fp_vector_at(&mut self.d.base.namer, obj) else {
+                continue;
+            };
+            let by_pointer = name.starts_with('*') || name.contains("->");
+            // A declared variable gives its own line; `this` (artificial, line 0) the
+            // first call's.
+            let (function, file, line) = if var.line != 0 {
+                (var.function, var.file, var.line)
+            } else {
+                self.allocated_at(p, calls[0])
+            };
+            let info = AllocSiteInfo {
+                name,
+                function,
+                file,
+                line,
+                elem,
+                allocator: if by_pointer {
+                    "std::vector *".into()
+                } else {
+                    "std::vector".into()
+                },
+                typed_by: "debug-info",
+            };
+            let site = self.d.alloc_site(self.ir, info);
+            plan.containers.push(Container { obj, site, calls });
         }
-        let info = AllocSiteInfo {
-            name: var.name,
-            function: var.function,
-            file: var.file,
-            line: var.line,
-            elem,
-            allocator: "std::vector".into(),
-            typed_by: "debug-info",
-        };
-        let site = self.d.alloc_site(self.ir, info);
-        Some(Container {
-            alloca: a,
-            site,
-            calls,
-        })
     }
 
     fn type_allocation(&mut self, p: &Prepared, call: V, kind: AllocFn, name: &str) -> Option<V> {

@@ -35,7 +35,9 @@ use core::sync::atomic::{
     fence, AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering::*,
 };
 
-use taintprof_abi::{AllocSiteDesc, FpArrayDesc, ALLOC_SITE_VLA, ARRAY_HEAP};
+use taintprof_abi::{
+    AllocSiteDesc, FpArrayDesc, ALLOC_SITE_BY_POINTER, ALLOC_SITE_VLA, ARRAY_HEAP,
+};
 
 use super::lock::SpinLock;
 use super::threads::DnThread;
@@ -621,8 +623,9 @@ pub fn vla_record(site: &AllocSiteDesc, class: u64) -> u32 {
 
 /// Heap array `id` takes allocation site `var` (a local `std::vector`'s name and
 /// position, `__tpd_name_container`) when its own site names no variable: the
-/// library's allocator allocated it (`std::__new_allocator<float>::allocate` at -O0).
-/// A name from `tp_array_shape` or a variable is kept.
+/// library's allocator allocated it (`std::__new_allocator<float>::allocate` at -O0),
+/// or when it names the vector only through a pointer and `var` names the vector
+/// itself. A name from `tp_array_shape` or another variable is kept.
 pub fn name_by_container(id: u32, var: &'static AllocSiteDesc) {
     let Some(r) = rec_if_exists(id).filter(|_| id != OTHER) else {
         return;
@@ -635,7 +638,9 @@ pub fn name_by_container(id: u32, var: &'static AllocSiteDesc) {
     };
     // SAFETY: descriptor strings.
     let anonymous = unsafe { cstr(site.name) }.is_empty();
-    if anonymous && site.flags & ALLOC_SITE_VLA == 0 && site.elem_ty == var.elem_ty {
+    // `*out` (a callee's reference) gives way to `grown` (the caller's vector).
+    let weaker = site.flags & ALLOC_SITE_BY_POINTER != 0 && var.flags & ALLOC_SITE_BY_POINTER == 0;
+    if (anonymous || weaker) && site.flags & ALLOC_SITE_VLA == 0 && site.elem_ty == var.elem_ty {
         r.desc.store(var as *const AllocSiteDesc as usize, Release);
     }
 }
