@@ -856,19 +856,42 @@ static DIType *tpStrip(DIType *Ty) {
   return Ty;
 }
 
-/// Follow `Derefs` pointer/reference levels of `Ty`, then array types, down to a
-/// DW_ATE_float basic type; returns its size in bits (0 if it is not one) and its name
-/// in `*Name` ("float", "double", "long double", "_Float16", "__bf16", ...).
-extern "C" unsigned tp_ditype_fp(LLVMMetadataRef TyMD, unsigned Derefs, TpStr *Name) {
-  DIType *Ty = tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD)));
+/// `Ty` after `Derefs` pointer or reference levels (stripped); null if it has fewer.
+static DIType *tpDeref(DIType *Ty, unsigned Derefs) {
   for (; Derefs > 0 && Ty; --Derefs) {
     auto *D = dyn_cast<DIDerivedType>(Ty);
     if (!D || (D->getTag() != dwarf::DW_TAG_pointer_type &&
                D->getTag() != dwarf::DW_TAG_reference_type &&
                D->getTag() != dwarf::DW_TAG_rvalue_reference_type))
-      return 0;
+      return nullptr;
     Ty = tpStrip(D->getBaseType());
   }
+  return Ty;
+}
+
+/// The member of struct or class `Ty` that covers bit `OffsetBits` (null if `Ty` is no
+/// struct or class, or no member covers it).
+static DIDerivedType *tpMemberCovering(DIType *Ty, uint64_t OffsetBits) {
+  auto *C = dyn_cast_or_null<DICompositeType>(Ty);
+  if (!C || (C->getTag() != dwarf::DW_TAG_structure_type &&
+             C->getTag() != dwarf::DW_TAG_class_type))
+    return nullptr;
+  for (DINode *E : C->getElements()) {
+    auto *M = dyn_cast_or_null<DIDerivedType>(E);
+    if (!M || M->getTag() != dwarf::DW_TAG_member || M->isStaticMember())
+      continue;
+    uint64_t Off = M->getOffsetInBits(), Size = M->getSizeInBits();
+    if (OffsetBits == Off || (OffsetBits > Off && OffsetBits < Off + Size))
+      return M;
+  }
+  return nullptr;
+}
+
+/// Follow `Derefs` pointer/reference levels of `Ty`, then array types, down to a
+/// DW_ATE_float basic type; returns its size in bits (0 if it is not one) and its name
+/// in `*Name` ("float", "double", "long double", "_Float16", "__bf16", ...).
+extern "C" unsigned tp_ditype_fp(LLVMMetadataRef TyMD, unsigned Derefs, TpStr *Name) {
+  DIType *Ty = tpDeref(tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD))), Derefs);
   for (unsigned Guard = 0; Ty && Guard < 64; ++Guard) {
     auto *C = dyn_cast<DICompositeType>(Ty);
     if (!C || C->getTag() != dwarf::DW_TAG_array_type)
@@ -889,31 +912,10 @@ extern "C" unsigned tp_ditype_fp(LLVMMetadataRef TyMD, unsigned Derefs, TpStr *N
 extern "C" LLVMMetadataRef tp_ditype_member_at(LLVMMetadataRef TyMD, unsigned Derefs,
                                                uint64_t OffsetBits, char **Path) {
   *Path = nullptr;
-  DIType *Ty = tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD)));
-  for (; Derefs > 0 && Ty; --Derefs) {
-    auto *D = dyn_cast<DIDerivedType>(Ty);
-    if (!D || (D->getTag() != dwarf::DW_TAG_pointer_type &&
-               D->getTag() != dwarf::DW_TAG_reference_type))
-      return nullptr;
-    Ty = tpStrip(D->getBaseType());
-  }
+  DIType *Ty = tpDeref(tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD))), Derefs);
   std::string P;
   for (unsigned Guard = 0; Ty && Guard < 32; ++Guard) {
-    auto *C = dyn_cast<DICompositeType>(Ty);
-    if (!C || (C->getTag() != dwarf::DW_TAG_structure_type &&
-               C->getTag() != dwarf::DW_TAG_class_type))
-      return nullptr;
-    DIDerivedType *Found = nullptr;
-    for (DINode *E : C->getElements()) {
-      auto *M = dyn_cast_or_null<DIDerivedType>(E);
-      if (!M || M->getTag() != dwarf::DW_TAG_member || M->isStaticMember())
-        continue;
-      uint64_t Off = M->getOffsetInBits(), Size = M->getSizeInBits();
-      if (OffsetBits == Off || (OffsetBits > Off && OffsetBits < Off + Size)) {
-        Found = M;
-        break;
-      }
-    }
+    DIDerivedType *Found = tpMemberCovering(Ty, OffsetBits);
     if (!Found)
       return nullptr;
     if (!P.empty())
@@ -985,15 +987,7 @@ static unsigned tpFpVectorBits(DIType *Ty, TpStr *Name) {
 extern "C" unsigned tp_ditype_fp_vector_at(LLVMMetadataRef TyMD, unsigned Derefs,
                                            uint64_t OffsetBits, char **Path, TpStr *Name) {
   *Path = nullptr;
-  DIType *Ty = tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD)));
-  for (; Derefs > 0 && Ty; --Derefs) {
-    auto *D = dyn_cast<DIDerivedType>(Ty);
-    if (!D || (D->getTag() != dwarf::DW_TAG_pointer_type &&
-               D->getTag() != dwarf::DW_TAG_reference_type &&
-               D->getTag() != dwarf::DW_TAG_rvalue_reference_type))
-      return 0;
-    Ty = tpStrip(D->getBaseType());
-  }
+  DIType *Ty = tpDeref(tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD))), Derefs);
   std::string P;
   for (unsigned Guard = 0; Ty && Guard < 32; ++Guard) {
     if (unsigned Bits = tpFpVectorBits(Ty, Name)) {
@@ -1002,21 +996,7 @@ extern "C" unsigned tp_ditype_fp_vector_at(LLVMMetadataRef TyMD, unsigned Derefs
       *Path = strdup(P.c_str());
       return Bits;
     }
-    auto *C = dyn_cast<DICompositeType>(Ty);
-    if (!C || (C->getTag() != dwarf::DW_TAG_structure_type &&
-               C->getTag() != dwarf::DW_TAG_class_type))
-      return 0;
-    DIDerivedType *Found = nullptr;
-    for (DINode *E : C->getElements()) {
-      auto *M = dyn_cast_or_null<DIDerivedType>(E);
-      if (!M || M->getTag() != dwarf::DW_TAG_member || M->isStaticMember())
-        continue;
-      uint64_t Off = M->getOffsetInBits(), Size = M->getSizeInBits();
-      if (OffsetBits == Off || (OffsetBits > Off && OffsetBits < Off + Size)) {
-        Found = M;
-        break;
-      }
-    }
+    DIDerivedType *Found = tpMemberCovering(Ty, OffsetBits);
     if (!Found)
       return 0;
     if (!P.empty())
