@@ -683,8 +683,9 @@ pub unsafe extern "C" fn __tpd_array_enter(addr: *mut c_void, a: *const FpArrayD
     let marker = 0u8;
     let sp = core::hint::black_box(&marker) as *const u8 as usize;
     t.stack.push(lo, hi, id, sp);
-    if threads::ANY_STACK.load(Relaxed) == 0 {
-        threads::ANY_STACK.store(1, Relaxed);
+    if !t.stack_ever.get() {
+        t.stack_ever.set(true);
+        threads::ANY_STACK.fetch_add(1, Relaxed);
     }
     arrays::apply_pending(lo, id);
 }

@@ -6,7 +6,8 @@
 //!    round-robin, so that a loop reading one array and writing another hits both):
 //!    `[lo, hi) → id` plus what counting an element needs (element size, the thread's
 //!    counters of the array). A window of unmarked memory (the gap between ranges) is
-//!    cached too, while no thread has stack arrays that could lie in it. All entries are
+//!    cached too, while no other thread has stack arrays that could lie in it (the
+//!    thread's own are cut out of the window). All entries are
 //!    valid while the global [`GEN`] and the thread's own stack generation are what they
 //!    were when the entry was made (checked once per hook call).
 //! 2. **The thread's stack list** (its live stack-array instances, pushed by
@@ -681,9 +682,12 @@ fn find_slow(t: &DnThread, a: usize) -> Option<(usize, Hit)> {
     if let Some((r, wlo, whi)) = found {
         return Some(remember(t, r, wlo, whi));
     }
-    if threads::ANY_STACK.load(Relaxed) == 0 {
+    if !threads::other_threads_have_stacks(t) {
         // Unmarked: remember the gap, minus the bounds of our own stack arrays (there
-        // are none on other threads, and any new one changes the key).
+        // are none on other threads, and another thread's first one changes the key).
+        // A program with stack arrays on one thread (most) keeps this cache: without
+        // it, every denormal in unmarked memory (a struct's fields, an untyped block)
+        // cost a full lookup (LAME's ReplayGain filters: a third of the run).
         let (mut lo, mut hi) = gap;
         let (slo, shi) = t.stack.bounds();
         if slo < shi && lo < shi && slo < hi {

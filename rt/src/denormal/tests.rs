@@ -579,6 +579,37 @@ fn globals_register_once_and_stack_arrays_share_a_record() {
 }
 
 #[test]
+fn another_threads_first_stack_array_is_found_in_a_window_this_thread_cached() {
+    // With stack arrays on this thread only, a lookup of unmarked memory caches the
+    // window around it (this thread's own arrays cut out). Another thread's first stack
+    // array, entered inside that window, must invalidate it.
+    let t = threads::current();
+    let d: &'static FpArrayDesc = leak(array_desc("mine", ARRAY_STACK, FP_FLOAT, 4, null()));
+    let mut mine = [0f32; 4];
+    let buf: &'static mut [f32] = Box::leak(vec![0f32; 64].into_boxed_slice());
+    let base = buf.as_mut_ptr() as usize;
+    unsafe { __tpd_array_enter(mine.as_mut_ptr().cast(), d) };
+    ranges::forget_hit(t);
+    assert!(ranges::find(t, base + 64).is_none(), "unmarked");
+    let (entered_tx, entered) = std::sync::mpsc::channel();
+    let (done, done_rx) = std::sync::mpsc::channel::<()>();
+    let other = std::thread::spawn(move || {
+        let theirs: &'static FpArrayDesc =
+            leak(array_desc("theirs", ARRAY_STACK, FP_FLOAT, 64, null()));
+        unsafe { __tpd_array_enter(base as *mut c_void, theirs) };
+        entered_tx.send(()).unwrap();
+        done_rx.recv().unwrap();
+        unsafe { __tpd_array_leave(base as *mut c_void) };
+    });
+    entered.recv().unwrap();
+    let seen = ranges::find(t, base + 64).map(|r| (r.lo, r.hi));
+    done.send(()).unwrap();
+    other.join().unwrap();
+    unsafe { __tpd_array_leave(mine.as_mut_ptr().cast()) };
+    assert_eq!(seen, Some((base, base + 256)));
+}
+
+#[test]
 fn shapes_before_and_after_registration() {
     let (v, id) = heap_f32("flat", 1000);
     unsafe { arrays::tp_array_shape(v.as_ptr().add(10).cast(), 20, 50, cs("field")) };

@@ -124,6 +124,8 @@ pub struct DnThread {
     /// Last origin pair key and its slot.
     pub last_pair_key: Cell<u64>,
     pub last_pair_slot: Cell<*const PairSlot>,
+    /// This thread entered a stack array once (counted in [`ANY_STACK`]).
+    pub stack_ever: Cell<bool>,
 }
 
 static THREADS: AtomicPtr<DnThread> = AtomicPtr::new(null_mut());
@@ -213,6 +215,7 @@ fn create() -> &'static DnThread {
                 last_creator_slot: Cell::new(ptr::null()),
                 last_pair_key: Cell::new(0),
                 last_pair_slot: Cell::new(ptr::null()),
+                stack_ever: Cell::new(false),
             },
         );
         let mut h = THREADS.load(Relaxed);
@@ -431,5 +434,14 @@ pub fn any_stack_arrays() -> bool {
     ANY_STACK.load(Relaxed) != 0
 }
 
-/// Set once some thread entered a stack array (enables cross-thread stack lookups).
+/// How many threads ever entered a stack array. Non-zero enables cross-thread stack
+/// lookups; while no thread but the caller has, a window of unmarked memory can be
+/// cached (`ranges::find_slow`). A change invalidates every thread's cached windows
+/// (it is part of `ranges::hit_key`).
 pub static ANY_STACK: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether a thread other than `t` ever entered a stack array.
+#[inline]
+pub fn other_threads_have_stacks(t: &DnThread) -> bool {
+    ANY_STACK.load(Relaxed) > t.stack_ever.get() as usize
+}
