@@ -552,7 +552,7 @@ pub struct AllocSiteDesc {
 /// report, not 20 000.
 pub const ALLOC_SITE_VLA: u16 = 1;
 /// `AllocSiteDesc::flags`: the site names a `std::vector` through a pointer or
-/// reference (`*out`, `this->cells`; `__tpd_name_container`). A name from the variable
+/// reference (`out`, `this->cells`; `__tpd_name_container`). A name from the variable
 /// that holds the vector itself (`grown`, whose address was passed on) replaces it.
 pub const ALLOC_SITE_BY_POINTER: u16 = 2;
 

@@ -1008,6 +1008,13 @@ extern "C" unsigned tp_ditype_fp_vector_at(LLVMMetadataRef TyMD, unsigned Derefs
   return 0;
 }
 
+/// Whether debug type `Ty` (typedefs and qualifiers stripped) is a C++ reference.
+extern "C" int tp_ditype_is_reference(LLVMMetadataRef TyMD) {
+  auto *D = dyn_cast_or_null<DIDerivedType>(tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD))));
+  return D && (D->getTag() == dwarf::DW_TAG_reference_type ||
+               D->getTag() == dwarf::DW_TAG_rvalue_reference_type);
+}
+
 /// Whether debug type `Ty` (typedefs and qualifiers stripped) is an array type.
 extern "C" int tp_ditype_is_array(LLVMMetadataRef TyMD) {
   auto *C = dyn_cast_or_null<DICompositeType>(tpStrip(dyn_cast_or_null<DIType>(unwrap(TyMD))));

@@ -133,6 +133,7 @@ extern "C" {
     ) -> LLVMMetadataRef;
     pub fn tp_gep_constant_offset(gep: LLVMValueRef, out: *mut i64) -> c_int;
     pub fn tp_ditype_is_array(ty: LLVMMetadataRef) -> c_int;
+    pub fn tp_ditype_is_reference(ty: LLVMMetadataRef) -> c_int;
     /// Size in bits of the element type of the `std::vector` of an FP type at
     /// `offset_bits` of what `ty` designates after `derefs` pointer levels (0 if none),
     /// its name into `name`, the member path into `path` (free with `tp_free`).
@@ -157,6 +158,12 @@ extern "C" {
 }
 
 /// Whether debug type `ty` (typedefs and qualifiers stripped) is an array type.
+/// Whether `ty` is a C++ reference (`T &`, `T &&`).
+pub fn ditype_is_reference(ty: LLVMMetadataRef) -> bool {
+    // SAFETY: a DIType of the module or null (the shim checks).
+    !ty.is_null() && unsafe { tp_ditype_is_reference(ty) } != 0
+}
+
 pub fn ditype_is_array(ty: LLVMMetadataRef) -> bool {
     // SAFETY: ty is null or metadata of the module; the shim checks its kind.
     !ty.is_null() && unsafe { tp_ditype_is_array(ty) } != 0

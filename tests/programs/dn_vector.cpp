@@ -4,7 +4,7 @@
 // to the parameters of inlined library helpers (`__first`, ...). Without inlining
 // (-O0) it is allocated inside std::allocator<float>::allocate, which knows no
 // variable: main names it after each call it passes `fine` to. `grown` gets its buffer
-// in push_back, inside a function that only has a reference to it (where it is `*out`,
+// in push_back, inside a function that only has a reference to it (where it is `out`,
 // until main names it). `cells` is a member, allocated in the constructor (where it is
 // `this->cells`, until main names it `g.cells`).
 #include <cstdio>

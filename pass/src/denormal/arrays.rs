@@ -266,10 +266,13 @@ pub fn decide(evidence: &[Evidence]) -> Option<(FpKind, String, &'static str)> {
         })
     };
     let own_name = own(true).or_else(|| own(false));
-    // A library's parameter (`__result`, `__first`) names nothing the user wrote: the
-    // array is then named after its allocation site, or by a container variable later.
-    let named = |name: &String| {
-        if reserved(name) {
+    // A library's parameter (`__result`, `__first`) names nothing the user wrote, nor
+    // does `this` of a method inlined here (`*this` of `vector::_M_realloc_insert`):
+    // the array is then named after its allocation site, or by a container variable
+    // later.
+    let named = |name: &String, inlined: bool| {
+        let this = name == "this" || name == "*this" || name.starts_with("this->");
+        if reserved(name) || (inlined && this) {
             String::new()
         } else {
             name.clone()
@@ -279,10 +282,10 @@ pub fn decide(evidence: &[Evidence]) -> Option<(FpKind, String, &'static str)> {
         if let Evidence::Debug {
             name,
             kind: Some(k),
-            ..
+            inlined,
         } = e
         {
-            let name = own_name.unwrap_or_else(|| named(name));
+            let name = own_name.unwrap_or_else(|| named(name, *inlined));
             return Some((*k, name, "debug-info"));
         }
     }
@@ -298,7 +301,7 @@ pub fn decide(evidence: &[Evidence]) -> Option<(FpKind, String, &'static str)> {
     let name = own_name
         .or_else(|| {
             evidence.iter().find_map(|e| match e {
-                Evidence::Debug { name, .. } => Some(named(name)),
+                Evidence::Debug { name, inlined, .. } => Some(named(name, *inlined)),
                 _ => None,
             })
         })
@@ -466,14 +469,16 @@ fn is_inlined(v: &VarInfo, own: LLVMMetadataRef) -> bool {
     !v.scope_sp.is_null() && v.scope_sp != own
 }
 
-/// Evidence from storing the block's pointer at `ptr`, in the function whose
-/// DISubprogram is `own`: a global or local variable of pointer-to-FP type, or a member
-/// of a structure.
 /// The `std::vector` of an FP type at address `ptr`, as the user names it: a local or
 /// global vector (`v`, `ptr` its address), or a member of an object a variable holds
 /// or points to (`g.cells`, `this->cells`, `ptr` a constant offset from it). Returns
-/// the name, the element type and the variable.
-pub fn fp_vector_at(namer: &mut Namer, ptr: V) -> Option<(String, FpKind, VarInfo)> {
+/// the name, the element type, the variable, and whether the vector is reached through
+/// a pointer or reference (a callee's view of someone else's vector).
+pub fn fp_vector_at(
+    namer: &mut Namer,
+    ptr: V,
+    own: LLVMMetadataRef,
+) -> Option<(String, FpKind, VarInfo, bool)> {
     let gep = if ir::is_instruction(ptr) {
         ir::opcode(ptr) == Op::LLVMGetElementPtr
     } else {
@@ -507,7 +512,15 @@ pub fn fp_vector_at(namer: &mut Namer, ptr: V) -> Option<(String, FpKind, VarInf
         );
     }
     for (v, derefs) in vars {
-        let Some(var) = var_info(namer, v) else {
+        // The library's own variables, the compiler's (`__range1` of a range-for), and
+        // `this` of a method inlined here (an inlined `vector` constructor's) are not
+        // the user's name for the vector.
+        let library = |x: &VarInfo| {
+            super::is_system_header(&x.file)
+                || reserved(&x.name)
+                || (x.name == "this" && is_inlined(x, own))
+        };
+        let Some(var) = var_info(namer, v).filter(|x| !library(x)) else {
             continue;
         };
         let Some((bits, ty_name, path)) = ffi::ditype_fp_vector_at(var.ty, derefs, off) else {
@@ -516,17 +529,23 @@ pub fn fp_vector_at(namer: &mut Namer, ptr: V) -> Option<(String, FpKind, VarInf
         let Some(k) = fptype::kind_of_debug_type(bits, &ty_name) else {
             continue;
         };
-        let name = match (path.is_empty(), derefs) {
-            (true, 0) => var.name.clone(),
-            (true, _) => format!("*{}", var.name),
-            (false, 0) => format!("{}.{path}", var.name),
-            (false, _) => format!("{}->{path}", var.name),
+        // A reference reads like the object itself (`out`, `out.cells`); a pointer is
+        // dereferenced (`*p`, `p->cells`).
+        let by_ref = derefs > 0 && ffi::ditype_is_reference(var.ty);
+        let name = match (path.is_empty(), derefs, by_ref) {
+            (true, 0, _) | (true, _, true) => var.name.clone(),
+            (true, _, false) => format!("*{}", var.name),
+            (false, 0, _) | (false, _, true) => format!("{}.{path}", var.name),
+            (false, _, false) => format!("{}->{path}", var.name),
         };
-        return Some((name, k, var));
+        return Some((name, k, var, derefs > 0));
     }
     None
 }
 
+/// Evidence from storing the block's pointer at `ptr`, in the function whose
+/// DISubprogram is `own`: a global or local variable of pointer-to-FP type, or a member
+/// of a structure.
 pub fn stored_into(namer: &mut Namer, ptr: V, own: LLVMMetadataRef) -> Vec<Evidence> {
     let mut out = Vec::new();
     // The variable at `base` with its debug type, and how many pointer levels lead

@@ -624,10 +624,12 @@ impl Planner<'_> {
             }
         }
         for (obj, calls) in found {
-            let Some((name, elem, var)) = arrays::fp_vector_at(&mut self.d.base.namer, obj) else {
+            let own = arrays::own_subprogram(calls[0]);
+            let Some((name, elem, var, by_pointer)) =
+                arrays::fp_vector_at(&mut self.d.base.namer, obj, own)
+            else {
                 continue;
             };
-            let by_pointer = name.starts_with('*') || name.contains("->");
             // A declared variable gives its own line; `this` (artificial, line 0) the
             // first call's.
             let (function, file, line) = if var.line != 0 {
@@ -701,7 +703,7 @@ impl Planner<'_> {
 
 /// Whether `file` is one of the system's headers (the C and C++ standard libraries,
 /// the compilers' own), not the user's code.
-fn is_system_header(file: &str) -> bool {
+pub(super) fn is_system_header(file: &str) -> bool {
     ["/usr/include/", "/usr/lib/", "/usr/local/include/"]
         .iter()
         .any(|p| file.starts_with(p))

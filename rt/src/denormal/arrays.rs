@@ -638,7 +638,7 @@ pub fn name_by_container(id: u32, var: &'static AllocSiteDesc) {
     };
     // SAFETY: descriptor strings.
     let anonymous = unsafe { cstr(site.name) }.is_empty();
-    // `*out` (a callee's reference) gives way to `grown` (the caller's vector).
+    // `out` (a callee's reference) gives way to `grown` (the caller's vector).
     let weaker = site.flags & ALLOC_SITE_BY_POINTER != 0 && var.flags & ALLOC_SITE_BY_POINTER == 0;
     if (anonymous || weaker) && site.flags & ALLOC_SITE_VLA == 0 && site.elem_ty == var.elem_ty {
         r.desc.store(var as *const AllocSiteDesc as usize, Release);
