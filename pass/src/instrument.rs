@@ -258,7 +258,7 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
             "taintprof: {source} (opt level {}): {} functions instrumented ({} context-tracked, {} skipped), \
              {} statically pruned ({} without loops, {} with constant trip counts), {} recursive, \
              {} loops ({} constant trip count, {} without sink, {} without debug location), {} irreducible cycles ignored, \
-             {} branch sinks ({} cold calls), control flow {} ({} slots, {} labelled writes, {} control-passing calls), \
+             {} branch sinks ({} cold calls), control flow {} ({} slots, {} block labels extending a dominator's, {} labelled writes, {} control-passing calls), \
              {} allocas promoted, {} loads, {} stores, {} calls through the label ABI, {} listed calls, \
              {} call sites, {} zero label PHIs removed, {} inserted instructions simplified away, {} hoisted out of loops, {} loop exits into EH pads not reported, \
              {} indirectbr loop exits not reported",
@@ -279,6 +279,7 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
             stats.cold_calls,
             if cfg.control_flow { "on" } else { "off" },
             stats.control_slots,
+            stats.control_reused,
             stats.control_writes,
             stats.control_calls,
             stats.promoted_allocas,

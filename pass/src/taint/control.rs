@@ -32,6 +32,7 @@
 
 use super::FnInstr;
 use crate::cdeps::ControlDeps;
+use crate::cfg::{Cfg, DomTree};
 use crate::ir::{self, B, T, V};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMOpcode as Op;
@@ -177,17 +178,35 @@ impl FnInstr<'_> {
             ctrl: HashMap::new(),
             edges: HashMap::new(),
         });
-        // The entry block first, at the end of the prologue (its top holds allocas).
+        // The entry block first, at the end of the prologue (its top holds allocas);
+        // `needy` is in reverse post-order, so dominators come before what they
+        // dominate and their `ctrl` can be reused.
         let mut order: Vec<usize> = needy.to_vec();
         order.sort_by_key(|&b| b != 0);
+        let mut reuse = Reuse::new(&self.p.an.cfg);
         for b in order {
             let bb = self.p.an.blocks[b];
             if b != 0 {
                 self.ir.at_start(bb);
             }
-            let cds = self.cf.as_ref().unwrap().deps.cd[b].clone();
-            let mut c = entry;
-            for p in cds {
+            let cf = self.cf.as_ref().unwrap();
+            let slotted = |p: &usize| cf.slots.contains_key(p);
+            let cds: Vec<usize> = cf.deps.cd[b].iter().copied().filter(slotted).collect();
+            let base = reuse.base(b, &cds, &self.p.an.dom, cf);
+            let (mut c, rest) = match base {
+                Some((c, dcd)) => {
+                    self.stats.control_reused += 1;
+                    (
+                        c,
+                        cds.iter()
+                            .copied()
+                            .filter(|p| dcd.binary_search(p).is_err())
+                            .collect(),
+                    )
+                }
+                None => (entry, cds),
+            };
+            for p in rest {
                 let l = self.cl_load(p);
                 c = self.ir.or(c, l);
             }
@@ -332,5 +351,135 @@ impl FnInstr<'_> {
             self.ir.store(l, s, 2);
         }
         Ok(())
+    }
+}
+
+/// Sharing `ctrl(B)` with a dominator. `ctrl(B) = entry | OR cl(P), P ∈ CD*(B)` reads
+/// each slot at the top of `B`. A dominator `D` whose `ctrl(D)` is already computed
+/// read the slots of `CD*(D)` at its own top; those reads are the values `B` would read
+/// when no path from the top of `D` to the top of `B` stores any of those slots, i.e.
+/// runs the terminator of a decider in `CD*(D)` (`D` itself included; such a path
+/// never re-enters `D`, since every run of `B` is preceded by a last run of `D`). If
+/// also `CD*(D) ⊆ CD*(B)`, then `ctrl(B) = ctrl(D) | OR cl(P), P ∈ CD*(B) \ CD*(D)`,
+/// the same label with fewer `or`s. In a large interpreter loop (SQLite's
+/// `sqlite3VdbeExec`) most blocks depend on some hundred deciders and this is the
+/// difference between some 400,000 `or`s and a few per block.
+struct Reuse<'a> {
+    cfg: &'a Cfg,
+    preds: Vec<Vec<usize>>,
+    /// Per dominator tried: the blocks reachable from its successors without entering
+    /// it (shared by every block it dominates).
+    fwd: HashMap<usize, Vec<bool>>,
+    /// Graph steps left for the searches, so that huge functions stay cheap to
+    /// compile; when it runs out every block ORs its full set, as before.
+    budget: usize,
+}
+
+/// How many dominators up from `B` are tried.
+const REUSE_TRIES: usize = 4;
+/// Search steps per function (some 0.1 s at worst).
+const REUSE_BUDGET: usize = 100_000_000;
+/// Bytes of remembered forward sets.
+const REUSE_MEMO_BYTES: usize = 64 << 20;
+
+impl<'a> Reuse<'a> {
+    fn new(cfg: &'a Cfg) -> Reuse<'a> {
+        Reuse {
+            cfg,
+            preds: cfg.preds(),
+            fwd: HashMap::new(),
+            budget: REUSE_BUDGET,
+        }
+    }
+
+    /// The nearest usable dominator of `b`: its `ctrl` and slotted `CD*`.
+    fn base(
+        &mut self,
+        b: usize,
+        cds: &[usize],
+        dom: &DomTree,
+        cf: &Control,
+    ) -> Option<(V, Vec<usize>)> {
+        let mut d = b;
+        for _ in 0..REUSE_TRIES {
+            d = dom.idom.get(d).copied().flatten()?;
+            let Some(&c) = cf.ctrl.get(&d) else { continue };
+            let dcd: Vec<usize> = cf.deps.cd[d]
+                .iter()
+                .copied()
+                .filter(|p| cf.slots.contains_key(p))
+                .collect();
+            if !dcd.iter().all(|p| cds.binary_search(p).is_ok()) {
+                continue;
+            }
+            if dcd.is_empty() || !self.stored_between(d, b, &dcd) {
+                return Some((c, dcd));
+            }
+        }
+        None
+    }
+
+    /// Whether a path from the top of `d` to the top of `b` (not re-entering `d`) may
+    /// run the terminator of a block in `deciders` (sorted). `d`'s own terminator
+    /// always runs. Conservatively true when the search budget is spent.
+    fn stored_between(&mut self, d: usize, b: usize, deciders: &[usize]) -> bool {
+        if deciders.binary_search(&d).is_ok() {
+            return true;
+        }
+        let n = self.cfg.len();
+        if self.budget < 4 * n {
+            return true;
+        }
+        let mut stack: Vec<usize> = Vec::new();
+        let mut steps = n;
+        if !self.fwd.contains_key(&d) {
+            if (self.fwd.len() + 1) * n > REUSE_MEMO_BYTES {
+                self.fwd.clear();
+            }
+            // Blocks reachable from d's successors without entering d.
+            let mut fwd = vec![false; n];
+            for &s in &self.cfg.succs[d] {
+                if s != d && !fwd[s] {
+                    fwd[s] = true;
+                    stack.push(s);
+                }
+            }
+            while let Some(x) = stack.pop() {
+                steps += 1 + self.cfg.succs[x].len();
+                for &s in &self.cfg.succs[x] {
+                    if s != d && !fwd[s] {
+                        fwd[s] = true;
+                        stack.push(s);
+                    }
+                }
+            }
+            self.fwd.insert(d, fwd);
+        }
+        let fwd = &self.fwd[&d];
+        // Of those, the blocks from which b is reachable (one edge or more) without
+        // entering d: exactly the blocks whose terminators may run in between.
+        let mut bwd = vec![false; n];
+        for &q in &self.preds[b] {
+            if q != d && fwd[q] && !bwd[q] {
+                bwd[q] = true;
+                stack.push(q);
+            }
+        }
+        let mut hit = false;
+        while let Some(x) = stack.pop() {
+            steps += 1 + self.preds[x].len();
+            if deciders.binary_search(&x).is_ok() {
+                hit = true;
+                break;
+            }
+            for &q in &self.preds[x] {
+                if q != d && fwd[q] && !bwd[q] {
+                    bwd[q] = true;
+                    stack.push(q);
+                }
+            }
+        }
+        self.budget = self.budget.saturating_sub(steps);
+        hit
     }
 }

@@ -76,6 +76,8 @@ pub struct Stats {
     pub recursive: usize,
     pub const_trip_loops: usize,
     pub control_slots: usize,
+    /// Blocks whose `ctrl(B)` extends a dominator's instead of ORing every slot.
+    pub control_reused: usize,
     pub control_writes: usize,
     pub control_calls: usize,
     pub branch_sinks: usize,
