@@ -8,6 +8,8 @@
 //! * `ctrl(B) = entry | OR cl(P), P ∈ CD*(B)`, computed once at the top of each block
 //!   that needs it — blocks with stores, memory-writing intrinsics or calls through the
 //!   label ABI — and nowhere else. `entry` is `__tp_ctrl_tls` read in the prologue.
+//!   Where a dominator's `ctrl(D)` is provably the same prefix, `ctrl(B)` extends it
+//!   instead of ORing every slot again (see `Reuse` at the end of this file).
 //! * Rule 1: a PHI's incoming shadow from `Q` is ORed with the label of `Q`'s own
 //!   condition and the `cl(P)` of [`ControlDeps::edge_deciders`], computed at the end of
 //!   `Q` (once per edge).
