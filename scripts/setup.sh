@@ -26,9 +26,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-if ! command -v lit >/dev/null 2>&1 && ! python3 -c 'import lit' 2>/dev/null; then
+# The check runs from / and imports lit.main: from the repository root, `import lit` finds
+# the repository's own lit/ folder (a namespace package) and would wrongly succeed.
+lit_ok() { (cd / && python3 -c 'import lit.main, lit.formats') >/dev/null 2>&1; }
+if ! lit_ok; then
   echo "setup: installing lit from PyPI"
   python3 -m pip install --quiet lit
+  lit_ok || { echo "setup: lit is still not importable by python3 after 'pip install lit'" >&2; exit 1; }
 fi
 
 echo "setup: building taintprof (cargo build --release)"
