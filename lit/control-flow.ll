@@ -16,8 +16,8 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; The module says whether control flow was tracked (MODULE_CONTROL_FLOW = 1, plus
 ; MODULE_NO_DEBUG_INFO = 2 here).
-; CHECK: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 7, {{.*}}, i32 3, ptr null }
-; DF: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 7, {{.*}}, i32 2, ptr null }
+; CHECK: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 8, {{.*}}, i32 3, ptr null }
+; DF: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 8, {{.*}}, i32 2, ptr null }
 ; DF-NOT: __tp_ctrl_tls
 ; DF-NOT: __tp_shadow_or
 
@@ -94,7 +94,7 @@ join:
 ; HOIST: [[LN:%.*]] = select i1 [[OK:%.*]], i16 {{%.*}}, i16 0
 ; HOIST: [[LM:%.*]] = select i1 [[OK]], i16 {{%.*}}, i16 0
 ; HOIST: [[NM:%.*]] = or i16 [[LM]], [[LN]]
-; HOIST-NEXT: br label %outer
+; HOIST: br label %outer
 ; HOIST-NOT: or i16
 ; HOIST-NOT: phi i16
 ; HOIST: call void @__tp_loop_exit(ptr {{%.*}}, ptr {{.*}}@taintprof.loops{{.*}}, i16 [[LM]])

@@ -16,12 +16,29 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: [[LN_RAW:%.*]] = load i16, ptr @__tp_arg_tls
 ; CHECK-NEXT: [[LN:%.*]] = select i1 {{%.*}}, i16 [[LN_RAW]], i16 0
 ; CHECK: [[NODE:%.*]] = call ptr @__tp_enter(
+; Entering the loop pushes {node, loop, 0} on the thread's loops in flight (so that a
+; report written while it runs counts it); every exit test stores the labels seen so
+; far there; leaving it restores the depth it had at entry.
+; CHECK: [[DEPTH:%.*]] = load i64, ptr @__tp_loop_depth_tls
+; CHECK-NEXT: [[IDX:%.*]] = and i64 [[DEPTH]], 255
+; CHECK-NEXT: [[ENTRY:%.*]] = getelementptr inbounds [256 x %tp.loop_in_flight], ptr @__tp_loops_tls, i64 0, i64 [[IDX]]
+; CHECK-NEXT: store ptr [[NODE]], ptr [[ENTRY]]
+; CHECK-NEXT: [[DESC:%.*]] = getelementptr inbounds %tp.loop_in_flight, ptr [[ENTRY]], i32 0, i32 1
+; CHECK-NEXT: store ptr @taintprof.loops, ptr [[DESC]]
+; CHECK-NEXT: [[LAB0:%.*]] = getelementptr inbounds %tp.loop_in_flight, ptr [[ENTRY]], i32 0, i32 2
+; CHECK-NEXT: store i64 0, ptr [[LAB0]]
+; CHECK-NEXT: [[DEPTH1:%.*]] = add i64 [[DEPTH]], 1
+; CHECK-NEXT: store i64 [[DEPTH1]], ptr @__tp_loop_depth_tls
 ; CHECK: loop:
 ; CHECK: [[ACC:%.*]] = phi i16 [ 0, %entry ], [ [[NEXT:%.*]], %loop ]
 ; CHECK: %c = icmp slt i32 %i1, %n
 ; CHECK-NEXT: [[NEXT]] = or i16 [[ACC]], [[LN]]
+; CHECK-NEXT: [[LAB:%.*]] = getelementptr inbounds %tp.loop_in_flight, ptr [[ENTRY]], i32 0, i32 2
+; CHECK-NEXT: [[SEEN:%.*]] = zext i16 [[NEXT]] to i64
+; CHECK-NEXT: store i64 [[SEEN]], ptr [[LAB]]
 ; CHECK-NEXT: br i1 %c, label %loop, label %exit
 ; CHECK: exit:
+; CHECK-NEXT: store i64 [[DEPTH]], ptr @__tp_loop_depth_tls
 ; CHECK-NEXT: call void @__tp_loop_exit(ptr [[NODE]], ptr @taintprof.loops, i16 [[NEXT]])
 define void @simple(i32 %n) {
 entry:
@@ -56,15 +73,19 @@ exit:
 ; CHECK-DAG: [[IE:%.*]] = or i16 [[IACC]], [[LE]]
 ; CHECK: inner.latch:
 ; CHECK: [[INEXT]] = or i16 [[IE]], [[LM]]
-; CHECK-NEXT: br i1 %ic, label %inner, label %outer.latch
+; CHECK: br i1 %ic, label %inner, label %outer.latch
 ; CHECK: outer.latch:
+; CHECK-NEXT: store i64 {{%.*}}, ptr @__tp_loop_depth_tls
 ; CHECK-NEXT: call void @__tp_loop_exit(ptr [[NODE]], ptr getelementptr inbounds ([{{[0-9]+}} x %taintprof.LoopDesc], ptr @taintprof.loops, i64 0, i64 [[INNER:[0-9]+]]), i16 [[INEXT]])
 ; CHECK: [[ONEXT]] = or i16 [[OE]], [[LN]]
 ; CHECK: ret.tp.edge:
+; CHECK-NEXT: store i64 [[INNER_DEPTH:%.*]], ptr @__tp_loop_depth_tls
 ; CHECK-NEXT: call void @__tp_loop_exit(ptr [[NODE]], ptr getelementptr inbounds ([{{[0-9]+}} x %taintprof.LoopDesc], ptr @taintprof.loops, i64 0, i64 [[INNER]]), i16 [[IE]])
+; CHECK-NEXT: store i64 [[OUTER_DEPTH:%.*]], ptr @__tp_loop_depth_tls
 ; CHECK-NEXT: call void @__tp_loop_exit(ptr [[NODE]], ptr getelementptr inbounds ([{{[0-9]+}} x %taintprof.LoopDesc], ptr @taintprof.loops, i64 0, i64 [[OUTER:[0-9]+]]), i16 [[OE]])
 ; CHECK-NEXT: br label %ret
 ; CHECK: ret.tp.edge{{[0-9]+}}:
+; CHECK-NEXT: store i64 [[OUTER_DEPTH]], ptr @__tp_loop_depth_tls
 ; CHECK-NEXT: call void @__tp_loop_exit(ptr [[NODE]], ptr getelementptr inbounds ([{{[0-9]+}} x %taintprof.LoopDesc], ptr @taintprof.loops, i64 0, i64 [[OUTER]]), i16 [[ONEXT]])
 ; CHECK-NEXT: br label %ret
 define i32 @nested(i32 %n, i32 %m, i1 %early) {

@@ -38,7 +38,7 @@
 use core::ffi::c_char;
 
 /// Bumped whenever a layout, name or meaning below changes.
-pub const ABI_VERSION: u32 = 7;
+pub const ABI_VERSION: u32 = 8;
 
 /// Magic number at the start of every [`ModuleDesc`] ("TPMD").
 pub const MODULE_MAGIC: u32 = 0x544d_5044;
@@ -100,6 +100,33 @@ pub const TLS_CALL_SITE: &str = "__tp_site_tls";
 /// worker) and the argument/control slots hold stale labels of some earlier call, so it
 /// treats its arguments and entry control label as unlabelled.
 pub const TLS_CALLEE: &str = "__tp_callee_tls";
+/// `[LOOPS_IN_FLIGHT x InFlightLoop]`: the loops this thread is executing, outermost
+/// first, so that a report written before they end (a signal, `exit()` or `_exit()`
+/// inside a loop, `exec`) counts them as executed with the labels seen so far. Entry
+/// `i` of the stack lives at index `i & (LOOPS_IN_FLIGHT - 1)`: past that depth the
+/// oldest entries are overwritten (and then not counted).
+///
+/// Where a loop is entered the pass writes `{node, loop, 0}` at index
+/// [`TLS_LOOP_DEPTH`] and increments it; every exiting block stores the accumulator
+/// into `label`; where the loop is left the depth is reset to the value it had at entry
+/// (which also drops entries that an exception or `longjmp` left behind).
+pub const TLS_LOOPS_IN_FLIGHT: &str = "__tp_loops_tls";
+/// `i64`: the number of entries pushed on [`TLS_LOOPS_IN_FLIGHT`].
+pub const TLS_LOOP_DEPTH: &str = "__tp_loop_depth_tls";
+/// Capacity of [`TLS_LOOPS_IN_FLIGHT`] (a power of two).
+pub const LOOPS_IN_FLIGHT: usize = 256;
+
+/// One entry of [`TLS_LOOPS_IN_FLIGHT`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct InFlightLoop {
+    /// The calling-context node of the activation running the loop.
+    pub node: *const core::ffi::c_void,
+    /// The loop's descriptor (the one `__tp_loop_exit` will report).
+    pub desc: *const LoopDesc,
+    /// The union of the exit-condition labels seen so far (low 16 bits).
+    pub label: u64,
+}
 
 // ---------------------------------------------------------------------------------
 // Runtime hooks called from instrumented IR (all `extern "C"`, never unwind).

@@ -178,6 +178,10 @@ pub struct ThreadState {
     pub tid: i32,
     /// Order of creation (0 = first thread that ran instrumented code).
     pub index: u32,
+    /// Addresses of this thread's `__tp_loops_tls` and `__tp_loop_depth_tls`
+    /// ([`crate::inflight`]); they die with the thread.
+    loops_tls: usize,
+    loop_depth_tls: usize,
 }
 
 static THREADS: AtomicPtr<ThreadState> = AtomicPtr::new(null_mut());
@@ -258,6 +262,9 @@ fn create_thread() -> *mut ThreadState {
                 next: null_mut(),
                 tid: crate::sys::gettid(),
                 index: THREAD_COUNT.fetch_add(1, Relaxed),
+                // Accessors of this thread's TLS (tls.c).
+                loops_tls: crate::__tp_tls_loops() as usize,
+                loop_depth_tls: crate::__tp_tls_loop_depth() as usize,
             },
         );
     }
@@ -288,6 +295,18 @@ pub fn thread_state() -> *mut ThreadState {
 }
 
 impl ThreadState {
+    /// Addresses of the thread's loops-in-flight stack and its depth (valid only while
+    /// the thread lives; read them with care, see [`crate::inflight`]).
+    pub fn loops_in_flight(&self) -> (usize, usize) {
+        (self.loops_tls, self.loop_depth_tls)
+    }
+
+    /// True if `node` belongs to this thread's tree.
+    pub fn owns(&self, node: *const Node) -> bool {
+        // SAFETY: nodes are never freed; `owner` is immutable after publication.
+        !node.is_null() && core::ptr::eq(unsafe { (*node).owner }, self)
+    }
+
     /// # Safety
     /// Only the owning thread may call this.
     #[allow(clippy::mut_from_ref)]
@@ -442,16 +461,33 @@ impl Node {
 
     /// Calls `f(loop, label, executions)` for every loop record of this node
     /// (lock-free snapshot, safe from any thread).
+    ///
+    /// While a report is being written, loops of this node still in flight
+    /// ([`crate::inflight`]) count as one more execution each, with the labels seen so
+    /// far.
     pub fn for_each_loop(&self, mut f: impl FnMut(*const LoopDesc, Label, u64)) {
+        let me: *const Node = self;
         // SAFETY: snapshot of a published table.
         unsafe {
             LoopTable::for_each(self.loops.load(Acquire), |s| {
                 let l = s.lp.load(Acquire);
                 if !l.is_null() {
-                    f(l, s.label.load(Relaxed), s.executions.load(Relaxed))
+                    let (mut label, mut executions) =
+                        (s.label.load(Relaxed), s.executions.load(Relaxed));
+                    if let Some((lab, n)) = crate::inflight::find(me, l) {
+                        label |= lab;
+                        executions += n;
+                    }
+                    f(l, label, executions)
                 }
             })
         }
+        crate::inflight::for_node(me, |l, label, n| {
+            // SAFETY: as above.
+            if unsafe { self.find_loop(l) }.is_null() {
+                f(l, label, n)
+            }
+        });
     }
 
     #[inline(always)]

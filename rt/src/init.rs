@@ -26,6 +26,7 @@ use crate::{options, report, shadow, signals};
 static STARTED: AtomicBool = AtomicBool::new(false);
 static ARGC: AtomicUsize = AtomicUsize::new(0);
 static ARGV: AtomicPtr<*const c_char> = AtomicPtr::new(core::ptr::null_mut());
+static START_PID: core::sync::atomic::AtomicI32 = core::sync::atomic::AtomicI32::new(0);
 
 #[used]
 #[link_section = ".preinit_array"]
@@ -53,6 +54,8 @@ pub unsafe fn start(argc: c_int, argv: *const *const c_char, envp: *const *const
     }
     // SAFETY: single-threaded start-up.
     unsafe { options::init(envp) };
+    // SAFETY: getpid cannot fail.
+    START_PID.store(unsafe { libc::getpid() }, Relaxed);
     if !argv.is_null() && argc > 0 {
         // Keep our own copy of the pointer array: getopt permutes the program's.
         // SAFETY: argv has argc entries.
@@ -109,6 +112,13 @@ pub unsafe fn start(argc: c_int, argv: *const *const c_char, envp: *const *const
 
 extern "C" fn at_exit(status: c_int, _arg: *mut c_void) {
     report::final_report(report::Exit::Code(status));
+}
+
+/// True in a child made by `fork` (its pid is not the one the program started with).
+pub fn is_fork_child() -> bool {
+    let start = START_PID.load(Relaxed);
+    // SAFETY: getpid cannot fail.
+    start != 0 && start != unsafe { libc::getpid() }
 }
 
 /// The program's `argv` as captured at start-up (empty if start-up saw none).

@@ -16,6 +16,8 @@
 //! | [`params`] | the parameter registry (label bit per name, max 16); `tp_register_variable` | no |
 //! | [`arena`] | per-thread bump allocator over `mmap`'d chunks (no malloc, no locks) | yes |
 //! | [`context`] | per-thread calling-context trees and loop records; `__tp_enter`, `__tp_loop_exit` | **yes** |
+//! | [`exits`] | `_exit`, `_Exit`, `quick_exit` and exec wrappers (with `exec_shim.c`): the report before a process ends without exit handlers | no |
+//! | [`inflight`] | loops still running when a report is written (signal, `exit` inside a loop, `exec`): the per-thread stacks instrumented code keeps, snapshot for the report | no |
 //! | [`modules`] | registered module descriptors; `__tp_register_module` | no |
 //! | [`wrappers`] | `__tpw_<name>` wrappers for libc functions that move memory (see `rt/abilist.txt`) | yes |
 //! | [`report`] | builds and writes the JSON report (schema `taintprof.taint` v1), atomically, once | no |
@@ -24,6 +26,7 @@
 //! | [`sys`] | thin syscall helpers: `mmap`-backed vectors, stderr diagnostics, small formatting | no |
 //! | [`denormal`] | denormal mode: `__tpd_*` hooks, marked arrays, tags, snapshots, the `taintprof.denormal` report (its own map inside) | **yes** |
 //! | `tls.c` | the initial-exec TLS slots (`__tp_arg_tls`, `__tpd_counters_tls`, ...) and accessors | yes |
+//! | `exec_shim.c` | the exec-family wrappers (`execl` & co. need C varargs) | no |
 //! | `new_shim.c` | C++ `operator new` wrappers (exceptions propagate through C frames) | yes |
 //!
 //! ## Interfaces
@@ -81,6 +84,8 @@
 pub mod arena;
 pub mod context;
 pub mod denormal;
+pub mod exits;
+pub mod inflight;
 pub mod init;
 pub mod json;
 pub mod model;
@@ -111,6 +116,10 @@ extern "C" {
     pub fn __tp_tls_ctrl() -> *mut u16;
     /// `__tp_callee_tls`: the function the call in flight calls.
     pub fn __tp_tls_callee() -> *mut *const core::ffi::c_void;
+    /// `__tp_loops_tls`: this thread's loops in flight.
+    pub fn __tp_tls_loops() -> *mut taintprof_abi::InFlightLoop;
+    /// `__tp_loop_depth_tls`: the number of entries pushed on it.
+    pub fn __tp_tls_loop_depth() -> *mut u64;
 }
 
 /// The caller's control label (control-flow tainting): wrappers OR it into every byte

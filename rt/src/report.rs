@@ -68,6 +68,12 @@ pub enum Exit {
     Signal(i32),
     /// Mid-run report (`tp_write_report`).
     Running,
+    /// `_exit(status)` / `_Exit(status)`: no exit handlers run, the runtime's wrapper
+    /// writes the report first.
+    Immediate(i32),
+    /// The process replaces its program (`execve` and friends); the report covers the
+    /// run until then.
+    Exec,
 }
 
 /// The `program` (name, path, argv, pid) and `exit` objects, the same in the taint and
@@ -107,6 +113,15 @@ pub fn write_program_and_exit<S: Sink>(
             j.kv_i64("number", sig as i64);
         }
         Exit::Running => j.kv_str("reason", "running"),
+        Exit::Immediate(c) => {
+            j.kv_str("reason", "_exit");
+            j.kv_i64("code", (c & 0xff) as i64);
+        }
+        Exit::Exec => j.kv_str("reason", "exec"),
+    }
+    let in_flight = crate::inflight::count();
+    if in_flight > 0 {
+        j.kv_u64("loops_in_flight", in_flight as u64);
     }
     j.end_object();
 }
@@ -658,6 +673,22 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
             "written while the program was still running (tp_write_report); the report written at exit replaces it"
         ));
     }
+    let in_flight = crate::inflight::count();
+    if in_flight > 0 {
+        let when = match inp.exit {
+            Exit::Signal(sig) => signals::name(sig),
+            Exit::Code(_) => "exit()",
+            Exit::Immediate(_) => "_exit()",
+            Exit::Exec => "exec",
+            Exit::Running => "tp_write_report()",
+        };
+        warn(format_args!(
+            "the run was cut by {} while {} loop execution{} still running: each is counted as executed once, with the labels its exit tests had seen so far; the loops' volumes are those of the part that ran",
+            when,
+            in_flight,
+            if in_flight == 1 { " was" } else { "s were" }
+        ));
+    }
     if crate::denormal::mode::mixed() {
         let (t, d) = crate::denormal::mode::sources();
         warn(format_args!(
@@ -888,11 +919,15 @@ fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
     dir.push_bytes(if od.is_empty() { b"." } else { od });
     mkdir_p(dir.as_bytes());
     path_out.clear();
+    // Before an exec the pid stays and the new program may have the same name: the
+    // report of the part before it gets a name of its own.
+    let before_exec = if exit == Exit::Exec { ".before-exec" } else { "" };
     let _ = write!(
         path_out,
-        "{}/{}.{}.{}.json",
+        "{}/{}{}.{}.{}.json",
         Lossy(dir.as_bytes()),
         Lossy(prog.name()),
+        before_exec,
         pid,
         kind
     );
@@ -917,6 +952,12 @@ fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
             }
             Exit::Signal(sig) => {
                 crate::denormal::snapshot::take_final(signals::name(sig).as_bytes());
+            }
+            Exit::Immediate(_) => {
+                crate::denormal::snapshot::take_final(b"_exit");
+            }
+            Exit::Exec => {
+                crate::denormal::snapshot::take_final(b"exec");
             }
             Exit::Running => {}
         }
@@ -972,6 +1013,7 @@ fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
 
 /// The taint report of this process into `sink`.
 fn write_taint(prog: &ProgramId, pid: i32, exit: Exit, sink: &mut FdSink) {
+    crate::inflight::snapshot();
     let mut mods: MmapVec<*const ModuleDesc> = MmapVec::new();
     modules::for_each(|m| {
         mods.push(m);
@@ -995,6 +1037,7 @@ fn write_taint(prog: &ProgramId, pid: i32, exit: Exit, sink: &mut FdSink) {
         rejected_modules: true,
     };
     write_json(&inp, sink);
+    crate::inflight::clear();
 }
 
 /// 0 = not written, 1 = being written (by `FINAL_TID`), 2 = done.
@@ -1105,6 +1148,12 @@ pub fn final_report(exit: Exit) -> Outcome {
             Outcome::Failed
         }
     }
+}
+
+/// After a failed exec (whose report was written as the final one): the program goes
+/// on, so its report at exit must be written too.
+pub fn reopen_after_failed_exec() {
+    let _ = FINAL_STATE.compare_exchange(2, 0, SeqCst, SeqCst);
 }
 
 /// From the fatal-signal handler.

@@ -29,6 +29,16 @@ TP_TLS const void *__tp_site_tls;
  * that finds another address here was called from uninstrumented code. */
 TP_TLS void *__tp_callee_tls;
 
+/* The loops this thread is executing (taintprof-abi, TLS_LOOPS_IN_FLIGHT): pushed where
+ * a loop is entered, popped where it is left, read by the report writer. */
+struct tp_loop_in_flight {
+  void *node;
+  const void *desc;
+  uint64_t label;
+};
+TP_TLS struct tp_loop_in_flight __tp_loops_tls[256] __attribute__((aligned(64)));
+TP_TLS uint64_t __tp_loop_depth_tls;
+
 /* Denormal mode (taintprof-abi, "Denormal mode"): this thread's block counters
  * (u64[DN_THREAD_COUNTERS], null until __tpd_thread_counters), the tags of the FP
  * arguments of the call in flight, and the tag of the FP return value. */
@@ -43,6 +53,8 @@ void **__tp_tls_ctx(void) { return &__tp_ctx_tls; }
 const void **__tp_tls_site(void) { return &__tp_site_tls; }
 uint16_t *__tp_tls_ctrl(void) { return &__tp_ctrl_tls; }
 void **__tp_tls_callee(void) { return &__tp_callee_tls; }
+struct tp_loop_in_flight *__tp_tls_loops(void) { return __tp_loops_tls; }
+uint64_t *__tp_tls_loop_depth(void) { return &__tp_loop_depth_tls; }
 uint64_t **__tpd_tls_counters(void) { return &__tpd_counters_tls; }
 uint64_t *__tpd_tls_arg_tags(void) { return __tpd_arg_tags_tls; }
 uint64_t *__tpd_tls_ret_tag(void) { return &__tpd_ret_tag_tls; }

@@ -568,6 +568,12 @@ pub fn summarize(report: &Report, source: &str) -> Summary {
             }
         }
         "running" => "still running (a report written mid-run by tp_write_report)".to_string(),
+        "_exit" => format!(
+            "_exit({}) (no exit handlers ran; the runtime wrote the report first)",
+            report.exit.code.unwrap_or(0)
+        ),
+        "exec" => "replaced itself with another program (exec); the report covers the run until then"
+            .to_string(),
         "" => "unknown".to_string(),
         other => other.to_string(),
     };
@@ -582,7 +588,7 @@ pub fn summarize(report: &Report, source: &str) -> Summary {
             pid: report.program.pid,
             taintprof_version: report.taintprof_version.clone(),
         },
-        complete: report.exit.reason == "exit",
+        complete: matches!(report.exit.reason.as_str(), "exit" | "_exit" | "exec"),
         exit: ExitSummary {
             reason: report.exit.reason.clone(),
             code: report.exit.code,

@@ -186,6 +186,9 @@ pub struct FnInstr<'a> {
     pub(crate) parent: Option<V>,
     /// Per-sink (logical loop) `i16` accumulator allocas (promoted at the end).
     pub(crate) accs: Vec<V>,
+    /// Per-sink allocas of the loop's in-flight entry (`ptr`) and of the depth at entry
+    /// (`i64`), for sinks recorded as in flight (promoted at the end).
+    pub(crate) in_flight: Vec<Option<(V, V)>>,
     /// Private all-zero objects by size (shadow source for null `byval` slots).
     zero_objs: HashMap<u64, V>,
     /// Control-flow tainting state (`None` when off).
@@ -226,6 +229,7 @@ impl<'a> FnInstr<'a> {
             node: None,
             parent: None,
             accs: Vec::new(),
+            in_flight: Vec::new(),
             zero_objs: HashMap::new(),
             cf: None,
             deferred: Vec::new(),
@@ -277,6 +281,7 @@ impl<'a> FnInstr<'a> {
         // Put the loop accumulators and the control slots into registers (DESIGN
         // decision 3).
         let mut a = self.accs.clone();
+        a.extend(self.in_flight.iter().flatten().flat_map(|&(e, d)| [e, d]));
         if let Some(cf) = &self.cf {
             a.extend(cf.slots());
         }
@@ -568,9 +573,11 @@ impl<'a> FnInstr<'a> {
         let first = unsafe { LLVMGetFirstInstruction(entry) };
         ir.before(first);
         if self.p.pruned.is_none() {
-            for _ in &self.p.sinks {
+            for s in &self.p.sinks {
                 let a = ir.alloca(ir.i16);
                 self.accs.push(a);
+                self.in_flight
+                    .push(s.in_flight.then(|| (ir.alloca(ir.ptr), ir.alloca(ir.i64))));
             }
         }
         let slots = plan

@@ -194,6 +194,9 @@ pub struct Sink {
     /// The region: `region[b]` for every block of the member loops and the blocks
     /// between them.
     pub region: Vec<bool>,
+    /// Every entering block ends in a `br` or `invoke`, so the loop can be recorded as in
+    /// flight there (`__tp_loops_tls`), on the edges into the region only.
+    pub in_flight: bool,
 }
 
 /// A function ready to be instrumented.
@@ -449,6 +452,14 @@ fn sinks(
             }
         }
         entering.sort_unstable();
+        // The loop is pushed on the loops in flight where it is entered, only when it is
+        // entered: after a `br` (conditionally on its condition) or an `invoke`.
+        let in_flight = entering.iter().all(|&p| {
+            matches!(
+                ir::opcode(ir::terminator(an.blocks[p])),
+                Op::LLVMBr | Op::LLVMInvoke
+            )
+        });
         let mut exiting: Vec<usize> = members
             .iter()
             .flat_map(|&m| loops[m].exiting.iter().copied())
@@ -463,6 +474,7 @@ fn sinks(
             exit_points,
             depth,
             region,
+            in_flight,
         });
     }
     (out, eh, indirect, changed)

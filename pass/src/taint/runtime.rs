@@ -26,6 +26,11 @@ pub struct Runtime {
     pub site_tls: V,
     /// `ptr`: the callee of the call in flight (stale-label protection).
     pub callee_tls: V,
+    /// `[LOOPS_IN_FLIGHT x {ptr, ptr, i64}]` and its depth (`i64`).
+    pub loops_tls: V,
+    pub loops_tls_ty: T,
+    pub loop_entry_ty: T,
+    pub loop_depth_tls: V,
     pub register_module: Hook,
     pub enter: Hook,
     pub loop_exit: Hook,
@@ -41,6 +46,8 @@ impl Runtime {
     pub fn declare(ir: &Ir) -> Runtime {
         let arg_tls_ty = ir.array_ty(ir.i16, abi::MAX_ARG_SLOTS as u64);
         let byval_tls_ty = ir.array_ty(ir.ptr, abi::MAX_ARG_SLOTS as u64);
+        let loop_entry_ty = ir.named_struct("tp.loop_in_flight", &[ir.ptr, ir.ptr, ir.i64]);
+        let loops_tls_ty = ir.array_ty(loop_entry_ty, abi::LOOPS_IN_FLIGHT as u64);
         let hook = |name: &str, ret: T, params: &[T], zext_params: &[u32], zext_ret: bool| {
             let ty = ir.fn_ty(ret, params, false);
             let f = ir.function(name, ty);
@@ -67,6 +74,10 @@ impl Runtime {
             ctx_tls: ir.tls_global(abi::TLS_CONTEXT, ir.ptr),
             site_tls: ir.tls_global(abi::TLS_CALL_SITE, ir.ptr),
             callee_tls: ir.tls_global(abi::TLS_CALLEE, ir.ptr),
+            loops_tls: ir.tls_global(abi::TLS_LOOPS_IN_FLIGHT, loops_tls_ty),
+            loops_tls_ty,
+            loop_entry_ty,
+            loop_depth_tls: ir.tls_global(abi::TLS_LOOP_DEPTH, ir.i64),
             register_module: hook(abi::HOOK_REGISTER_MODULE, ir.void, &[ir.ptr], &[], false),
             enter: hook(
                 abi::HOOK_ENTER,

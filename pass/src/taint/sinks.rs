@@ -19,6 +19,8 @@
 use super::control::terminator_condition;
 use super::FnInstr;
 use crate::ir::{self, B};
+use inkwell::llvm_sys::LLVMOpcode as Op;
+use taintprof_abi as abi;
 use std::collections::HashMap;
 
 impl FnInstr<'_> {
@@ -35,9 +37,26 @@ impl FnInstr<'_> {
         let mut order: Vec<B> = Vec::new();
         for (si, s) in p.sinks.iter().enumerate() {
             let acc = self.accs[si];
+            let in_flight = self.in_flight[si];
+            let ld = self.descs.loop_ptr(ir, p.loop_base + s.members[0]);
             for &e in &s.entering {
                 ir.at_end(p.an.blocks[e]);
                 ir.store(ir.c16(0), acc, 2);
+                if let Some((entry_slot, depth_slot)) = in_flight {
+                    // Push {node, loop, 0} on this thread's loops in flight.
+                    let rt = self.rt;
+                    let d = ir.load(ir.i64, rt.loop_depth_tls, 8);
+                    let i = ir.and(d, ir.c64(abi::LOOPS_IN_FLIGHT as u64 - 1));
+                    let entry = ir.gep(rt.loops_tls_ty, rt.loops_tls, &[ir.c64(0), i]);
+                    let field = |k: u32| ir.gep(rt.loop_entry_ty, entry, &[ir.c32(0), ir.c32(k)]);
+                    ir.store(node, field(0), 8);
+                    ir.store(ld, field(1), 8);
+                    ir.store(ir.c64(0), field(2), 8);
+                    let entered = self.entered_region(e, si);
+                    ir.store(ir.add(d, entered), rt.loop_depth_tls, 8);
+                    ir.store(entry, entry_slot, 8);
+                    ir.store(d, depth_slot, 8);
+                }
             }
             for &x in &s.exiting {
                 let t = ir::terminator(p.an.blocks[x]);
@@ -50,7 +69,14 @@ impl FnInstr<'_> {
                 }
                 ir.before(t);
                 let a = ir.load(ir.i16, acc, 2);
-                ir.store(ir.or(a, l), acc, 2);
+                let seen = ir.or(a, l);
+                ir.store(seen, acc, 2);
+                if let Some((entry_slot, _)) = in_flight {
+                    // The labels seen so far, for a report written before the loop ends.
+                    let entry = ir.load(ir.ptr, entry_slot, 8);
+                    let field = ir.gep(self.rt.loop_entry_ty, entry, &[ir.c32(0), ir.c32(2)]);
+                    ir.store(ir.zext(seen, ir.i64), field, 8);
+                }
             }
             for &b in &s.exit_points {
                 let v = at_block.entry(b).or_default();
@@ -66,6 +92,11 @@ impl FnInstr<'_> {
             ir.at_start(b);
             for si in ss {
                 let acc = self.accs[si];
+                if let Some((_, depth_slot)) = self.in_flight[si] {
+                    // Pop: back to the depth at entry.
+                    let d = ir.load(ir.i64, depth_slot, 8);
+                    ir.store(d, self.rt.loop_depth_tls, 8);
+                }
                 let a = ir.load(ir.i16, acc, 2);
                 let ld = self
                     .descs
@@ -74,5 +105,31 @@ impl FnInstr<'_> {
             }
         }
         Ok(())
+    }
+
+    /// At the end of entering block `e` of sink `si`: 1 (`i64`) if control goes on into
+    /// the loop's region, else 0. A conditional `br` may go elsewhere (a loop guard): the
+    /// entry is written either way, but the depth counts it only when the loop is
+    /// entered. (Splitting the edge instead would move the guard's decision away from the
+    /// header's phis, which the control-flow rule reads.)
+    fn entered_region(&self, e: usize, si: usize) -> ir::V {
+        let (ir, p) = (self.ir, self.p);
+        let b = p.an.blocks[e];
+        let t = ir::terminator(b);
+        let succs = ir::successors(b);
+        if ir::opcode(t) == Op::LLVMBr && succs.len() == 2 {
+            let inside = |k: usize| {
+                p.an.index
+                    .get(&succs[k])
+                    .is_some_and(|&i| p.sinks[si].region[i])
+            };
+            let cond = ir::operand(t, 0);
+            match (inside(0), inside(1)) {
+                (true, false) => return ir.zext(cond, ir.i64),
+                (false, true) => return ir.zext(ir.not(cond), ir.i64),
+                _ => {}
+            }
+        }
+        ir.c64(1)
     }
 }
