@@ -59,7 +59,7 @@ pub struct Build {
     pub exe: PathBuf,
     pub dir: PathBuf,
     pub opt: String,
-    sources: Vec<PathBuf>,
+    pub sources: Vec<PathBuf>,
     runs: AtomicUsize,
 }
 
