@@ -105,8 +105,7 @@ pub fn snapshot() {
             });
         }
     });
-    v.as_mut_slice()
-        .sort_unstable_by_key(|e| (e.node, e.desc));
+    v.as_mut_slice().sort_unstable_by_key(|e| (e.node, e.desc));
 }
 
 /// Forgets the snapshot (after the report is written).

@@ -921,7 +921,11 @@ fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
     path_out.clear();
     // Before an exec the pid stays and the new program may have the same name: the
     // report of the part before it gets a name of its own.
-    let before_exec = if exit == Exit::Exec { ".before-exec" } else { "" };
+    let before_exec = if exit == Exit::Exec {
+        ".before-exec"
+    } else {
+        ""
+    };
     let _ = write!(
         path_out,
         "{}/{}{}.{}.{}.json",

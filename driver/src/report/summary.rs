@@ -572,8 +572,10 @@ pub fn summarize(report: &Report, source: &str) -> Summary {
             "_exit({}) (no exit handlers ran; the runtime wrote the report first)",
             report.exit.code.unwrap_or(0)
         ),
-        "exec" => "replaced itself with another program (exec); the report covers the run until then"
-            .to_string(),
+        "exec" => {
+            "replaced itself with another program (exec); the report covers the run until then"
+                .to_string()
+        }
         "" => "unknown".to_string(),
         other => other.to_string(),
     };

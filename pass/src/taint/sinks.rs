@@ -20,8 +20,8 @@ use super::control::terminator_condition;
 use super::FnInstr;
 use crate::ir::{self, B};
 use inkwell::llvm_sys::LLVMOpcode as Op;
-use taintprof_abi as abi;
 use std::collections::HashMap;
+use taintprof_abi as abi;
 
 impl FnInstr<'_> {
     pub(crate) fn loop_sinks(&mut self) -> Result<(), String> {
