@@ -187,6 +187,13 @@ pub struct ThreadState {
 static THREADS: AtomicPtr<ThreadState> = AtomicPtr::new(null_mut());
 static THREAD_COUNT: AtomicU32 = AtomicU32::new(0);
 static OUT_OF_MEMORY: AtomicBool = AtomicBool::new(false);
+/// Calling contexts created in all threads (children added to trees; the slow path).
+static CONTEXTS: AtomicU64 = AtomicU64::new(0);
+
+/// Number of calling contexts created so far, all threads (for the size of a report).
+pub fn context_count() -> u64 {
+    CONTEXTS.load(Relaxed)
+}
 
 thread_local! {
     static CURRENT: Cell<*mut ThreadState> = const { Cell::new(null_mut()) };
@@ -442,6 +449,7 @@ impl Node {
             }
             child_put(t, site as *mut SiteDesc, f as *mut FuncDesc, child);
         }
+        CONTEXTS.fetch_add(1, Relaxed);
         true
     }
 

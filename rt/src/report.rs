@@ -48,7 +48,7 @@
 use core::cmp::Ordering::Equal;
 use core::ffi::c_char;
 use core::fmt::Write as _;
-use core::sync::atomic::{AtomicI32, AtomicU32, Ordering::*};
+use core::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering::*};
 
 use taintprof_abi::{Label, ModuleDesc, MODULE_CONTROL_FLOW, MODULE_NO_DEBUG_INFO};
 
@@ -809,6 +809,8 @@ struct FdSink {
     buf: [u8; 16384],
     len: usize,
     err: i32,
+    /// Bytes handed to the file so far.
+    written: u64,
 }
 
 impl FdSink {
@@ -816,6 +818,7 @@ impl FdSink {
         if self.err == 0 && !sys::write_all(self.fd, self.buf.get(..self.len).unwrap_or(&[])) {
             self.err = sys::errno().max(1);
         }
+        self.written += self.len as u64;
         self.len = 0;
     }
 }
@@ -904,6 +907,57 @@ fn mkdir_p(dir: &[u8]) {
 }
 
 static TMP_COUNTER: AtomicU32 = AtomicU32::new(0);
+/// Size of the last report file written.
+static LAST_REPORT_BYTES: AtomicU64 = AtomicU64::new(0);
+
+/// From this many calling contexts on, writing the report takes long enough to say so
+/// (on a terminal; always with `TAINTPROF_VERBOSE=1`).
+pub const LARGE_REPORT_CONTEXTS: u64 = 100_000;
+
+fn monotonic_secs() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: writes into `ts`.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// Announces a report that will take a while to write; returns the start time if so.
+fn announce_writing() -> Option<f64> {
+    let contexts = context::context_count();
+    let big = contexts >= LARGE_REPORT_CONTEXTS;
+    if !(options::verbose() || (big && !options::quiet())) {
+        return None;
+    }
+    crate::diag!(
+        "writing the report: {} calling contexts in {} thread{}{}",
+        contexts,
+        context::thread_count(),
+        if context::thread_count() == 1 {
+            ""
+        } else {
+            "s"
+        },
+        if big { " (this can take a while)" } else { "" }
+    );
+    Some(monotonic_secs())
+}
+
+/// `1.5 MB in 0.42 s`
+struct SizeAndTime(u64, f64);
+impl core::fmt::Display for SizeAndTime {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let b = self.0;
+        if b >= 1 << 20 {
+            write!(f, "{:.1} MB", b as f64 / (1u64 << 20) as f64)?;
+        } else {
+            write!(f, "{:.1} kB", b as f64 / 1024.0)?;
+        }
+        write!(f, " in {:.2} s", self.1)
+    }
+}
 
 /// Writes the report for `exit` into its final place. Ok(path) or Err((path, errno)).
 /// A denormal-mode program (see [`crate::denormal::mode`]) gets the denormal report,
@@ -982,6 +1036,7 @@ fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
         buf: [0; 16384],
         len: 0,
         err: 0,
+        written: 0,
     };
     if denormal {
         let inp = crate::denormal::report::Inputs {
@@ -996,6 +1051,7 @@ fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
         write_taint(&prog, pid, exit, &mut sink);
     }
     sink.flush();
+    LAST_REPORT_BYTES.store(sink.written, Relaxed);
     // SAFETY: our descriptor.
     let closed = unsafe { libc::close(fd) };
     let mut err = sink.err;
@@ -1119,23 +1175,37 @@ pub fn final_report(exit: Exit) -> Outcome {
         sleep_ms(1);
     }
     let mut path = StackBuf::<4096>::new();
+    let started = announce_writing();
     let r = write_file(exit, &mut path);
     FINAL_STATE.store(2, SeqCst);
     match r {
         Ok(()) => {
+            let mut took = StackBuf::<64>::new();
+            if let Some(t0) = started {
+                let _ = write!(
+                    took,
+                    " ({})",
+                    SizeAndTime(LAST_REPORT_BYTES.load(Relaxed), monotonic_secs() - t0)
+                );
+            }
             match exit {
                 Exit::Signal(sig) if !options::quiet_on_signal() => {
                     let prog = ProgramId::get();
                     crate::diag!(
-                        "{} received {}; partial report written to {}",
+                        "{} received {}; partial report written to {}{}",
                         Lossy(prog.name()),
                         signals::name(sig),
-                        Lossy(path.as_bytes())
+                        Lossy(path.as_bytes()),
+                        Lossy(took.as_bytes())
                     )
                 }
                 Exit::Signal(_) => {}
-                _ if !options::quiet() => {
-                    crate::diag!("report written to {}", Lossy(path.as_bytes()))
+                _ if !options::quiet() || started.is_some() => {
+                    crate::diag!(
+                        "report written to {}{}",
+                        Lossy(path.as_bytes()),
+                        Lossy(took.as_bytes())
+                    )
                 }
                 _ => {}
             }
