@@ -22,6 +22,11 @@
  *   TAINTPROF_REPORT=0        write no report
  *   TAINTPROF_HANDLE_SIGNALS=0  no handlers for fatal signals (no partial reports)
  *   TAINTPROF_VERBOSE=1       print start-up details
+ *   TAINTPROF_UNLIMITED_STACK_MIB=N  under `ulimit -s unlimited`, the program is
+ *                             re-executed once at start-up with an N MiB stack limit
+ *                             (default 8192) so that its memory layout leaves room for the
+ *                             shadow memory, and the limit is set back to unlimited;
+ *                             0: do not (the program then cannot start)
  *
  * Denormal mode (taintprof-cc --tp-mode=denormal): the program counts, for every
  * floating-point operation, the denormal operands and results it saw; follows every

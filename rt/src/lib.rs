@@ -10,7 +10,8 @@
 //!
 //! | module | concept | hot? |
 //! |---|---|---|
-//! | [`init`] | start-up from `.preinit_array`: options, program identity, shadow reservation, exit and signal hooks | once |
+//! | [`init`] | start-up from `.preinit_array`: options, program identity, re-execution under an unlimited stack limit, shadow reservation, exit and signal hooks | once |
+//! | [`stack`] | an unlimited stack size limit: re-executing with a finite one before the shadow is reserved, restoring the limit afterwards | once |
 //! | [`options`] | every environment knob, its default, parsed once at start-up | no |
 //! | [`shadow`] | the direct-mapped shadow (one 16-bit label per byte); `__tp_shadow_copy/set/union/or` | yes |
 //! | [`params`] | the parameter registry (label bit per name, max 16, names checked); `tp_register_variable`, `tp_has_label`, `tp_delete_label` | no |
@@ -70,6 +71,7 @@
 //! | `TAINTPROF_REPORT` | `1` | `0`: write no report at all (overhead measurements) |
 //! | `TAINTPROF_HANDLE_SIGNALS` | `1` | `0`: install no fatal-signal handlers (no partial reports) |
 //! | `TAINTPROF_VERBOSE` | `0` | `1`: print start-up details (shadow range, options) |
+//! | `TAINTPROF_UNLIMITED_STACK_MIB` | `8192` | under `ulimit -s unlimited`, the stack limit (MiB) the program is re-executed with so that the shadow fits; the limit is set back to unlimited after; `0`: do not re-execute |
 //!
 //! ## Linking
 //!
@@ -94,6 +96,7 @@ pub mod params;
 pub mod report;
 pub mod shadow;
 pub mod signals;
+pub mod stack;
 pub mod sys;
 pub mod volume;
 pub mod wrappers;
