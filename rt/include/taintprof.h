@@ -22,6 +22,11 @@
  *   TAINTPROF_REPORT=0        write no report
  *   TAINTPROF_HANDLE_SIGNALS=0  no handlers for fatal signals (no partial reports)
  *   TAINTPROF_VERBOSE=1       print start-up details
+ *   TAINTPROF_UNLIMITED_STACK_MIB=N  under `ulimit -s unlimited`, the program is
+ *                             re-executed once at start-up with an N MiB stack limit
+ *                             (default 8192) so that its memory layout leaves room for the
+ *                             shadow memory, and the limit is set back to unlimited;
+ *                             0: do not (the program then cannot start)
  *
  * Denormal mode (taintprof-cc --tp-mode=denormal): the program counts, for every
  * floating-point operation, the denormal operands and results it saw; follows every
@@ -59,6 +64,8 @@
 #define TAINTPROF_VERSION_MINOR 1
 /* Most parameters that can be registered. */
 #define TAINTPROF_MAX_PARAMETERS 16
+/* Longest parameter name, in bytes. */
+#define TAINTPROF_MAX_NAME_LENGTH 64
 
 #ifdef TAINTPROF_DISABLE
 /* Built without taintprof: the API is a set of no-ops (see the top of this file). */
@@ -70,6 +77,11 @@ static inline uint16_t tp_read_label(const void *addr, size_t size) {
   (void)addr; (void)size;
   return 0;
 }
+static inline int tp_has_label(const void *addr, size_t size, const char *name) {
+  (void)addr; (void)size; (void)name;
+  return 0;
+}
+static inline void tp_delete_label(const void *addr, size_t size) { (void)addr; (void)size; }
 static inline void tp_array_shape(const void *ptr, size_t rows, size_t cols, const char *name) {
   (void)ptr; (void)rows; (void)cols; (void)name;
 }
@@ -87,8 +99,19 @@ extern "C" {
  * The bytes' previous labels are replaced. Values computed from these bytes carry the
  * label, and every loop whose exit condition depends on them reports `name`.
  *
- * A 17th distinct name is refused: an error is printed on stderr, the bytes stay
- * unlabelled, and the report lists the name under "rejected_parameters".
+ * Names: 1 to TAINTPROF_MAX_NAME_LENGTH (64) bytes of ASCII letters, digits and
+ * `_ . - : [ ]`, starting with a letter, a digit or `_` ("n", "opts.nx", "grid[0]",
+ * "ns::size"). Names appear in report tables, volume expressions ("n*m + k",
+ * "(n,m)^2"), `taintprof report --subset n,m`, Score-P filter comments, CSV and JSON;
+ * spaces, commas, quotes, operators and control characters would make those ambiguous,
+ * and a name longer than 64 bytes does not fit a table column.
+ *
+ * A call is refused -- an error is printed on stderr (once per name and reason), the
+ * bytes stay unlabelled, the report lists the name under "rejected_parameters", and
+ * the program goes on -- when:
+ *   - `name` is NULL, empty, longer than 64 bytes or has a character outside that set;
+ *   - `addr` is NULL, `size` is 0, or [addr, addr + size) is not a user address range;
+ *   - it would be a 17th distinct name.
  */
 void tp_register_variable(const void *addr, size_t size, const char *name);
 
@@ -103,6 +126,19 @@ void tp_write_report(void);
  * bytes depend on the i-th registered parameter. For tests and debugging.
  */
 uint16_t tp_read_label(const void *addr, size_t size);
+
+/*
+ * Returns 1 if the label of any of the `size` bytes at `addr` includes the registered
+ * parameter `name`, else 0 (also when no parameter has that name).
+ */
+int tp_has_label(const void *addr, size_t size, const char *name);
+
+/*
+ * Removes every label of the `size` bytes at `addr`: values loaded from them afterwards
+ * depend on no parameter (values computed from them before keep their labels). A NULL
+ * `addr` or a `size` of 0 does nothing.
+ */
+void tp_delete_label(const void *addr, size_t size);
 
 /*
  * Denormal mode: names the floating-point array that contains `ptr` and gives it a
@@ -134,6 +170,20 @@ namespace taintprof {
 template <class T>
 inline void register_variable(T *p, const char *name) {
   tp_register_variable(static_cast<const void *>(p), sizeof(T), name);
+}
+/* Whether any byte of `*p` (or of the `n` objects at `p`) depends on parameter `name`. */
+template <class T>
+inline bool has_label(const T *p, const char *name) {
+  return tp_has_label(static_cast<const void *>(p), sizeof(T), name) != 0;
+}
+template <class T>
+inline bool has_label(const T *p, size_t n, const char *name) {
+  return tp_has_label(static_cast<const void *>(p), n * sizeof(T), name) != 0;
+}
+/* Removes the labels of `*p` (or of the `n` objects at `p`). */
+template <class T>
+inline void delete_label(const T *p, size_t n = 1) {
+  tp_delete_label(static_cast<const void *>(p), n * sizeof(T));
 }
 /* Denormal mode: names the array at `p` and gives it a rows x cols shape. */
 template <class T>

@@ -6,12 +6,15 @@
 //!
 //! 1. reads every knob ([`crate::options`]) from `envp`,
 //! 2. remembers `argc`/`argv` for the report,
-//! 3. reserves the shadow region ([`crate::shadow::reserve_or_die`]) — instrumented
+//! 3. under an unlimited stack size limit, re-executes the program with a finite one
+//!    (whose memory layout leaves the shadow range free), and in the re-executed process
+//!    sets the limit back ([`crate::stack`]),
+//! 4. reserves the shadow region ([`crate::shadow::reserve_or_die`]) — instrumented
 //!    constructors may touch shadow right after,
-//! 4. registers the exit hook (`on_exit`, so the report knows the exit status; it runs
+//! 5. registers the exit hook (`on_exit`, so the report knows the exit status; it runs
 //!    for both `exit()` and a return from `main`, after the program's own `atexit`
 //!    handlers and static destructors because it was registered first),
-//! 5. installs the fatal-signal handlers ([`crate::signals`]).
+//! 6. installs the fatal-signal handlers ([`crate::signals`]).
 //!
 //! The entry lives in this crate's single object file (`codegen-units = 1`), so any
 //! program that references any hook pulls it in from the static archive. `.preinit_array`
@@ -21,7 +24,7 @@
 use core::ffi::{c_char, c_int, c_void};
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering::*};
 
-use crate::{options, report, shadow, signals};
+use crate::{options, report, shadow, signals, stack};
 
 static STARTED: AtomicBool = AtomicBool::new(false);
 static ARGC: AtomicUsize = AtomicUsize::new(0);
@@ -73,6 +76,10 @@ pub unsafe fn start(argc: c_int, argv: *const *const c_char, envp: *const *const
             crate::sys::PAGE
         );
     }
+    // Before anything is mapped or installed: this may replace the process.
+    // SAFETY: single-threaded start-up with the process's own arrays (argv is
+    // NULL-terminated after argc entries).
+    unsafe { stack::before_reserve(if argc > 0 { argv } else { core::ptr::null() }, envp) };
     shadow::reserve_or_die();
     crate::denormal::fpenv::at_start();
     if options::verbose() {

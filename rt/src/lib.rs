@@ -10,10 +10,11 @@
 //!
 //! | module | concept | hot? |
 //! |---|---|---|
-//! | [`init`] | start-up from `.preinit_array`: options, program identity, shadow reservation, exit and signal hooks | once |
+//! | [`init`] | start-up from `.preinit_array`: options, program identity, re-execution under an unlimited stack limit, shadow reservation, exit and signal hooks | once |
+//! | [`stack`] | an unlimited stack size limit: re-executing with a finite one before the shadow is reserved, restoring the limit afterwards | once |
 //! | [`options`] | every environment knob, its default, parsed once at start-up | no |
 //! | [`shadow`] | the direct-mapped shadow (one 16-bit label per byte); `__tp_shadow_copy/set/union/or` | yes |
-//! | [`params`] | the parameter registry (label bit per name, max 16); `tp_register_variable` | no |
+//! | [`params`] | the parameter registry (label bit per name, max 16, names checked); `tp_register_variable`, `tp_has_label`, `tp_delete_label` | no |
 //! | [`arena`] | per-thread bump allocator over `mmap`'d chunks (no malloc, no locks) | yes |
 //! | [`context`] | per-thread calling-context trees and loop records; `__tp_enter`, `__tp_loop_exit` | **yes** |
 //! | [`exits`] | `_exit`, `_Exit`, `quick_exit` and exec wrappers (with `exec_shim.c`): the report before a process ends without exit handlers | no |
@@ -32,10 +33,14 @@
 //! ## Interfaces
 //!
 //! * **Public C API** (`rt/include/taintprof.h`): `tp_register_variable`,
-//!   `tp_write_report`, `tp_read_label`; denormal mode: `tp_array_shape`, `tp_snapshot`;
-//!   C++ `taintprof::register_variable`, `taintprof::array_shape`, `taintprof::snapshot`. Perf-Taint
-//!   compatibility headers in `rt/include/perf-taint/` (`perf_taint_register_variable`,
-//!   `perf_taint::register_variable`, `VARIABLE_NAME`, `EXTRAP`).
+//!   `tp_write_report`, `tp_read_label`, `tp_has_label`, `tp_delete_label`; denormal
+//!   mode: `tp_array_shape`, `tp_snapshot`; C++ `taintprof::register_variable`,
+//!   `taintprof::has_label`, `taintprof::delete_label`, `taintprof::array_shape`,
+//!   `taintprof::snapshot`. Perf-Taint compatibility headers in `rt/include/perf-taint/`
+//!   (`perf_taint_register_variable`, `perf_taint_has_label`, `perf_taint_delete_label`,
+//!   `perf_taint::register_variable`, `perf_taint::has_label`, `perf_taint::delete_label`,
+//!   `perf_taint::delete_labels`, the unqualified `register_variable`, `VARIABLE_NAME`,
+//!   `EXTRAP`).
 //! * **Hooks for instrumented code** (names and signatures in `taintprof-abi`):
 //!   `__tp_register_module`, `__tp_enter`, `__tp_loop_exit`, `__tp_shadow_copy`,
 //!   `__tp_shadow_set`, `__tp_shadow_union`, `__tp_shadow_or`, `__tp_branch_update`, the
@@ -69,6 +74,7 @@
 //! | `TAINTPROF_REPORT` | `1` | `0`: write no report at all (overhead measurements) |
 //! | `TAINTPROF_HANDLE_SIGNALS` | `1` | `0`: install no fatal-signal handlers (no partial reports) |
 //! | `TAINTPROF_VERBOSE` | `0` | `1`: print start-up details (shadow range, options) |
+//! | `TAINTPROF_UNLIMITED_STACK_MIB` | `8192` | under `ulimit -s unlimited`, the stack limit (MiB) the program is re-executed with so that the shadow fits; the limit is set back to unlimited after; `0`: do not re-execute |
 //!
 //! ## Linking
 //!
@@ -95,6 +101,7 @@ pub mod params;
 pub mod report;
 pub mod shadow;
 pub mod signals;
+pub mod stack;
 pub mod sys;
 pub mod volume;
 pub mod wrappers;

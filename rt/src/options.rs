@@ -12,6 +12,7 @@
 //! | `TAINTPROF_REPORT` | `1` | `0`: write no report at all, neither at exit nor on signals nor from `tp_write_report` (for overhead measurements). |
 //! | `TAINTPROF_HANDLE_SIGNALS` | `1` | `0`: install no handlers for fatal signals; a crashing program then leaves no report. |
 //! | `TAINTPROF_VERBOSE` | `0` | `1`: print start-up details (shadow range, report directory) on stderr. |
+//! | `TAINTPROF_UNLIMITED_STACK_MIB` | `8192` | Under an unlimited stack size limit (`ulimit -s unlimited`), the kernel's legacy memory layout puts shared libraries where the shadow memory must go, so start-up re-executes the program once with this soft limit in MiB (the kernel then keeps that much room below the main stack) and sets the limit back to unlimited in the new process ([`crate::stack`]). `0`: never re-execute; such a program then stops with an explanation. |
 //! | `TAINTPROF_MAX_CONTEXTS` | `32` | Calling contexts listed per function and per loop in the taint report (`0`: all). One context of each distinct parameter set is listed first, then the others in path order up to the limit; `contexts_omitted` counts the rest. Parameters, volumes and executions are computed from every context whatever the limit: a recursive parser's functions have hundreds of thousands of contexts, and listing them all wrote a 7 GB report. |
 //!
 //! Denormal mode (programs built with `--tp-mode=denormal`) only:
@@ -44,6 +45,7 @@ static SNAPSHOT_OPS: AtomicU64 = AtomicU64::new(0);
 static MAX_CONTEXTS: AtomicU64 = AtomicU64::new(32);
 static SNAPSHOT_MEMORY: AtomicU64 = AtomicU64::new(256);
 static ALL_SITES: AtomicBool = AtomicBool::new(false);
+static UNLIMITED_STACK_MIB: AtomicU64 = AtomicU64::new(crate::stack::DEFAULT_MIB);
 
 /// The report directory, absolute, fixed at start-up. Written only by [`init`] (which
 /// runs before any other thread exists), read afterwards.
@@ -72,6 +74,11 @@ pub fn handle_signals() -> bool {
 /// `TAINTPROF_VERBOSE`.
 pub fn verbose() -> bool {
     VERBOSE.load(Relaxed)
+}
+
+/// `TAINTPROF_UNLIMITED_STACK_MIB` (MiB; 0 = never re-execute).
+pub fn unlimited_stack_mib() -> u64 {
+    UNLIMITED_STACK_MIB.load(Relaxed)
 }
 
 /// `TAINTPROF_MAX_CONTEXTS` (contexts listed per function and loop; `usize::MAX` for 0).
@@ -106,7 +113,10 @@ pub fn out_dir() -> &'static [u8] {
 ///
 /// # Safety
 /// `envp` must be null or a valid environment array.
-unsafe fn env_lookup(envp: *const *const libc::c_char, name: &[u8]) -> Option<&'static [u8]> {
+pub(crate) unsafe fn env_lookup(
+    envp: *const *const libc::c_char,
+    name: &[u8],
+) -> Option<&'static [u8]> {
     if envp.is_null() {
         let mut key = StackBuf::<64>::new();
         key.push_bytes(name);
@@ -217,6 +227,7 @@ pub unsafe fn init(envp: *const *const libc::c_char) {
         bool_knob(envp, "TAINTPROF_HANDLE_SIGNALS", &HANDLE_SIGNALS);
         bool_knob(envp, "TAINTPROF_VERBOSE", &VERBOSE);
         u64_knob(envp, "TAINTPROF_MAX_CONTEXTS", &MAX_CONTEXTS);
+        u64_knob(envp, "TAINTPROF_UNLIMITED_STACK_MIB", &UNLIMITED_STACK_MIB);
         u64_knob(envp, "TAINTPROF_SNAPSHOT_OPS", &SNAPSHOT_OPS);
         u64_knob(envp, "TAINTPROF_SNAPSHOT_MEMORY", &SNAPSHOT_MEMORY);
         bool_knob(envp, "TAINTPROF_ALL_SITES", &ALL_SITES);

@@ -7,6 +7,27 @@
 //! distinct name is refused with an error on stderr, stays unlabelled, and is listed in
 //! the report's `rejected_parameters`.
 //!
+//! Every registration is checked first, and refused the same way (one line on stderr, the
+//! first time for each name and reason; no label; listed under `rejected_parameters`;
+//! the program keeps running) when
+//!
+//! * the name is null, empty, longer than [`MAX_NAME_LEN`] bytes, or has a character
+//!   outside the safe set (ASCII letters, digits, `_ . - : [ ]`, starting with a letter,
+//!   a digit or `_`; see [`name_problem`]). Names end up in report tables, volume
+//!   expressions (`n*m + k`, `(n,m)^2`), `--subset n,m`, Score-P filter comments, CSV
+//!   and JSON: none of these characters means anything there, and a name of at most 64
+//!   of them fits a table column;
+//! * the address is null, the size is 0, or `[addr, addr + size)` is not in the user
+//!   address space (a negative size cast to `size_t`, for example) — such a call would
+//!   label nothing, or clear labels of unrelated memory.
+//!
+//! A refused name is listed in the report in a printable form: bytes outside printable
+//! ASCII and `\` are escaped (`\n`, `\xNN`), and only the first [`MAX_NAME_LEN`] bytes
+//! are kept (followed by `...`).
+//!
+//! `tp_has_label` and `tp_delete_label` (Perf-Taint's `has_label`, `delete_label`,
+//! `delete_labels`) query and clear the labels of an object.
+//!
 //! Registration is rare, so writers take a mutex. Readers (the report writer, possibly in
 //! a signal handler) take no lock: a slot is fully written before `count` is bumped with
 //! a release store, and names are immutable leaked byte strings.
@@ -24,6 +45,14 @@ pub enum Reject {
     TooMany,
     NullName,
     EmptyName,
+    /// Longer than [`MAX_NAME_LEN`] bytes.
+    NameTooLong,
+    /// A character outside the safe set (see [`name_problem`]).
+    BadCharacter,
+    NullAddress,
+    ZeroSize,
+    /// `[addr, addr + size)` is not inside the user address space.
+    BadRange,
 }
 
 impl Reject {
@@ -32,7 +61,88 @@ impl Reject {
             Reject::TooMany => "at most 16 parameters can be registered",
             Reject::NullName => "the name is a null pointer",
             Reject::EmptyName => "the name is empty",
+            Reject::NameTooLong => "the name is longer than 64 bytes",
+            Reject::BadCharacter => {
+                "the name may only contain ASCII letters, digits and _ . - : [ ] and must start with a letter, a digit or _"
+            }
+            Reject::NullAddress => "the address is a null pointer",
+            Reject::ZeroSize => "the size is 0",
+            Reject::BadRange => "the address range is outside the user address space",
         }
+    }
+}
+
+/// Longest parameter name, in bytes (`TAINTPROF_MAX_NAME_LENGTH` in taintprof.h).
+pub const MAX_NAME_LEN: usize = 64;
+
+/// End of the x86-64 user address space (47 bits): no object lies above it.
+const USER_END: usize = 0x8000_0000_0000;
+
+/// Whether `c` may appear in a parameter name.
+fn name_char_ok(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-' | b':' | b'[' | b']')
+}
+
+/// Why `name` cannot be a parameter name, with the offending byte and its position for
+/// [`Reject::BadCharacter`]; `None` if it can.
+pub fn name_problem(name: &[u8]) -> Option<(Reject, Option<(usize, u8)>)> {
+    if name.is_empty() {
+        return Some((Reject::EmptyName, None));
+    }
+    if name.len() > MAX_NAME_LEN {
+        return Some((Reject::NameTooLong, None));
+    }
+    if let Some(&c) = name.first() {
+        if !(c.is_ascii_alphanumeric() || c == b'_') {
+            return Some((Reject::BadCharacter, Some((0, c))));
+        }
+    }
+    name.iter()
+        .position(|&c| !name_char_ok(c))
+        .map(|i| (Reject::BadCharacter, name.get(i).map(|&c| (i, c))))
+}
+
+/// Appends `c` in printable form: printable ASCII as is (a backslash doubled), `\n`,
+/// `\t`, `\r`, otherwise `\xNN`.
+fn push_escaped(out: &mut Vec<u8>, c: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    match c {
+        b'\\' => out.extend_from_slice(b"\\\\"),
+        b'\n' => out.extend_from_slice(b"\\n"),
+        b'\t' => out.extend_from_slice(b"\\t"),
+        b'\r' => out.extend_from_slice(b"\\r"),
+        0x20..=0x7e => out.push(c),
+        _ => {
+            out.extend_from_slice(b"\\x");
+            out.push(HEX[(c >> 4) as usize]);
+            out.push(HEX[(c & 15) as usize]);
+        }
+    }
+}
+
+/// `name` as shown in messages and the report: escaped, at most [`MAX_NAME_LEN`] bytes of
+/// it, `...` if there was more.
+pub fn printable_name(name: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(MAX_NAME_LEN + 8);
+    for &c in name.iter().take(MAX_NAME_LEN) {
+        push_escaped(&mut out, c);
+    }
+    if name.len() > MAX_NAME_LEN {
+        out.extend_from_slice(b"...");
+    }
+    out
+}
+
+/// Why `size` bytes at `addr` cannot be registered, if they cannot.
+pub fn range_problem(addr: usize, size: usize) -> Option<Reject> {
+    if addr == 0 {
+        Some(Reject::NullAddress)
+    } else if size == 0 {
+        Some(Reject::ZeroSize)
+    } else if addr.checked_add(size).is_none_or(|end| end > USER_END) {
+        Some(Reject::BadRange)
+    } else {
+        None
     }
 }
 
@@ -156,69 +266,141 @@ impl Registry {
     }
 
     /// Registers `name` (None = a null pointer). Returns its label, or why it got none.
-    /// The first refusal of a name prints an error on stderr.
+    /// The first refusal of a name (for a reason) prints an error on stderr.
     pub fn register(&self, name: Option<&[u8]>) -> Result<Label, Reject> {
+        self.register_from("tp_register_variable", name)
+    }
+
+    /// Registers `name` without checking it (the report's tests of escaping use names no
+    /// program can register any more).
+    #[cfg(test)]
+    pub(crate) fn register_unchecked(&self, name: &[u8]) -> Label {
         let _g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        let (name, why) = match name {
-            None => (&b"(null)"[..], Some(Reject::NullName)),
-            Some(n) if n.is_empty() => (n, Some(Reject::EmptyName)),
-            Some(n) => (n, None),
+        let n = self.count.load(Relaxed);
+        let s = &self.slots[n];
+        let stored = leak(name);
+        s.len.store(stored.len(), Relaxed);
+        s.name.store(stored.as_ptr() as *mut u8, Release);
+        s.registrations.store(1, Relaxed);
+        self.count.store(n + 1, Release);
+        1 << n
+    }
+
+    /// [`Registry::register`] for a call of the entry point `entry` (named in errors).
+    pub fn register_from(&self, entry: &str, name: Option<&[u8]>) -> Result<Label, Reject> {
+        let _g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(name) = name else {
+            self.refuse(entry, b"(null)", Reject::NullName, None);
+            return Err(Reject::NullName);
         };
-        if why.is_none() {
-            let n = self.count.load(Relaxed);
-            for i in 0..n.min(MAX_PARAMS) {
-                if let Some(p) = self.get(i) {
-                    if p.name == name {
-                        if let Some(s) = self.slots.get(i) {
-                            s.registrations.fetch_add(1, Relaxed);
-                        }
-                        return Ok(1 << i);
+        if let Some((why, at)) = name_problem(name) {
+            self.refuse(entry, name, why, at);
+            return Err(why);
+        }
+        let n = self.count.load(Relaxed);
+        for i in 0..n.min(MAX_PARAMS) {
+            if let Some(p) = self.get(i) {
+                if p.name == name {
+                    if let Some(s) = self.slots.get(i) {
+                        s.registrations.fetch_add(1, Relaxed);
                     }
-                }
-            }
-            if n < MAX_PARAMS {
-                if let Some(s) = self.slots.get(n) {
-                    let stored = leak(name);
-                    s.len.store(stored.len(), Relaxed);
-                    s.name.store(stored.as_ptr() as *mut u8, Release);
-                    s.registrations.store(1, Relaxed);
-                    self.count.store(n + 1, Release);
-                    return Ok(1 << n);
+                    return Ok(1 << i);
                 }
             }
         }
-        let why = why.unwrap_or(Reject::TooMany);
+        if n < MAX_PARAMS {
+            if let Some(s) = self.slots.get(n) {
+                let stored = leak(name);
+                s.len.store(stored.len(), Relaxed);
+                s.name.store(stored.as_ptr() as *mut u8, Release);
+                s.registrations.store(1, Relaxed);
+                self.count.store(n + 1, Release);
+                return Ok(1 << n);
+            }
+        }
+        self.refuse(entry, name, Reject::TooMany, None);
+        Err(Reject::TooMany)
+    }
+
+    /// Refuses a registration of `name` whose bytes are unusable (`why` is
+    /// [`Reject::NullAddress`], [`Reject::ZeroSize`] or [`Reject::BadRange`]), or whose
+    /// name is (then `why` is the name's problem, as [`Registry::register`] finds it).
+    pub fn refuse_range(&self, entry: &str, name: Option<&[u8]>, why: Reject) {
+        let _g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        match name {
+            None => self.refuse(entry, b"(null)", Reject::NullName, None),
+            Some(n) => match name_problem(n) {
+                Some((w, at)) => self.refuse(entry, n, w, at),
+                None => self.refuse(entry, n, why, None),
+            },
+        }
+    }
+
+    /// Records a refusal (counted once per printable name and reason) and prints the
+    /// error the first time. `at` is the offending byte of a [`Reject::BadCharacter`].
+    /// The caller holds the lock.
+    fn refuse(&self, entry: &str, name: &[u8], why: Reject, at: Option<(usize, u8)>) {
+        let shown = printable_name(name);
         // Already refused before? Count it, and do not repeat the error.
         let mut r = self.rejected.load(Acquire) as *const Rejected;
         while !r.is_null() {
             // SAFETY: leaked immutable nodes.
             let node = unsafe { &*r };
-            if node.name == name && node.reason == why {
+            if node.name == &shown[..] && node.reason == why {
                 node.count.fetch_add(1, Relaxed);
-                return Err(why);
+                return;
             }
             r = node.next;
         }
+        let shown = leak(&shown);
         match why {
             Reject::TooMany => crate::diag!(
                 "error: cannot register parameter '{}': at most {} parameters can be registered (one label bit each) and all are taken; '{}' stays unlabelled and is listed under rejected_parameters in the report",
-                Lossy(name),
+                Lossy(shown),
                 MAX_PARAMS,
-                Lossy(name)
+                Lossy(shown)
             ),
             Reject::NullName | Reject::EmptyName => crate::diag!(
-                "error: tp_register_variable called with {}; the variable stays unlabelled",
+                "error: {} called with {}; the variable stays unlabelled",
+                entry,
                 if why == Reject::NullName { "a null name" } else { "an empty name" }
+            ),
+            Reject::NameTooLong => crate::diag!(
+                "error: cannot register parameter '{}': the name is longer than {} bytes; the variable stays unlabelled and is listed under rejected_parameters in the report",
+                Lossy(shown),
+                MAX_NAME_LEN
+            ),
+            Reject::BadCharacter => {
+                let (pos, c) = at.unwrap_or((0, 0));
+                let mut one = Vec::new();
+                push_escaped(&mut one, c);
+                crate::diag!(
+                    "error: cannot register parameter '{}': {} '{}' at byte {}; names may only contain ASCII letters, digits and _ . - : [ ] and must start with a letter, a digit or _ (they appear in report tables, volume expressions and --subset lists); the variable stays unlabelled and is listed under rejected_parameters in the report",
+                    Lossy(shown),
+                    if pos == 0 && name_char_ok(c) { "it starts with" } else { "it contains" },
+                    Lossy(&one),
+                    pos
+                )
+            }
+            Reject::NullAddress | Reject::ZeroSize | Reject::BadRange => crate::diag!(
+                "error: cannot register parameter '{}': {} ({} ignores the call); nothing is labelled and the call is listed under rejected_parameters in the report",
+                Lossy(shown),
+                why.reason(),
+                entry
             ),
         }
         let node = Box::leak(Box::new(Rejected {
-            name: leak(name),
+            name: shown,
             reason: why,
             count: AtomicU32::new(1),
             next: self.rejected.load(Relaxed),
         }));
         self.rejected.store(node, Release);
-        Err(why)
+    }
+
+    /// The label bit of the registered parameter `name`, if it is one (lock-free).
+    pub fn bit_of(&self, name: &[u8]) -> Option<Label> {
+        (0..self.len()).find_map(|i| self.get(i).filter(|p| p.name == name).map(|p| 1 << p.bit))
     }
 
     /// Names of the parameters in `label`, in bit order (for the report).
@@ -232,6 +414,44 @@ impl Registry {
     }
 }
 
+/// Reads at most [`MAX_NAME_LEN`] + 1 bytes of the C string `name` (enough to tell a
+/// name that is too long; an unterminated name cannot make us read far).
+///
+/// # Safety
+/// `name` must be null or point to a NUL-terminated string (or at least 65 readable
+/// bytes).
+unsafe fn name_arg<'a>(name: *const libc::c_char) -> Option<&'a [u8]> {
+    if name.is_null() {
+        return None;
+    }
+    // SAFETY: per the contract.
+    let n = unsafe { libc::strnlen(name, MAX_NAME_LEN + 1) };
+    // SAFETY: n readable bytes.
+    Some(unsafe { core::slice::from_raw_parts(name.cast::<u8>(), n) })
+}
+
+/// Checks and registers a parameter for the entry point `entry`.
+///
+/// # Safety
+/// See [`tp_register_variable`].
+unsafe fn register_variable(
+    entry: &str,
+    addr: *const libc::c_void,
+    size: usize,
+    name: *const libc::c_char,
+) {
+    // SAFETY: forwarded contract.
+    let name = unsafe { name_arg(name) };
+    if let Some(why) = range_problem(addr as usize, size) {
+        REGISTRY.refuse_range(entry, name, why);
+        return;
+    }
+    if let Ok(label) = REGISTRY.register_from(entry, name) {
+        // SAFETY: any address is valid for the shadow.
+        unsafe { crate::shadow::set(addr as usize, label, size) };
+    }
+}
+
 /// `void tp_register_variable(const void *addr, size_t size, const char *name)`.
 ///
 /// Marks `size` bytes at `addr` as parameter `name`. See the module documentation.
@@ -241,16 +461,8 @@ pub unsafe extern "C" fn tp_register_variable(
     size: usize,
     name: *const libc::c_char,
 ) {
-    let name = if name.is_null() {
-        None
-    } else {
-        // SAFETY: the caller passes a NUL-terminated string.
-        Some(unsafe { crate::sys::cstr(name) })
-    };
-    if let Ok(label) = REGISTRY.register(name) {
-        // SAFETY: any address is valid for the shadow.
-        unsafe { crate::shadow::set(addr as usize, label, size) };
-    }
+    // SAFETY: same contract.
+    unsafe { register_variable("tp_register_variable", addr, size, name) }
 }
 
 /// Perf-Taint compatibility: `perf_taint_register_variable(addr, size, name)`.
@@ -261,15 +473,67 @@ pub unsafe extern "C" fn perf_taint_register_variable(
     name: *const libc::c_char,
 ) {
     // SAFETY: same contract.
-    unsafe { tp_register_variable(addr, size, name) }
+    unsafe { register_variable("perf_taint_register_variable", addr, size, name) }
 }
 
 /// `uint16_t tp_read_label(const void *addr, size_t size)`: the union of the labels of
 /// `size` bytes at `addr` (bit `i` = parameter `i`). For tests and debugging.
 #[no_mangle]
 pub unsafe extern "C" fn tp_read_label(addr: *const libc::c_void, size: usize) -> Label {
+    if range_problem(addr as usize, size).is_some() {
+        return 0;
+    }
     // SAFETY: any address is valid for the shadow.
     unsafe { crate::shadow::union(addr as usize, size) }
+}
+
+/// `int tp_has_label(const void *addr, size_t size, const char *name)`: 1 if the label
+/// of any of the `size` bytes at `addr` includes the registered parameter `name`, else 0
+/// (also for a name that was never registered, a null address or a size of 0).
+#[no_mangle]
+pub unsafe extern "C" fn tp_has_label(
+    addr: *const libc::c_void,
+    size: usize,
+    name: *const libc::c_char,
+) -> libc::c_int {
+    // SAFETY: forwarded contract.
+    let Some(name) = (unsafe { name_arg(name) }) else {
+        return 0;
+    };
+    match REGISTRY.bit_of(name) {
+        // SAFETY: any (valid) range is valid for the shadow.
+        Some(bit) => libc::c_int::from(unsafe { tp_read_label(addr, size) } & bit != 0),
+        None => 0,
+    }
+}
+
+/// `void tp_delete_label(const void *addr, size_t size)`: removes every label of the
+/// `size` bytes at `addr` (values loaded from them afterwards depend on no parameter).
+/// A null address or a size of 0 does nothing.
+#[no_mangle]
+pub unsafe extern "C" fn tp_delete_label(addr: *const libc::c_void, size: usize) {
+    if range_problem(addr as usize, size).is_none() {
+        // SAFETY: any address is valid for the shadow.
+        unsafe { crate::shadow::set(addr as usize, 0, size) };
+    }
+}
+
+/// Perf-Taint compatibility: `perf_taint_has_label(addr, size, name)`.
+#[no_mangle]
+pub unsafe extern "C" fn perf_taint_has_label(
+    addr: *const libc::c_void,
+    size: usize,
+    name: *const libc::c_char,
+) -> libc::c_int {
+    // SAFETY: same contract.
+    unsafe { tp_has_label(addr, size, name) }
+}
+
+/// Perf-Taint compatibility: `perf_taint_delete_label(addr, size)`.
+#[no_mangle]
+pub unsafe extern "C" fn perf_taint_delete_label(addr: *const libc::c_void, size: usize) {
+    // SAFETY: same contract.
+    unsafe { tp_delete_label(addr, size) }
 }
 
 #[cfg(test)]
@@ -314,6 +578,116 @@ mod tests {
             names,
             vec![(&b"p0"[..], 0), (&b"p2"[..], 2), (&b"p15"[..], 15)]
         );
+    }
+
+    #[test]
+    fn names_are_checked() {
+        for ok in [
+            &b"n"[..],
+            b"_x",
+            b"opts.size",
+            b"grid[0]",
+            b"ns::n",
+            b"n-1",
+            b"9a",
+        ] {
+            assert_eq!(name_problem(ok), None, "{}", Lossy(ok));
+        }
+        assert_eq!(name_problem(&[b'a'; 64]), None);
+        assert_eq!(name_problem(&[b'a'; 65]), Some((Reject::NameTooLong, None)));
+        assert_eq!(name_problem(b""), Some((Reject::EmptyName, None)));
+        for (bad, at) in [
+            (&b"a,b"[..], (1, b',')),
+            (b"a\nb", (1, b'\n')),
+            (b"say \"n\"", (3, b' ')),
+            (b"n\x01", (1, 1)),
+            (b"-n", (0, b'-')),
+            (b"n*m", (1, b'*')),
+            (b"n\xc3\xa9", (1, 0xc3)),
+        ] {
+            assert_eq!(
+                name_problem(bad),
+                Some((Reject::BadCharacter, Some(at))),
+                "{}",
+                Lossy(bad)
+            );
+        }
+        let r = Registry::new();
+        assert_eq!(r.register(Some(b"a,b")), Err(Reject::BadCharacter));
+        assert_eq!(r.register(Some(b"a,b")), Err(Reject::BadCharacter));
+        assert_eq!(r.register(Some(&[b'x'; 2000])), Err(Reject::NameTooLong));
+        assert!(r.is_empty(), "refused names take no bit");
+        let mut seen = Vec::new();
+        r.for_each_rejected(|x| seen.push((x.name().to_vec(), x.reason(), x.count())));
+        seen.sort();
+        let mut long = vec![b'x'; 64];
+        long.extend_from_slice(b"...");
+        assert_eq!(
+            seen,
+            vec![
+                (b"a,b".to_vec(), Reject::BadCharacter, 2),
+                (long, Reject::NameTooLong, 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn printable_names_escape_and_truncate() {
+        assert_eq!(
+            printable_name(b"a\n\"\\\x7f,"),
+            b"a\\n\"\\\\\\x7f,".to_vec()
+        );
+        assert_eq!(printable_name(&[b'y'; 65]).len(), 67);
+    }
+
+    #[test]
+    fn ranges_are_checked() {
+        assert_eq!(range_problem(0, 4), Some(Reject::NullAddress));
+        assert_eq!(range_problem(0x1000, 0), Some(Reject::ZeroSize));
+        assert_eq!(range_problem(0x1000, usize::MAX), Some(Reject::BadRange));
+        assert_eq!(
+            range_problem(0x7fff_ffff_f000, 0x2000),
+            Some(Reject::BadRange)
+        );
+        assert_eq!(range_problem(0x7fff_ffff_f000, 0x1000), None);
+        let r = Registry::new();
+        r.refuse_range("tp_register_variable", Some(b"n"), Reject::NullAddress);
+        r.refuse_range("tp_register_variable", Some(b"a b"), Reject::ZeroSize);
+        let mut seen = Vec::new();
+        r.for_each_rejected(|x| seen.push((x.name().to_vec(), x.reason())));
+        seen.sort();
+        assert_eq!(
+            seen,
+            vec![
+                (b"a b".to_vec(), Reject::BadCharacter),
+                (b"n".to_vec(), Reject::NullAddress)
+            ]
+        );
+        assert!(r.is_empty());
+    }
+
+    #[test]
+    fn has_label_and_delete_label() {
+        let x = [0u32; 4];
+        let p = x.as_ptr().cast::<libc::c_void>();
+        unsafe {
+            tp_register_variable(p, 4, c"params_has_label".as_ptr());
+            assert_eq!(tp_has_label(p, 16, c"params_has_label".as_ptr()), 1);
+            assert_eq!(tp_has_label(p, 16, c"never_registered".as_ptr()), 0);
+            assert_eq!(tp_has_label(p, 16, core::ptr::null()), 0);
+            assert_eq!(
+                tp_has_label(
+                    p.cast::<u8>().add(4).cast(),
+                    12,
+                    c"params_has_label".as_ptr()
+                ),
+                0
+            );
+            tp_delete_label(p, 16);
+            assert_eq!(tp_has_label(p, 16, c"params_has_label".as_ptr()), 0);
+            assert_eq!(tp_read_label(p, 16), 0);
+            tp_delete_label(core::ptr::null(), 16);
+        }
     }
 
     #[test]

@@ -105,6 +105,8 @@ pub fn reserve_or_die() {
             crate::diag!(
                 "the virtual memory size is probably limited: run `ulimit -v unlimited` (or raise the container's address-space limit) and try again"
             );
+        } else if e == libc::EEXIST && crate::stack::explain_reservation_failure() {
+            // An unlimited stack size limit (explained); not another tool's fault.
         } else if e == libc::EEXIST {
             crate::diag!(
                 "something already occupies that range: another sanitizer runtime (ASan, MSan, TSan, DFSan) linked into the same program, a tool such as valgrind, or a kernel older than 4.17; build without other sanitizers and run the program natively"
