@@ -452,23 +452,24 @@ fn libm_sites_are_named_after_the_libm_function() {
         // underflowing conversion in expf's implementation (__expf_fma, or whichever
         // variant the IFUNC chose) and the scaling in exp's `specialcase` (e_exp.c).
         assert!(results(&libm) >= 2 * 200, "{}: {libm:#?}", b.what);
-        if libm_debug_info_installed() {
-            let expf: Vec<&Site> = libm
-                .iter()
-                .copied()
-                .filter(|s| s.function.contains("expf"))
-                .collect();
-            assert!(results(&expf) >= 200, "{}: {libm:#?}", b.what);
-            let exp: Vec<&Site> = libm
-                .iter()
-                .copied()
-                .filter(|s| s.file.ends_with("/e_exp.c") || s.function.contains("__exp"))
-                .collect();
-            assert!(results(&exp) >= 200, "{}: {libm:#?}", b.what);
-            assert!(libm.iter().all(|s| s.line > 0), "{}: {libm:#?}", b.what);
-        } else {
-            eprintln!("note: no debug info for libm (libc6-dbg): names from .dynsym only");
-        }
+        assert!(
+            libm_debug_info_installed(),
+            "no debug info for libm: apt-get install libc6-dbg (a dependency of valgrind, \
+             which scripts/setup.sh installs)"
+        );
+        let expf: Vec<&Site> = libm
+            .iter()
+            .copied()
+            .filter(|s| s.function.contains("expf"))
+            .collect();
+        assert!(results(&expf) >= 200, "{}: {libm:#?}", b.what);
+        let exp: Vec<&Site> = libm
+            .iter()
+            .copied()
+            .filter(|s| s.file.ends_with("/e_exp.c") || s.function.contains("__exp"))
+            .collect();
+        assert!(results(&exp) >= 200, "{}: {libm:#?}", b.what);
+        assert!(libm.iter().all(|s| s.line > 0), "{}: {libm:#?}", b.what);
         assert!(libm
             .iter()
             .all(|s| !s.instruction.as_deref().unwrap_or("").is_empty()));

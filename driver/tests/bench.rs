@@ -2,8 +2,8 @@
 //! and denormal configurations, with compile times, the chart and the JSON.
 //!
 //! Needs `libtaintprof_pass.so` and `libtaintprof_rt.a` (built by `cargo build
-//! --release`), `rt/include/taintprof.h` and clang-19. When one of them is absent the
-//! test prints why and passes without running.
+//! --release`), `rt/include/taintprof.h` and clang-19 (`scripts/setup.sh` installs and
+//! builds them all). When one of them is absent the test fails and names it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -62,8 +62,7 @@ fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
 #[test]
 fn quick_run_of_every_workload_in_native_taint_and_denormal() {
     if let Some(why) = missing_artifacts() {
-        eprintln!("skipping the real bench run: {why}");
-        return;
+        panic!("{why}\n(run scripts/setup.sh, or `cargo build --release --workspace`)");
     }
     let dir =
         WorkDir(std::env::temp_dir().join(format!("taintprof-bench-it-{}", std::process::id())));

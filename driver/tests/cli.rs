@@ -512,12 +512,17 @@ fn wrapper_reports_a_missing_clang_exactly() {
     );
 }
 
+/// Panics, naming the package, unless clang 19 is installed (`scripts/setup.sh` installs it).
+fn require_clang_19() {
+    assert!(
+        Path::new("/usr/lib/llvm-19/bin/clang").exists(),
+        "clang-19 not found (/usr/lib/llvm-19/bin/clang): run scripts/setup.sh or apt-get install clang-19"
+    );
+}
+
 #[test]
 fn wrapper_reports_a_missing_plugin_with_the_fix() {
-    if !Path::new("/usr/lib/llvm-19/bin/clang").exists() {
-        eprintln!("skipping: clang 19 is not installed");
-        return;
-    }
+    require_clang_19();
     let out = Command::new(CC)
         .args(["-c", "x.c"])
         .env("TAINTPROF_PLUGIN", "/nonexistent/libtaintprof_pass.so")
@@ -529,10 +534,7 @@ fn wrapper_reports_a_missing_plugin_with_the_fix() {
 
 #[test]
 fn wrapper_passes_queries_straight_through() {
-    if !Path::new("/usr/lib/llvm-19/bin/clang").exists() {
-        eprintln!("skipping: clang 19 is not installed");
-        return;
-    }
+    require_clang_19();
     // Works even when the plugin and runtime cannot be found: queries need neither.
     let out = Command::new(CC)
         .arg("--version")

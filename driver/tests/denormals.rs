@@ -5,8 +5,8 @@
 //! jacobi-like compiler-mode report (two arrays, origins both ways, snapshots), a
 //! facerec-like expf creator chain, an exceptions-mode report with a timeline. The
 //! `dip` tests at the end compile a small stencil with plain clang-19 and run it under
-//! the real profiler; they print why and pass when clang-19 or `libtaintprof_dip.so`
-//! (built by `cargo build --release`) is missing.
+//! the real profiler; they fail, naming what is missing, when clang-19 or
+//! `libtaintprof_dip.so` (built by `cargo build --release`) is absent.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -705,8 +705,9 @@ int main(int argc, char **argv) {
 /// The line of the stencil statement in [`STENCIL_C`].
 const STENCIL_LINE: usize = 6;
 
-/// Builds the stencil with plain clang-19, or says why the real dip tests cannot run.
-fn real_setup(name: &str) -> Option<PathBuf> {
+/// Builds the stencil with plain clang-19; panics, naming what is missing, if the real
+/// dip tests cannot run.
+fn real_setup(name: &str) -> PathBuf {
     let lib = taintprof_driver::locate::Locator::new(
         |k| std::env::var_os(k),
         Path::new(TAINTPROF).parent().map(Path::to_path_buf),
@@ -714,8 +715,7 @@ fn real_setup(name: &str) -> Option<PathBuf> {
     )
     .dip_lib();
     if let Err(e) = lib {
-        eprintln!("skipping {name}: {e}");
-        return None;
+        panic!("{name}: {e}\n(run scripts/setup.sh, or `cargo build --release --workspace`)");
     }
     let dir = tempdir(name);
     std::fs::write(dir.join("stencil.c"), STENCIL_C).unwrap();
@@ -724,20 +724,17 @@ fn real_setup(name: &str) -> Option<PathBuf> {
         .current_dir(&dir)
         .output();
     match built {
-        Ok(o) if o.status.success() => Some(dir),
+        Ok(o) if o.status.success() => dir,
         Ok(o) => panic!("clang-19 failed: {}", text(&o.stderr)),
-        Err(e) => {
-            eprintln!("skipping {name}: cannot run clang-19: {e}");
-            None
-        }
+        Err(e) => panic!(
+            "{name}: cannot run clang-19 ({e}): run scripts/setup.sh or apt-get install clang-19"
+        ),
     }
 }
 
 #[test]
 fn dip_profiles_a_real_stencil() {
-    let Some(dir) = real_setup("dip-real") else {
-        return;
-    };
+    let dir = real_setup("dip-real");
     let native = Command::new(dir.join("stencil"))
         .current_dir(&dir)
         .output()
@@ -805,9 +802,7 @@ fn dip_profiles_a_real_stencil() {
 
 #[test]
 fn dip_passes_the_exit_status_and_profiles_children() {
-    let Some(dir) = real_setup("dip-status") else {
-        return;
-    };
+    let dir = real_setup("dip-status");
     // A normal interior: no denormals, and the program's exit status comes back.
     let out = taintprof_in(
         &dir,

@@ -2,9 +2,11 @@
 //! and the runtime, through plain command lines, response files, `make` and CMake, then
 //! read the reports.
 //!
-//! These tests need `libtaintprof_pass.so` and `libtaintprof_rt.a` (built by
-//! `cargo build --release`) and `rt/include/taintprof.h`. When one of them is absent, each
-//! test prints why and passes without running; once they exist, every test runs.
+//! These tests need `libtaintprof_pass.so`, `libtaintprof_rt.a` and
+//! `libtaintprof_dip.so` (built by `cargo build --release`), `rt/include/taintprof.h`,
+//! clang-19, cmake and DFSan's runtime (libclang-rt-19-dev), all of which
+//! `scripts/setup.sh` installs or builds. When one of them is absent, the tests that need
+//! it fail and name it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -50,16 +52,15 @@ impl Drop for WorkDir {
     }
 }
 
-/// A fresh working directory, or `None` (after printing why) if the artifacts are absent.
-fn setup(name: &str) -> Option<WorkDir> {
+/// A fresh working directory; panics, naming what is missing, if the artifacts are absent.
+fn setup(name: &str) -> WorkDir {
     if let Err(why) = artifacts() {
-        eprintln!("skipping {name}: {why}");
-        return None;
+        panic!("{name}: {why}\n(run scripts/setup.sh, or `cargo build --release --workspace`)");
     }
     let dir = std::env::temp_dir().join(format!("taintprof-it-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    Some(WorkDir(dir))
+    WorkDir(dir)
 }
 
 fn text(b: &[u8]) -> String {
@@ -174,7 +175,7 @@ int main(int argc, char **argv) {
 
 #[test]
 fn separate_compile_and_link_then_run() {
-    let Some(dir) = setup("separate") else { return };
+    let dir = setup("separate");
     write(&dir, "kernel.c", KERNEL_C);
     write(&dir, "main.c", MAIN_C);
     std::fs::create_dir_all(dir.join("obj")).unwrap();
@@ -205,7 +206,7 @@ fn separate_compile_and_link_then_run() {
 
 #[test]
 fn sidecars_go_where_the_objects_go() {
-    let Some(dir) = setup("sidecars") else { return };
+    let dir = setup("sidecars");
     write(&dir, "kernel.c", KERNEL_C);
     write(&dir, "main.c", MAIN_C);
     std::fs::create_dir_all(dir.join("obj")).unwrap();
@@ -230,7 +231,7 @@ fn sidecars_go_where_the_objects_go() {
 
 #[test]
 fn response_files_with_quotes_and_spaces() {
-    let Some(dir) = setup("rsp") else { return };
+    let dir = setup("rsp");
     write(&dir, "src dir/kernel.c", KERNEL_C);
     write(&dir, "src dir/main.c", MAIN_C);
     std::fs::create_dir_all(dir.join("out dir")).unwrap();
@@ -257,7 +258,7 @@ fn response_files_with_quotes_and_spaces() {
 
 #[test]
 fn cxx_program_through_the_plus_plus_name() {
-    let Some(dir) = setup("cxx") else { return };
+    let dir = setup("cxx");
     write(
         &dir,
         "app.cpp",
@@ -321,7 +322,7 @@ int main(int argc, char **argv) {
 
 #[test]
 fn shared_library_gets_no_runtime_and_resolves_it_from_the_program() {
-    let Some(dir) = setup("shared") else { return };
+    let dir = setup("shared");
     write(&dir, "kernel.c", KERNEL_C);
     write(&dir, "main.c", MAIN_C);
     ok(run_in(
@@ -363,7 +364,7 @@ fn shared_library_gets_no_runtime_and_resolves_it_from_the_program() {
 
 #[test]
 fn make_with_cc_taintprof_cc() {
-    let Some(dir) = setup("make") else { return };
+    let dir = setup("make");
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/make-project");
     for f in ["Makefile", "main.c", "grid.c", "grid.h"] {
         std::fs::copy(src.join(f), dir.join(f)).unwrap();
@@ -384,20 +385,22 @@ fn make_with_cc_taintprof_cc() {
     );
 }
 
-fn cmake_available() -> bool {
-    Command::new("cmake")
+/// Panics, naming the package, unless `cmake` runs (`scripts/setup.sh` installs it).
+fn require_cmake(name: &str) {
+    let runs = Command::new("cmake")
         .arg("--version")
         .output()
         .map(|o| o.status.success())
-        .unwrap_or(false)
+        .unwrap_or(false);
+    assert!(
+        runs,
+        "{name}: cmake not found on PATH: run scripts/setup.sh or apt-get install cmake"
+    );
 }
 
 fn cmake_build(name: &str, configure: &[&str]) {
-    let Some(dir) = setup(name) else { return };
-    if !cmake_available() {
-        eprintln!("skipping {name}: cmake is not installed (apt-get install cmake)");
-        return;
-    }
+    let dir = setup(name);
+    require_cmake(name);
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cmake/example");
     let build = dir.join("build");
     let bin_dir = Path::new(CC).parent().unwrap();
@@ -447,13 +450,8 @@ fn cmake_with_the_toolchain_file() {
 
 #[test]
 fn cmake_toolchain_mode_variable() {
-    let Some(dir) = setup("cmake-mode") else {
-        return;
-    };
-    if !cmake_available() {
-        eprintln!("skipping cmake-mode: cmake is not installed (apt-get install cmake)");
-        return;
-    }
+    let dir = setup("cmake-mode");
+    require_cmake("cmake-mode");
     let toolchain =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../cmake/taintprof-toolchain.cmake");
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cmake/example");
@@ -479,13 +477,11 @@ fn cmake_toolchain_mode_variable() {
     let out = configure("b2", "fast");
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("TAINTPROF_MODE must be taint or denormal"));
-    if denormal_mode_available(&dir) {
-        ok(configure("b3", "denormal"));
-        ok(Command::new("cmake")
-            .args(["--build", dir.join("b3").to_str().unwrap()])
-            .output()
-            .unwrap());
-    }
+    ok(configure("b3", "denormal"));
+    ok(Command::new("cmake")
+        .args(["--build", dir.join("b3").to_str().unwrap()])
+        .output()
+        .unwrap());
 }
 
 #[test]
@@ -501,7 +497,7 @@ fn cmake_with_compiler_variables() {
 
 #[test]
 fn exit_status_and_diagnostics_are_clangs() {
-    let Some(dir) = setup("status") else { return };
+    let dir = setup("status");
     write(&dir, "bad.c", "int main(void) { return x; }\n");
     let out = run_in(&dir, CC, &["-c", "bad.c"]);
     assert_eq!(out.status.code(), Some(1));
@@ -510,7 +506,7 @@ fn exit_status_and_diagnostics_are_clangs() {
 
 #[test]
 fn preprocessing_finds_the_header_and_g0_is_overridden() {
-    let Some(dir) = setup("pp") else { return };
+    let dir = setup("pp");
     write(&dir, "main.c", MAIN_C);
     let out = ok(run_in(&dir, CC, &["-E", "main.c"]));
     assert!(text(&out.stdout).contains("tp_register_variable"));
@@ -530,7 +526,7 @@ fn preprocessing_finds_the_header_and_g0_is_overridden() {
 
 #[test]
 fn bench_quick_measures_and_checks_all_configurations() {
-    let Some(dir) = setup("bench") else { return };
+    let dir = setup("bench");
     let json = dir.join("bench.json");
     let mut args = vec![
         "bench".to_string(),
@@ -553,11 +549,12 @@ fn bench_quick_measures_and_checks_all_configurations() {
         .map(String::from),
     );
     let dfsan = Path::new("/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.dfsan-x86_64.a");
-    if dfsan.exists() {
-        args.extend(["--config".into(), "dfsan".into()]);
-    } else {
-        eprintln!("bench test without dfsan: libclang-rt-19-dev is not installed");
-    }
+    assert!(
+        dfsan.exists(),
+        "{} not found: run scripts/setup.sh or apt-get install libclang-rt-19-dev",
+        dfsan.display()
+    );
+    args.extend(["--config".into(), "dfsan".into()]);
     let out = ok(Command::new(TAINTPROF).args(&args).output().unwrap());
     let stdout = text(&out.stdout);
     assert!(stdout.contains("geomean"), "{stdout}");
@@ -575,33 +572,9 @@ fn bench_quick_measures_and_checks_all_configurations() {
     assert_eq!(v["checksums_agree"], true);
 }
 
-/// Whether the pass builds programs in denormal mode yet (it is being written).
-fn denormal_mode_available(dir: &Path) -> bool {
-    write(
-        dir,
-        "probe.c",
-        "int main(void) { volatile float x = 1e-40f; return x > 0 ? 0 : 1; }\n",
-    );
-    let out = run_in(
-        dir,
-        CC,
-        &["--tp-mode=denormal", "-O1", "probe.c", "-o", "probe"],
-    );
-    if !out.status.success() {
-        eprintln!(
-            "denormal mode not available in this build: {}",
-            text(&out.stderr).lines().next().unwrap_or("")
-        );
-        return false;
-    }
-    true
-}
-
 #[test]
 fn bench_denormal_configurations() {
-    let Some(dir) = setup("bench-denormal") else {
-        return;
-    };
+    let dir = setup("bench-denormal");
     let json = dir.join("bench.json");
     let mut args: Vec<String> = [
         "bench",
@@ -623,25 +596,20 @@ fn bench_denormal_configurations() {
     .map(String::from)
     .to_vec();
     args.push(json.display().to_string());
-    let denormal = denormal_mode_available(&dir);
-    if denormal {
-        args.extend(["--config".into(), "denormal".into()]);
-    }
-    let out = Command::new(TAINTPROF).args(&args).output().unwrap();
-    let stdout = text(&out.stdout);
-    let stderr = text(&out.stderr);
+    args.extend(["--config".into(), "denormal".into()]);
     // dip needs the profiler next to the driver (cargo build --release puts it there).
-    let have_dip = Locator::new(
+    if let Err(e) = Locator::new(
         |k| std::env::var_os(k),
         Path::new(TAINTPROF).parent().map(Path::to_path_buf),
         None,
     )
     .dip_lib()
-    .is_ok();
-    if !have_dip {
-        eprintln!("bench dip column without libtaintprof_dip.so: {stdout}{stderr}");
-        return;
+    {
+        panic!("{e}\n(run scripts/setup.sh, or `cargo build --release --workspace`)");
     }
+    let out = Command::new(TAINTPROF).args(&args).output().unwrap();
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stdout}{stderr}");
     assert!(stdout.contains("jacobi-denormal"), "{stdout}");
     assert!(stdout.contains("(all configurations agree)"), "{stdout}");
@@ -649,9 +617,7 @@ fn bench_denormal_configurations() {
     // The plain jacobi has no denormals; the variant has them on the stencil line.
     assert!(stdout.contains("no denormals"), "{stdout}");
     assert!(stdout.contains(" jacobi.c:"), "{stdout}");
-    if denormal {
-        assert!(stdout.contains("What the denormal runs found"), "{stdout}");
-    }
+    assert!(stdout.contains("What the denormal runs found"), "{stdout}");
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert!(v["summary"]
@@ -663,7 +629,7 @@ fn bench_denormal_configurations() {
 
 #[test]
 fn a_program_killed_by_a_signal_still_gets_its_summary() {
-    let Some(dir) = setup("signal") else { return };
+    let dir = setup("signal");
     write(
         &dir,
         "crash.c",
@@ -700,7 +666,7 @@ int main(int argc, char **argv) {
 
 #[test]
 fn very_long_response_files_reach_clang_through_a_response_file() {
-    let Some(dir) = setup("longrsp") else { return };
+    let dir = setup("longrsp");
     write(&dir, "kernel.c", KERNEL_C);
     // ~150 KB of arguments: more than the wrapper puts on a command line.
     let mut rsp = String::new();
@@ -764,16 +730,10 @@ int main(int argc, char **argv) {
 "#;
 
 /// The whole denormal path with the real pass and runtime: build with
-/// `--tp-mode=denormal`, run, read the report as text and as HTML. Runs once the pass
-/// and the runtime support denormal mode.
+/// `--tp-mode=denormal`, run, read the report as text and as HTML.
 #[test]
 fn denormal_mode_build_run_and_report() {
-    let Some(dir) = setup("denormal-e2e") else {
-        return;
-    };
-    if !denormal_mode_available(&dir) {
-        return;
-    }
+    let dir = setup("denormal-e2e");
     write(&dir, "jacobi.c", JACOBI_DN_C);
     let out = ok(run_in(
         &dir,

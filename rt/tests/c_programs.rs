@@ -772,7 +772,7 @@ fn signal_handling_can_be_turned_off() {
 
 /// Prints the cost of the hot hooks. Meaningful with `--release`.
 #[test]
-#[ignore]
+#[ignore = "a benchmark that prints timings and asserts nothing: run it with --ignored --release"]
 fn bench_hot_hooks() {
     let dir = tmp_root().join("bench");
     let out = Command::new(program())

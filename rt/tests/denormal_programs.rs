@@ -497,7 +497,7 @@ fn thesis_jacobi_tables_6_3_and_6_4() {
 
 /// Prints the cold-path cost per event. Meaningful with `--release`.
 #[test]
-#[ignore]
+#[ignore = "a benchmark that prints timings and asserts nothing: run it with --ignored --release"]
 fn bench_cold_path() {
     let r = run("bench", 64, 20_000_000, &[("TAINTPROF_QUIET", "1")]);
     println!("{}", String::from_utf8_lossy(&r.out.stdout));
