@@ -28,9 +28,15 @@ pub struct Cfg {
     pub exits: Vec<usize>,
     /// Blocks ending in `ret` (a subset of `exits`).
     pub returns: Vec<usize>,
+    /// Blocks ending in `resume` (a subset of `exits`).
+    pub resumes: Vec<usize>,
     /// Unwind edges (`invoke` to its landing pad), also present in `succs`. The
     /// post-dominator tree ignores them (see [`Cfg::post_dominators`]).
     pub unwind: Vec<(usize, usize)>,
+    /// Edges into code that ends the program (an error exit: `exit(3)` after a failed
+    /// check), also present in `succs`. The post-dominator tree ignores them, so the
+    /// check controls nothing after it; see [`Cfg::mark_program_ends`].
+    pub ends_program: Vec<(usize, usize)>,
 }
 
 impl Cfg {
@@ -39,9 +45,78 @@ impl Cfg {
             succs: vec![Vec::new(); n],
             exits: Vec::new(),
             returns: Vec::new(),
+            resumes: Vec::new(),
             unwind: Vec::new(),
+            ends_program: Vec::new(),
         }
     }
+
+    /// Whether the post-dominator tree leaves out edge `b -> s`.
+    fn ignored_for_pdom(&self, b: usize, s: usize) -> bool {
+        self.unwind.contains(&(b, s)) || self.ends_program.contains(&(b, s))
+    }
+
+    /// Finds the edges into code that ends the program and records them in
+    /// `ends_program`; returns `dying[b]`.
+    ///
+    /// A block *dies* if no path from it reaches a `ret` or `resume` (following every
+    /// edge, unwind edges too: a throw that is caught is not an end) and it is not in a
+    /// loop (`in_loop`): what it leads to is `exit()`, `abort()`, an uncaught throw or an
+    /// endless wait, never back to the function's caller. An edge from a live block into a
+    /// dying one is a way to end the program, not a way on: a decision whose other side
+    /// dies controls nothing after it, and a loop exit into dying code is not a way out
+    /// of the loop (`taint::prepare`). Except where a loop has no other way out (an
+    /// event loop `for (;;) { if (done) exit(0); ... }`): then those edges are its exits
+    /// and stay (`loop_has_live_exit` answers for the loops around a block).
+    pub fn mark_program_ends(
+        &mut self,
+        in_loop: &[bool],
+        loop_has_live_exit: impl Fn(usize, &[bool]) -> bool,
+    ) -> Vec<bool> {
+        let n = self.len();
+        let mut live = vec![false; n];
+        let preds = self.preds();
+        let mut work: Vec<usize> = Vec::new();
+        for &b in self.returns.iter().chain(&self.resumes) {
+            if !live[b] {
+                live[b] = true;
+                work.push(b);
+            }
+        }
+        while let Some(b) = work.pop() {
+            for &p in &preds[b] {
+                if !live[p] {
+                    live[p] = true;
+                    work.push(p);
+                }
+            }
+        }
+        let mut reachable = vec![false; n];
+        for b in self.reverse_post_order() {
+            reachable[b] = true;
+        }
+        let dying: Vec<bool> = (0..n)
+            .map(|b| reachable[b] && !live[b] && !in_loop.get(b).copied().unwrap_or(false))
+            .collect();
+        // A function that always dies (a usage() that exits) has nothing to ignore.
+        if n == 0 || dying[0] {
+            return vec![false; n];
+        }
+        let mut ends = Vec::new();
+        for (b, ss) in self.succs.iter().enumerate() {
+            if dying[b] || !reachable[b] {
+                continue;
+            }
+            for &s in ss {
+                if dying[s] && loop_has_live_exit(b, &dying) && !ends.contains(&(b, s)) {
+                    ends.push((b, s));
+                }
+            }
+        }
+        self.ends_program = ends;
+        dying
+    }
+
 
     pub fn len(&self) -> usize {
         self.succs.len()
@@ -76,7 +151,7 @@ impl Cfg {
         }
         for (b, ss) in self.succs.iter().enumerate() {
             for &s in ss {
-                if virtual_exit && self.unwind.contains(&(b, s)) {
+                if virtual_exit && self.ignored_for_pdom(b, s) {
                     continue;
                 }
                 g.add_edge(NodeIndex::new(b), NodeIndex::new(s), ());
@@ -134,7 +209,7 @@ impl Cfg {
         let mut preds = vec![Vec::new(); self.len()];
         for (b, ss) in self.succs.iter().enumerate() {
             for &s in ss {
-                if !self.unwind.contains(&(b, s)) {
+                if !self.ignored_for_pdom(b, s) {
                     preds[s].push(b);
                 }
             }

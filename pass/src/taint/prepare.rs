@@ -120,6 +120,9 @@ pub struct Analysis {
     pub forest: LoopForest,
     /// How many CFG edges (with multiplicity) enter each block.
     pub pred_edges: Vec<usize>,
+    /// Blocks that only lead to the end of the program (see `Cfg::mark_program_ends`).
+    #[allow(dead_code)]
+    pub dying: Vec<bool>,
 }
 
 pub fn analyze(f: V) -> Analysis {
@@ -136,7 +139,11 @@ pub fn analyze(f: V) -> Analysis {
                 cfg.exits.push(n);
                 cfg.returns.push(n);
             }
-            Op::LLVMUnreachable | Op::LLVMResume => cfg.exits.push(n),
+            Op::LLVMResume => {
+                cfg.exits.push(n);
+                cfg.resumes.push(n);
+            }
+            Op::LLVMUnreachable => cfg.exits.push(n),
             _ => {}
         }
         for s in ir::successors(b) {
@@ -154,8 +161,21 @@ pub fn analyze(f: V) -> Analysis {
         }
     }
     let dom = cfg.dominators();
-    let pdom = cfg.post_dominators();
     let forest = find_loops(&cfg, &dom);
+    let mut in_loop = vec![false; blocks.len()];
+    for l in &forest.loops {
+        for &b in &l.blocks {
+            in_loop[b] = true;
+        }
+    }
+    // Error exits: edges into code that ends the program leave the post-dominator tree,
+    // unless they are the only way out of a loop around them.
+    let dying = cfg.mark_program_ends(&in_loop, |b, dying| {
+        forest.loops.iter().filter(|l| l.contains(b)).all(|l| {
+            l.exit_edges.iter().any(|&(_, to, _)| !dying[to])
+        })
+    });
+    let pdom = cfg.post_dominators();
     Analysis {
         blocks,
         index,
@@ -164,6 +184,7 @@ pub fn analyze(f: V) -> Analysis {
         pdom,
         forest,
         pred_edges,
+        dying,
     }
 }
 
@@ -460,9 +481,16 @@ fn sinks(
                 Op::LLVMBr | Op::LLVMInvoke
             )
         });
+        // A block whose every way out of the region ends the program (an error exit
+        // inside the loop) does not decide how often the loop runs: its condition is not
+        // an exit condition.
         let mut exiting: Vec<usize> = members
             .iter()
             .flat_map(|&m| loops[m].exiting.iter().copied())
+            .filter(|&x| {
+                let mut out = an.cfg.succs[x].iter().filter(|&&to| !region[to]).peekable();
+                out.peek().is_none() || !out.all(|&to| an.cfg.ends_program.contains(&(x, to)))
+            })
             .collect();
         exiting.sort_unstable();
         exiting.dedup();
