@@ -341,7 +341,7 @@ pub fn main(lang: Lang) -> i32 {
     match run(lang) {
         Ok(code) => code,
         Err(msg) => {
-            eprintln!("{name}: error: {msg}");
+            errln!("{name}: error: {msg}");
             1
         }
     }
@@ -360,7 +360,7 @@ fn run(lang: Lang) -> Result<i32, String> {
     let expanded = rsp::expand(&raw, &cwd).map_err(|e| e.to_string())?;
     let (opts, args) = split_own_flags(expanded)?;
     if opts.help {
-        print!("{}", help(lang));
+        out!("{}", help(lang));
         return Ok(0);
     }
     let cl = cmdline::classify(&args);
@@ -387,7 +387,7 @@ fn run(lang: Lang) -> Result<i32, String> {
     };
     let plan = plan(&args, &cl, &opts, &art, &cwd);
     for note in &plan.notes {
-        eprintln!("{}: {note}", lang.wrapper_name());
+        errln!("{}: {note}", lang.wrapper_name());
     }
 
     let mut cmd = Command::new(&clang);
@@ -413,7 +413,7 @@ fn run(lang: Lang) -> Result<i32, String> {
         None
     };
     if opts.verbose {
-        eprintln!(
+        errln!(
             "{}: {}",
             lang.wrapper_name(),
             display_command(&clang, &plan.env_set, &plan.args)

@@ -108,13 +108,13 @@ pub fn run(out: Option<&Path>, program: &OsString, args: &[OsString]) -> Result<
 
     let reports = new_reports(&out_dir, &before, pid);
     if reports.is_empty() {
-        eprintln!("{}", no_report_message(program, &out_dir, status));
+        errln!("{}", no_report_message(program, &out_dir, status));
         return Ok(code);
     }
     for (i, path) in reports.iter().enumerate() {
-        eprintln!();
+        errln!();
         if i == 0 && reports.len() > 1 {
-            eprintln!(
+            errln!(
                 "taintprof: {} reports were written during the run",
                 reports.len()
             );
@@ -131,18 +131,18 @@ pub fn run(out: Option<&Path>, program: &OsString, args: &[OsString]) -> Result<
                         &display_path(path),
                         &Default::default(),
                     );
-                    eprint!("{}", crate::denormal::render::short(&s));
+                    err!("{}", crate::denormal::render::short(&s));
                 }
-                Err(e) => eprintln!("taintprof: error: {e}"),
+                Err(e) => errln!("taintprof: error: {e}"),
             }
             continue;
         }
         match report::load(path) {
             Ok(r) => {
                 let s = report::summary::summarize(&r, &display_path(path));
-                eprint!("{}", report::render::short(&s));
+                err!("{}", report::render::short(&s));
             }
-            Err(e) => eprintln!("taintprof: error: {e}"),
+            Err(e) => errln!("taintprof: error: {e}"),
         }
     }
     Ok(code)

@@ -1,0 +1,269 @@
+//! The driver under awkward conditions: closed pipes, static links, damaged reports,
+//! branches without a source line, version and help queries, programs that leave no
+//! report. Every test runs the real binaries; those that compile C need clang-19 and the
+//! built plugin and runtime (`cargo build --release --workspace`), and fail (never skip)
+//! without them.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use taintprof_driver::locate::Locator;
+use taintprof_driver::report::{self, Report};
+
+const TAINTPROF: &str = env!("CARGO_BIN_EXE_taintprof");
+const CC: &str = env!("CARGO_BIN_EXE_taintprof-cc");
+const CXX: &str = env!("CARGO_BIN_EXE_taintprof-cxx");
+
+const OPT_LEVELS: [&str; 2] = ["-O0", "-O2"];
+
+/// Panics, naming what to install or build, unless clang-19, the plugin, the runtime and
+/// the headers are all there.
+fn require_toolchain() {
+    let exe_dir = Path::new(CC).parent().map(Path::to_path_buf);
+    let locator = Locator::new(
+        |k| std::env::var_os(k),
+        exe_dir,
+        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rt/include")),
+    );
+    if let Err(e) = locator.clang(taintprof_driver::locate::Lang::C) {
+        panic!("clang-19 not found: apt-get install clang-19 ({e})");
+    }
+    if let Err(e) = locator.plugin() {
+        panic!("run cargo build --release --workspace first: {e}");
+    }
+    if let Err(e) = locator.runtime() {
+        panic!("run cargo build --release --workspace first: {e}");
+    }
+    if let Err(e) = locator.include_dir() {
+        panic!("taintprof.h not found: {e}");
+    }
+}
+
+/// A test's working directory: removed when the test passes, kept when it fails.
+struct WorkDir(PathBuf);
+
+impl std::ops::Deref for WorkDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("test files kept in {}", self.0.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn workdir(name: &str) -> WorkDir {
+    let dir = std::env::temp_dir().join(format!("taintprof-robust-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    WorkDir(dir)
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+#[track_caller]
+fn ok(out: Output) -> Output {
+    assert!(
+        out.status.success(),
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    out
+}
+
+/// Writes `source` as `<dir>/<name>.c` and compiles it with `taintprof-cc` at `opt`
+/// plus `extra` into `<dir>/<name><opt>`.
+fn build(dir: &Path, name: &str, source: &str, opt: &str, extra: &[&str]) -> PathBuf {
+    let src = dir.join(format!("{name}.c"));
+    std::fs::write(&src, source).unwrap();
+    let exe = dir.join(format!("{name}{opt}"));
+    let out = Command::new(CC)
+        .arg(opt)
+        .args(extra)
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .current_dir(dir)
+        .env_remove("TAINTPROF_SIDECAR")
+        .env_remove("TAINTPROF_SIDECAR_DIR")
+        .output()
+        .unwrap();
+    ok(out);
+    exe
+}
+
+/// The one `.taintprof.json` report in `dir`.
+fn only_report(dir: &Path) -> Report {
+    let files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".taintprof.json"))
+        .collect();
+    assert_eq!(files.len(), 1, "one report expected in {dir:?}: {files:?}");
+    report::load(&files[0]).unwrap()
+}
+
+/// The parameter sets of the loops of `function`, sorted by line.
+fn loop_params(r: &Report, function: &str) -> Vec<Vec<String>> {
+    let f = r
+        .functions
+        .iter()
+        .find(|f| f.name == function)
+        .unwrap_or_else(|| panic!("no function {function} in the report"));
+    let mut loops: Vec<_> = f.loops.iter().collect();
+    loops.sort_by_key(|l| (l.line, l.column));
+    loops
+        .iter()
+        .map(|l| {
+            let mut p = l.params.clone();
+            p.sort();
+            p
+        })
+        .collect()
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// Two parameters, two loops (one on each), exit status from `argv[3]` (default 0).
+const TWO_LOOPS: &str = r#"
+#include <stdlib.h>
+#include <taintprof.h>
+
+static double sum(int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += i * 0.5;
+  return s;
+}
+
+static double scale(int m) {
+  double s = 1;
+  for (int j = 0; j < m; j++)
+    s *= 1.0001;
+  return s;
+}
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 10;
+  int m = argc > 2 ? atoi(argv[2]) : 20;
+  int status = argc > 3 ? atoi(argv[3]) : 0;
+  tp_register_variable(&n, sizeof n, "n");
+  tp_register_variable(&m, sizeof m, "m");
+  volatile double r = sum(n) + scale(m);
+  (void)r;
+  return status;
+}
+"#;
+
+// ---------------------------------------------------------------------------------------
+// 1. Closed pipes: `taintprof run -- ./app 2>&1 | head -1`, `taintprof report | head`.
+
+/// `taintprof run` whose stderr is a pipe nobody reads (the read end is closed before
+/// anything is written) passes on the program's exit status instead of panicking (101).
+#[test]
+fn run_with_closed_stderr_returns_the_program_status() {
+    require_toolchain();
+    let dir = workdir("closed-stderr");
+    let exe = build(&dir, "exits3", TWO_LOOPS, "-O0", &[]);
+    for args in [
+        // Writes a report: the summary goes to the closed stderr.
+        vec!["5", "7", "3"],
+    ] {
+        let mut child = Command::new(TAINTPROF)
+            .arg("run")
+            .arg("--out")
+            .arg(dir.join("reports"))
+            .arg("--")
+            .arg(&exe)
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stderr.take());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(3), "{status:?}");
+    }
+    // A program that writes no report: the hint goes to the closed stderr.
+    let mut child = Command::new(TAINTPROF)
+        .args(["run", "--out"])
+        .arg(dir.join("reports"))
+        .args(["--", "/bin/sh", "-c", "exit 3"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    assert_eq!(child.wait().unwrap().code(), Some(3));
+
+    // The shell way: the summary is cut after one byte.
+    let script = format!(
+        "'{TAINTPROF}' run --out '{}' -- '{}' 5 7 3 2>&1 | head -c1 >/dev/null; \
+         echo \"status=${{PIPESTATUS[0]}}\"",
+        dir.join("reports").display(),
+        exe.display()
+    );
+    let out = ok(Command::new("bash").args(["-c", &script]).output().unwrap());
+    assert_eq!(text(&out.stdout), "status=3\n", "{}", text(&out.stderr));
+}
+
+/// `taintprof report` into a closed pipe (`| head`) ends quietly with status 0, and
+/// so does an error message into a closed stderr (status 1, not 101).
+#[test]
+fn report_into_a_closed_pipe_does_not_panic() {
+    let file = fixture("solver.4711.taintprof.json");
+    for json in [false, true] {
+        let mut cmd = Command::new(TAINTPROF);
+        cmd.arg("report").arg(&file);
+        if json {
+            cmd.arg("--json");
+        }
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(0), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // Two files, one unreadable: its error goes to a closed stderr.
+    let mut child = Command::new(TAINTPROF)
+        .arg("report")
+        .arg(&file)
+        .arg("/no/such/report.1.taintprof.json")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+}
