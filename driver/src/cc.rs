@@ -15,8 +15,10 @@
 //!      compile-time sidecar through `TAINTPROF_SIDECAR` / `TAINTPROF_SIDECAR_DIR`;
 //!    - preprocessing: `-I<include dir>` (so `#include <taintprof.h>` resolves);
 //!    - linking an executable: the runtime archive, the system libraries it needs
-//!      ([`RUNTIME_NATIVE_LIBS`]) and dynamic exports of the runtime's symbols, so
-//!      instrumented shared libraries loaded by the program find the runtime's hooks;
+//!      ([`RUNTIME_NATIVE_LIBS`]; in static links libgcc's static unwinder instead of
+//!      `libgcc_s`) and dynamic exports of the runtime's symbols, so instrumented shared
+//!      libraries loaded by the program find the runtime's hooks (not in static
+//!      executables, which load none);
 //!    - linking a shared library (`-shared`, `-r`): no runtime;
 //!    - queries (`--version`, `-v` alone, `-print-*`, no input): nothing;
 //! 4. run clang and exit with its status.
@@ -36,6 +38,25 @@ use std::process::Command;
 /// staticlib needs no C++ runtime, so C programs linked with `taintprof-cc` need nothing
 /// more. Keep in sync with the runtime when it gains dependencies.
 pub const RUNTIME_NATIVE_LIBS: &[&str] = &["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl"];
+
+/// What `-lgcc_s` (the unwinder Rust's standard library refers to) becomes in static
+/// links (`-static`, `-static-pie`, `-static-libgcc`): libgcc's static unwinder, as clang
+/// itself links there. A static link has no `libgcc_s.so` to use.
+pub const STATIC_UNWINDER: &str = "-lgcc_eh";
+
+/// [`RUNTIME_NATIVE_LIBS`] for a link with (`static_libgcc`) or without static libgcc.
+pub fn runtime_native_libs(static_libgcc: bool) -> Vec<&'static str> {
+    RUNTIME_NATIVE_LIBS
+        .iter()
+        .map(|l| {
+            if static_libgcc && *l == "-lgcc_s" {
+                STATIC_UNWINDER
+            } else {
+                l
+            }
+        })
+        .collect()
+}
 
 /// Symbol patterns exported from instrumented executables (`--export-dynamic-symbol`),
 /// so that instrumented shared libraries resolve the runtime's hooks, thread-local
@@ -209,163 +230,6 @@ pub fn plan(
         env_remove: Vec::new(),
         notes: Vec::new(),
     };
-    if cl.action == Action::Query {
-        return out;
-    }
-    let (need_plugin, need_runtime, need_include) = needs(cl);
-
-    if need_plugin {
-        if let Some(p) = &art.plugin {
-            out.args.push(format!("-fpass-plugin={}", p.display()));
-        }
-    }
-    if need_include {
-        if let Some(dir) = &art.include {
-            out.args.push(format!("-I{}", dir.display()));
-        }
-    }
-    let denormal = opts.mode.as_deref() == Some("denormal");
-    if need_plugin && denormal {
-        match cl.debug {
-            Some(DebugLevel::Full) => {}
-            Some(DebugLevel::LineTables) => out.notes.push(
-                "note: line tables only (as you chose): denormal mode names arrays by their allocation sites instead of their variables; -g gives the names".into(),
-            ),
-            Some(DebugLevel::None) => {
-                out.args.push("-g".into());
-                out.notes.push(
-                    "note: -g0 overridden with -g: denormal mode names sites by source lines and arrays by their variables".into(),
-                );
-            }
-            Some(DebugLevel::LineDirectives) => {
-                out.args.push("-g".into());
-                out.notes.push(
-                    "note: -gline-directives-only extended to -g: denormal mode names sites by source lines and arrays by their variables".into(),
-                );
-            }
-            None => out.args.push("-g".into()),
-        }
-    } else if need_plugin {
-        match cl.debug {
-            Some(level) if level.has_line_tables() => {}
-            Some(DebugLevel::None) => {
-                out.args.push("-gline-tables-only".into());
-                out.notes.push(
-                    "note: -g0 overridden with -gline-tables-only: taintprof names loops by their source lines".into(),
-                );
-            }
-            Some(_) => {
-                out.args.push("-gline-tables-only".into());
-                out.notes.push(
-                    "note: -gline-directives-only extended to -gline-tables-only: taintprof names loops by their source lines".into(),
-                );
-            }
-            None => out.args.push("-gline-tables-only".into()),
-        }
-    }
-    if need_plugin {
-        // Line tables alone carry no linkage names for inlined C++ functions, so a loop
-        // inlined from `matrix::at` would be reported as plain `at`. This flag adds them
-        // (and discriminators) without changing the generated code (checked on the test
-        // programs and the bench workloads: identical machine code).
-        out.args.push("-fdebug-info-for-profiling".into());
-        if cl.lto {
-            out.notes.push(
-                "warning: -flto is not supported: the pass runs before link-time optimization and code optimized at link time may lose its instrumentation".into(),
-            );
-        }
-        // Where the pass writes its compile-time sidecar; stale values from a
-        // surrounding build must not leak in.
-        out.env_remove = vec![ENV_SIDECAR.into(), ENV_SIDECAR_DIR.into()];
-        out.env_set.push(sidecar(cl, cwd));
-        if let Some(mode) = &opts.mode {
-            out.env_set.push((ENV_MODE.into(), mode.clone()));
-        }
-        if let Some(cf) = opts.control_flow {
-            out.env_set.push((
-                ENV_CONTROL_FLOW.into(),
-                if cf { "on" } else { "off" }.into(),
-            ));
-        }
-        if opts.verbose {
-            out.env_set.push((ENV_VERBOSE.into(), "1".into()));
-        }
-    }
-    if need_runtime {
-        if let Some(rt) = &art.runtime {
-            // After `-x c`, clang would read the archive as C source.
-            if cl.trailing_language.is_some() {
-                out.args.push("-x".into());
-                out.args.push("none".into());
-            }
-            out.args.push(rt.display().to_string());
-            // Pull in the runtime even if no object references it (a program whose
-            // instrumented code lives in shared libraries).
-            out.args.push(format!(
-                "-Wl,--undefined={}",
-                taintprof_abi::HOOK_REGISTER_MODULE
-            ));
-            for sym in RUNTIME_EXPORTS {
-                out.args.push(format!("-Wl,--export-dynamic-symbol={sym}"));
-            }
-            out.args
-                .extend(RUNTIME_NATIVE_LIBS.iter().map(|s| s.to_string()));
-        }
-    }
-    out
-}
-
-/// The sidecar variable for a compile: one object named by `-o` → that object's name
-/// plus `.taintprof-static.json`; otherwise the directory the objects (or the executable) go to.
-fn sidecar(cl: &CommandLine, cwd: &Path) -> (String, String) {
-    let compiled = cl.compiled_inputs().count();
-    let out = cl.output.as_deref().filter(|o| *o != "-");
-    if cl.action == Action::Compile {
-        if let (Some(o), 1) = (out, compiled) {
-            let path = cwd.join(format!("{o}.taintprof-static.json"));
-            return (ENV_SIDECAR.into(), path.display().to_string());
-        }
-        return (ENV_SIDECAR_DIR.into(), cwd.display().to_string());
-    }
-    // Compile and link in one step: next to the executable.
-    let dir = out
-        .map(|o| cwd.join(o))
-        .and_then(|p| p.parent().map(Path::to_path_buf))
-        .unwrap_or_else(|| cwd.to_path_buf());
-    (ENV_SIDECAR_DIR.into(), dir.display().to_string())
-}
-
-/// The wrapper's `main`: returns the process exit status.
-pub fn main(lang: Lang) -> i32 {
-    let name = lang.wrapper_name();
-    match run(lang) {
-        Ok(code) => code,
-        Err(msg) => {
-            errln!("{name}: error: {msg}");
-            1
-        }
-    }
-}
-
-fn run(lang: Lang) -> Result<i32, String> {
-    let raw: Vec<String> = std::env::args_os()
-        .skip(1)
-        .map(|a| {
-            a.into_string()
-                .map_err(|a| format!("argument is not valid UTF-8: {}", a.to_string_lossy()))
-        })
-        .collect::<Result<_, _>>()?;
-    let cwd = std::env::current_dir().map_err(|e| format!("cannot read working directory: {e}"))?;
-    let had_rsp = raw.iter().any(|a| a.starts_with('@'));
-    let expanded = rsp::expand(&raw, &cwd).map_err(|e| e.to_string())?;
-    let (opts, args) = split_own_flags(expanded)?;
-    if opts.help {
-        out!("{}", help(lang));
-        return Ok(0);
-    }
-    let cl = cmdline::classify(&args);
-    let locator = Locator::from_process();
-    let clang = locator.clang(lang).map_err(|e| e.to_string())?;
     let (need_plugin, need_runtime, need_include) = needs(&cl);
     let found = |r: Result<PathBuf, NotFound>| r.map(Some).map_err(|e| e.to_string());
     let art = Artifacts {
@@ -581,6 +445,27 @@ mod tests {
         assert!(lm < rt);
         assert_eq!(tail.last().unwrap(), RUNTIME_NATIVE_LIBS.last().unwrap());
         assert_eq!(env(&p, ENV_SIDECAR_DIR).as_deref(), Some("/work/bin"));
+    }
+
+    #[test]
+    fn static_links_use_the_static_unwinder() {
+        for flag in ["-static", "--static", "-static-pie", "-static-libgcc"] {
+            let p = plan_for(&format!("-O2 {flag} main.c -o app"));
+            assert!(
+                !p.args.iter().any(|a| a == "-lgcc_s"),
+                "{flag}: {:?}",
+                p.args
+            );
+            assert!(p.args.iter().any(|a| a == STATIC_UNWINDER), "{flag}");
+        }
+        let p = plan_for("-O2 main.c -o app");
+        assert!(p.args.iter().any(|a| a == "-lgcc_s"));
+        assert!(!p.args.iter().any(|a| a == STATIC_UNWINDER));
+        // Static executables export nothing; -static-libgcc alone still does.
+        let exports = |p: &Plan| p.args.iter().any(|a| a.starts_with("-Wl,--export"));
+        assert!(!exports(&plan_for("-static main.c -o app")));
+        assert!(!exports(&plan_for("-static-pie main.c -o app")));
+        assert!(exports(&plan_for("-static-libgcc main.c -o app")));
     }
 
     #[test]

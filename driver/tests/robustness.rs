@@ -267,3 +267,48 @@ fn report_into_a_closed_pipe_does_not_panic() {
     drop(child.stderr.take());
     assert_eq!(child.wait().unwrap().code(), Some(1));
 }
+
+// ---------------------------------------------------------------------------------------
+// 2. Static links.
+
+/// `taintprof-cc -static` links (no `-lgcc_s`), and the static program runs and writes
+/// the same parameter sets as a dynamic one, at -O0 and -O2; `-static-pie` too.
+#[test]
+fn static_programs_build_run_and_report() {
+    require_toolchain();
+    let dir = workdir("static");
+    for flag in ["-static", "-static-pie"] {
+        for opt in OPT_LEVELS {
+            let name = format!("prog{}", flag.replace('-', "_"));
+            let exe = build(&dir, &name, TWO_LOOPS, opt, &[flag]);
+            let bytes = std::fs::read(&exe).unwrap();
+            assert!(
+                !bytes.windows(7).any(|w| w == b"ld-linux"),
+                "{flag} {opt}: the program names a dynamic loader"
+            );
+            let reports = dir.join(format!("reports{name}{opt}"));
+            let out = Command::new(TAINTPROF)
+                .arg("run")
+                .arg("--out")
+                .arg(&reports)
+                .arg("--")
+                .arg(&exe)
+                .args(["30", "40", "0"])
+                .output()
+                .unwrap();
+            ok(out);
+            let r = only_report(&reports);
+            assert_eq!(r.parameters, strings(&["n", "m"]), "{flag} {opt}");
+            assert_eq!(
+                loop_params(&r, "sum"),
+                vec![strings(&["n"])],
+                "{flag} {opt}"
+            );
+            assert_eq!(
+                loop_params(&r, "scale"),
+                vec![strings(&["m"])],
+                "{flag} {opt}"
+            );
+        }
+    }
+}
