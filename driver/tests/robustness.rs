@@ -312,3 +312,50 @@ fn static_programs_build_run_and_report() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// 3. Reports missing a required key.
+
+/// A report without `functions` (or `parameters`, or `summary` in version 2) is a
+/// one-line error naming the key and the file, with a non-zero status; `taintprof run`
+/// says the same for such a report.
+#[test]
+fn report_missing_a_required_key_is_an_error() {
+    let dir = workdir("missing-key");
+    let full: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture("solver.4711.taintprof.json")).unwrap(),
+    )
+    .unwrap();
+    for key in ["functions", "parameters", "summary", "exit"] {
+        let mut v = full.clone();
+        v.as_object_mut().unwrap().remove(key).unwrap();
+        let file = dir.join(format!("no-{key}.1.taintprof.json"));
+        std::fs::write(&file, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+        for json in [false, true] {
+            let mut cmd = Command::new(TAINTPROF);
+            cmd.arg("report").arg(&file);
+            if json {
+                cmd.arg("--json");
+            }
+            let out = cmd.output().unwrap();
+            let err = text(&out.stderr);
+            assert!(
+                !out.status.success(),
+                "{key}: accepted:\n{}",
+                text(&out.stdout)
+            );
+            assert!(out.stdout.is_empty(), "{key}: {}", text(&out.stdout));
+            assert_eq!(err.lines().count(), 1, "{key}: {err}");
+            assert!(err.starts_with("taintprof: error: "), "{err}");
+            assert!(err.contains(&format!("\"{key}\"")), "{key}: {err}");
+            assert!(err.contains(&file.display().to_string()), "{key}: {err}");
+            assert!(!err.contains("panicked"), "{err}");
+        }
+    }
+    // Version 1 reports never had `summary`: still read.
+    ok(Command::new(TAINTPROF)
+        .arg("report")
+        .arg(fixture("matmul.4242.taintprof.json"))
+        .output()
+        .unwrap());
+}
