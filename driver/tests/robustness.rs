@@ -359,3 +359,97 @@ fn report_missing_a_required_key_is_an_error() {
         .output()
         .unwrap());
 }
+
+// ---------------------------------------------------------------------------------------
+// 4. Branches without a source line.
+
+/// A branch whose line is 0 (no debug location) is not printed as `line 0:`: the text
+/// names the function and its line instead; the JSON keeps the branch as it is.
+#[test]
+fn branches_without_a_line_name_their_function() {
+    let dir = workdir("line0");
+    let mut v: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture("solver.4711.taintprof.json")).unwrap(),
+    )
+    .unwrap();
+    // Every branch (and the successors of the first) loses its position.
+    let mut first = true;
+    let mut functions_with_branches = Vec::new();
+    for f in v["functions"].as_array_mut().unwrap() {
+        let name = f["name"].as_str().unwrap().to_string();
+        let line = f["line"].as_u64().unwrap();
+        let Some(branches) = f["branches"].as_array_mut() else {
+            continue;
+        };
+        if !branches.is_empty() {
+            functions_with_branches.push((name, line));
+        }
+        for b in branches {
+            b["line"] = 0.into();
+            b["column"] = 0.into();
+            if first {
+                for s in b["successors"].as_array_mut().unwrap() {
+                    s["line"] = 0.into();
+                }
+                first = false;
+            }
+        }
+    }
+    assert!(!functions_with_branches.is_empty());
+    let file = dir.join("solver.4711.taintprof.json");
+    std::fs::write(&file, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+
+    for verbose in [false, true] {
+        let mut cmd = Command::new(TAINTPROF);
+        cmd.arg("report").arg(&file);
+        if verbose {
+            cmd.arg("-v");
+        }
+        let out = ok(cmd.output().unwrap());
+        let t = text(&out.stdout);
+        assert!(!t.contains("line 0"), "{t}");
+        assert!(!t.contains("solver.c:0"), "{t}");
+        assert!(!t.contains(" 0 (default)"), "{t}");
+        // `solve`'s branch depends on `algo`: shown even without -v.
+        let (_, solve_line) = functions_with_branches
+            .iter()
+            .find(|(n, _)| n == "solve")
+            .expect("solve has branches");
+        let want =
+            format!("in solve (no line; the function starts at line {solve_line}): if on {{algo}}");
+        assert!(t.contains(&want), "expected `{want}` in:\n{t}");
+    }
+    let out = ok(Command::new(TAINTPROF)
+        .arg("run")
+        .arg("--")
+        .args(["/bin/sh", "-c"])
+        .arg(format!(
+            "cp '{}' \"$TAINTPROF_OUT/x.$$.taintprof.json\"",
+            file.display()
+        ))
+        .current_dir(&*dir)
+        .output()
+        .unwrap());
+    assert!(
+        !text(&out.stderr).contains("line 0"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = ok(Command::new(TAINTPROF)
+        .args(["report", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap());
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let solve = j["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "solve")
+        .unwrap();
+    assert!(!solve["branches"].as_array().unwrap().is_empty());
+    for b in solve["branches"].as_array().unwrap() {
+        assert_eq!(b["line"], 0, "{b}");
+    }
+}
