@@ -181,6 +181,55 @@ pub fn help(lang: Lang) -> String {
     s
 }
 
+/// Whether a query command line asks for the version (`--version`) and for the help
+/// (`--help`, `-help`), which the wrapper completes with its own lines. Other queries
+/// (`-dumpversion`, `-print-*`, ...) are clang's alone: tools parse them.
+pub fn own_queries(args: &[String]) -> (bool, bool) {
+    let version = args.iter().any(|a| a == "--version");
+    let help = args.iter().any(|a| a == "--help" || a == "-help");
+    (version, help)
+}
+
+/// What `--version` adds after clang's version: taintprof's version and what the wrapper
+/// uses. After clang's lines, not before: build tools (meson) take the first version
+/// number of `cc --version` as the compiler's.
+pub fn version_text(lang: Lang, clang: &Path, locator: &Locator) -> String {
+    let show = |r: Result<PathBuf, NotFound>| match r {
+        Ok(p) => p.display().to_string(),
+        Err(e) => format!("not found ({e})"),
+    };
+    format!(
+        "\n{name} (taintprof {version}): clang 19 with the taintprof pass and runtime\n\
+         \x20 clang    {clang}\n\
+         \x20 plugin   {plugin}\n\
+         \x20 runtime  {runtime}\n\
+         \x20 include  {include}\n",
+        name = lang.wrapper_name(),
+        version = env!("CARGO_PKG_VERSION"),
+        clang = clang.display(),
+        plugin = show(locator.plugin()),
+        runtime = show(locator.runtime()),
+        include = show(locator.include_dir()),
+    )
+}
+
+/// What `--help` adds after clang's help: where the wrapper's own options are.
+pub fn help_footer(lang: Lang) -> String {
+    let name = lang.wrapper_name();
+    let flags: Vec<&str> = OWN_FLAGS
+        .iter()
+        .map(|(f, _)| f.split('=').next().unwrap_or(f))
+        .filter(|f| *f != "--tp-help")
+        .collect();
+    format!(
+        "\n{name} (taintprof {version}): the options above are clang's, passed through \
+         unchanged. `{name} --tp-help` describes the taintprof options ({}) and environment \
+         variables.\n",
+        flags.join(", "),
+        version = env!("CARGO_PKG_VERSION"),
+    )
+}
+
 /// Everything the wrapper found on disk that a plan may need.
 #[derive(Debug, Clone, Default)]
 pub struct Artifacts {
@@ -230,6 +279,188 @@ pub fn plan(
         env_remove: Vec::new(),
         notes: Vec::new(),
     };
+    if cl.action == Action::Query {
+        return out;
+    }
+    let (need_plugin, need_runtime, need_include) = needs(cl);
+
+    if need_plugin {
+        if let Some(p) = &art.plugin {
+            out.args.push(format!("-fpass-plugin={}", p.display()));
+        }
+    }
+    if need_include {
+        if let Some(dir) = &art.include {
+            out.args.push(format!("-I{}", dir.display()));
+        }
+    }
+    let denormal = opts.mode.as_deref() == Some("denormal");
+    if need_plugin && denormal {
+        match cl.debug {
+            Some(DebugLevel::Full) => {}
+            Some(DebugLevel::LineTables) => out.notes.push(
+                "note: line tables only (as you chose): denormal mode names arrays by their allocation sites instead of their variables; -g gives the names".into(),
+            ),
+            Some(DebugLevel::None) => {
+                out.args.push("-g".into());
+                out.notes.push(
+                    "note: -g0 overridden with -g: denormal mode names sites by source lines and arrays by their variables".into(),
+                );
+            }
+            Some(DebugLevel::LineDirectives) => {
+                out.args.push("-g".into());
+                out.notes.push(
+                    "note: -gline-directives-only extended to -g: denormal mode names sites by source lines and arrays by their variables".into(),
+                );
+            }
+            None => out.args.push("-g".into()),
+        }
+    } else if need_plugin {
+        match cl.debug {
+            Some(level) if level.has_line_tables() => {}
+            Some(DebugLevel::None) => {
+                out.args.push("-gline-tables-only".into());
+                out.notes.push(
+                    "note: -g0 overridden with -gline-tables-only: taintprof names loops by their source lines".into(),
+                );
+            }
+            Some(_) => {
+                out.args.push("-gline-tables-only".into());
+                out.notes.push(
+                    "note: -gline-directives-only extended to -gline-tables-only: taintprof names loops by their source lines".into(),
+                );
+            }
+            None => out.args.push("-gline-tables-only".into()),
+        }
+    }
+    if need_plugin {
+        // Line tables alone carry no linkage names for inlined C++ functions, so a loop
+        // inlined from `matrix::at` would be reported as plain `at`. This flag adds them
+        // (and discriminators) without changing the generated code (checked on the test
+        // programs and the bench workloads: identical machine code).
+        out.args.push("-fdebug-info-for-profiling".into());
+        if cl.lto {
+            out.notes.push(
+                "warning: -flto is not supported: the pass runs before link-time optimization and code optimized at link time may lose its instrumentation".into(),
+            );
+        }
+        // Where the pass writes its compile-time sidecar; stale values from a
+        // surrounding build must not leak in.
+        out.env_remove = vec![ENV_SIDECAR.into(), ENV_SIDECAR_DIR.into()];
+        out.env_set.push(sidecar(cl, cwd));
+        if let Some(mode) = &opts.mode {
+            out.env_set.push((ENV_MODE.into(), mode.clone()));
+        }
+        if let Some(cf) = opts.control_flow {
+            out.env_set.push((
+                ENV_CONTROL_FLOW.into(),
+                if cf { "on" } else { "off" }.into(),
+            ));
+        }
+        if opts.verbose {
+            out.env_set.push((ENV_VERBOSE.into(), "1".into()));
+        }
+    }
+    if need_runtime {
+        if let Some(rt) = &art.runtime {
+            // After `-x c`, clang would read the archive as C source.
+            if cl.trailing_language.is_some() {
+                out.args.push("-x".into());
+                out.args.push("none".into());
+            }
+            out.args.push(rt.display().to_string());
+            // Pull in the runtime even if no object references it (a program whose
+            // instrumented code lives in shared libraries).
+            out.args.push(format!(
+                "-Wl,--undefined={}",
+                taintprof_abi::HOOK_REGISTER_MODULE
+            ));
+            // A static executable loads no instrumented libraries, and exporting the
+            // runtime's initial-exec TLS slots from a static PIE leaves TPOFF
+            // relocations that glibc cannot apply before TLS exists (a crash at start).
+            if !cl.static_exe {
+                for sym in RUNTIME_EXPORTS {
+                    out.args.push(format!("-Wl,--export-dynamic-symbol={sym}"));
+                }
+            }
+            out.args.extend(
+                runtime_native_libs(cl.static_libgcc)
+                    .iter()
+                    .map(|s| s.to_string()),
+            );
+        }
+    }
+    out
+}
+
+/// The sidecar variable for a compile: one object named by `-o` → that object's name
+/// plus `.taintprof-static.json`; otherwise the directory the objects (or the executable) go to.
+fn sidecar(cl: &CommandLine, cwd: &Path) -> (String, String) {
+    let compiled = cl.compiled_inputs().count();
+    let out = cl.output.as_deref().filter(|o| *o != "-");
+    if cl.action == Action::Compile {
+        if let (Some(o), 1) = (out, compiled) {
+            let path = cwd.join(format!("{o}.taintprof-static.json"));
+            return (ENV_SIDECAR.into(), path.display().to_string());
+        }
+        return (ENV_SIDECAR_DIR.into(), cwd.display().to_string());
+    }
+    // Compile and link in one step: next to the executable.
+    let dir = out
+        .map(|o| cwd.join(o))
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| cwd.to_path_buf());
+    (ENV_SIDECAR_DIR.into(), dir.display().to_string())
+}
+
+/// The wrapper's `main`: returns the process exit status.
+pub fn main(lang: Lang) -> i32 {
+    let name = lang.wrapper_name();
+    match run(lang) {
+        Ok(code) => code,
+        Err(msg) => {
+            errln!("{name}: error: {msg}");
+            1
+        }
+    }
+}
+
+fn run(lang: Lang) -> Result<i32, String> {
+    let raw: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| {
+            a.into_string()
+                .map_err(|a| format!("argument is not valid UTF-8: {}", a.to_string_lossy()))
+        })
+        .collect::<Result<_, _>>()?;
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read working directory: {e}"))?;
+    let had_rsp = raw.iter().any(|a| a.starts_with('@'));
+    let expanded = rsp::expand(&raw, &cwd).map_err(|e| e.to_string())?;
+    let (opts, args) = split_own_flags(expanded)?;
+    if opts.help {
+        out!("{}", help(lang));
+        return Ok(0);
+    }
+    let cl = cmdline::classify(&args);
+    let locator = Locator::from_process();
+    let clang = locator.clang(lang).map_err(|e| e.to_string())?;
+    if cl.action == Action::Query {
+        let (version, help) = own_queries(&args);
+        if version || help {
+            // clang answers first, then the wrapper adds its part.
+            let status = Command::new(&clang)
+                .args(&args)
+                .status()
+                .map_err(|e| format!("cannot run {}: {e}", clang.display()))?;
+            if version {
+                out!("{}", version_text(lang, &clang, &locator));
+            }
+            if help {
+                out!("{}", help_footer(lang));
+            }
+            return Ok(crate::exit_code(status));
+        }
+    }
     let (need_plugin, need_runtime, need_include) = needs(&cl);
     let found = |r: Result<PathBuf, NotFound>| r.map(Some).map_err(|e| e.to_string());
     let art = Artifacts {
@@ -609,5 +840,22 @@ mod tests {
             assert!(h.contains(f), "{f}");
         }
         assert!(h.starts_with("taintprof-c++"));
+    }
+
+    #[test]
+    fn version_and_help_queries_are_completed() {
+        assert_eq!(own_queries(&args("--version")), (true, false));
+        assert_eq!(own_queries(&args("--help")), (false, true));
+        assert_eq!(own_queries(&args("-dumpversion")), (false, false));
+        assert_eq!(
+            own_queries(&args("-print-file-name=crt1.o")),
+            (false, false)
+        );
+        let f = help_footer(Lang::C);
+        assert!(f.contains("`taintprof-cc --tp-help`"), "{f}");
+        assert!(
+            f.contains("--tp-mode") && f.contains("--tp-control-flow"),
+            "{f}"
+        );
     }
 }

@@ -453,3 +453,44 @@ fn branches_without_a_line_name_their_function() {
         assert_eq!(b["line"], 0, "{b}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// 5. `--version` and `--help` of the wrappers.
+
+/// `taintprof-cc --version` prints clang's version and taintprof's (with the plugin and
+/// runtime it uses); `--help` prints clang's help and points to `--tp-help`. Same for the
+/// C++ wrapper under both its names.
+#[test]
+fn wrapper_version_and_help_mention_taintprof() {
+    require_toolchain();
+    let cxx_link = Path::new(CXX).with_file_name("taintprof-c++");
+    let version = env!("CARGO_PKG_VERSION");
+    for (wrapper, name) in [
+        (PathBuf::from(CC), "taintprof-cc"),
+        (PathBuf::from(CXX), "taintprof-c++"),
+        (cxx_link, "taintprof-c++"),
+    ] {
+        let out = ok(Command::new(&wrapper).arg("--version").output().unwrap());
+        let t = text(&out.stdout);
+        // clang's own lines come first: build tools (meson) take the first version
+        // number of `cc --version` as the compiler's.
+        let first = t.lines().next().unwrap_or("");
+        assert!(first.contains("clang version 19"), "{t}");
+        assert!(t.contains(&format!("{name} (taintprof {version})")), "{t}");
+        assert!(t.contains("libtaintprof_pass.so"), "{t}");
+        assert!(t.contains("libtaintprof_rt.a"), "{t}");
+
+        let out = ok(Command::new(&wrapper).arg("--help").output().unwrap());
+        let t = text(&out.stdout);
+        assert!(t.contains("OVERVIEW: clang LLVM compiler"), "{t}");
+        assert!(
+            t.contains(&format!("{name} --tp-help")),
+            "{}",
+            &t[t.len().saturating_sub(600)..]
+        );
+
+        // Queries that tools parse stay clang's alone.
+        let out = ok(Command::new(&wrapper).arg("-dumpversion").output().unwrap());
+        assert!(text(&out.stdout).starts_with("19"), "{}", text(&out.stdout));
+    }
+}
