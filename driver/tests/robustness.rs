@@ -494,3 +494,88 @@ fn wrapper_version_and_help_mention_taintprof() {
         assert!(text(&out.stdout).starts_with("19"), "{}", text(&out.stdout));
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// 6. Programs that leave no report: the hint tells why.
+
+const SELF_KILL: &str = r#"
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <taintprof.h>
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 10;
+  tp_register_variable(&n, sizeof n, "n");
+  volatile double s = 0;
+  for (int i = 0; i < n; i++)
+    s += i;
+  if (argc > 2 && argv[2][0] == 'k')
+    kill(getpid(), SIGKILL);
+  _exit(0);
+}
+"#;
+
+/// An instrumented program killed by SIGKILL, or ending with `_exit`, is said to be
+/// instrumented and to have ended without running its exit handlers; only a program
+/// built without taintprof is said not to be built with taintprof-cc.
+#[test]
+fn no_report_hint_tells_instrumented_from_plain_programs() {
+    require_toolchain();
+    let dir = workdir("no-report");
+    for opt in OPT_LEVELS {
+        let exe = build(&dir, "selfkill", SELF_KILL, opt, &[]);
+        for (how, status) in [("k", 128 + 9), ("x", 0)] {
+            let out = Command::new(TAINTPROF)
+                .args(["run", "--out"])
+                .arg(dir.join("reports"))
+                .arg("--")
+                .arg(&exe)
+                .args(["10", how])
+                .output()
+                .unwrap();
+            let err = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(status), "{err}");
+            assert!(err.contains("wrote no report"), "{err}");
+            assert!(
+                !err.contains("not built with taintprof"),
+                "{opt} {how}: {err}"
+            );
+            assert!(err.contains("is instrumented"), "{opt} {how}: {err}");
+            assert!(err.contains("exit handlers"), "{opt} {how}: {err}");
+            if how == "k" {
+                assert!(err.contains("SIGKILL"), "{err}");
+            } else {
+                assert!(err.contains("_exit"), "{err}");
+            }
+        }
+    }
+
+    // The same program built with plain clang (the header's no-op API).
+    let src = dir.join("selfkill.c");
+    let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rt/include");
+    let plain = dir.join("plain");
+    let clang = Locator::from_process()
+        .clang(taintprof_driver::locate::Lang::C)
+        .unwrap_or_else(|e| panic!("clang-19 not found: apt-get install clang-19 ({e})"));
+    ok(Command::new(clang)
+        .args(["-O2", "-DTAINTPROF_DISABLE"])
+        .arg(format!("-I{}", include.display()))
+        .arg(&src)
+        .arg("-o")
+        .arg(&plain)
+        .output()
+        .unwrap());
+    let out = Command::new(TAINTPROF)
+        .args(["run", "--out"])
+        .arg(dir.join("reports"))
+        .arg("--")
+        .arg(&plain)
+        .args(["10", "k"])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(128 + 9), "{err}");
+    assert!(err.contains("not built with taintprof-cc"), "{err}");
+    assert!(!err.contains("is instrumented"), "{err}");
+}
