@@ -185,25 +185,21 @@ fn run_with_closed_stderr_returns_the_program_status() {
     require_toolchain();
     let dir = workdir("closed-stderr");
     let exe = build(&dir, "exits3", TWO_LOOPS, "-O0", &[]);
-    for args in [
-        // Writes a report: the summary goes to the closed stderr.
-        vec!["5", "7", "3"],
-    ] {
-        let mut child = Command::new(TAINTPROF)
-            .arg("run")
-            .arg("--out")
-            .arg(dir.join("reports"))
-            .arg("--")
-            .arg(&exe)
-            .args(&args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stderr.take());
-        let status = child.wait().unwrap();
-        assert_eq!(status.code(), Some(3), "{status:?}");
-    }
+    // Writes a report: the summary goes to the closed stderr.
+    let mut child = Command::new(TAINTPROF)
+        .arg("run")
+        .arg("--out")
+        .arg(dir.join("reports"))
+        .arg("--")
+        .arg(&exe)
+        .args(["5", "7", "3"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(3), "{status:?}");
     // A program that writes no report: the hint goes to the closed stderr.
     let mut child = Command::new(TAINTPROF)
         .args(["run", "--out"])
