@@ -15,8 +15,10 @@
 //!      compile-time sidecar through `TAINTPROF_SIDECAR` / `TAINTPROF_SIDECAR_DIR`;
 //!    - preprocessing: `-I<include dir>` (so `#include <taintprof.h>` resolves);
 //!    - linking an executable: the runtime archive, the system libraries it needs
-//!      ([`RUNTIME_NATIVE_LIBS`]) and dynamic exports of the runtime's symbols, so
-//!      instrumented shared libraries loaded by the program find the runtime's hooks;
+//!      ([`RUNTIME_NATIVE_LIBS`]; in static links libgcc's static unwinder instead of
+//!      `libgcc_s`) and dynamic exports of the runtime's symbols, so instrumented shared
+//!      libraries loaded by the program find the runtime's hooks (not in static
+//!      executables, which load none);
 //!    - linking a shared library (`-shared`, `-r`): no runtime;
 //!    - queries (`--version`, `-v` alone, `-print-*`, no input): nothing;
 //! 4. run clang and exit with its status.
@@ -36,6 +38,25 @@ use std::process::Command;
 /// staticlib needs no C++ runtime, so C programs linked with `taintprof-cc` need nothing
 /// more. Keep in sync with the runtime when it gains dependencies.
 pub const RUNTIME_NATIVE_LIBS: &[&str] = &["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl"];
+
+/// What `-lgcc_s` (the unwinder Rust's standard library refers to) becomes in static
+/// links (`-static`, `-static-pie`, `-static-libgcc`): libgcc's static unwinder, as clang
+/// itself links there. A static link has no `libgcc_s.so` to use.
+pub const STATIC_UNWINDER: &str = "-lgcc_eh";
+
+/// [`RUNTIME_NATIVE_LIBS`] for a link with (`static_libgcc`) or without static libgcc.
+pub fn runtime_native_libs(static_libgcc: bool) -> Vec<&'static str> {
+    RUNTIME_NATIVE_LIBS
+        .iter()
+        .map(|l| {
+            if static_libgcc && *l == "-lgcc_s" {
+                STATIC_UNWINDER
+            } else {
+                l
+            }
+        })
+        .collect()
+}
 
 /// Symbol patterns exported from instrumented executables (`--export-dynamic-symbol`),
 /// so that instrumented shared libraries resolve the runtime's hooks, thread-local
@@ -158,6 +179,55 @@ pub fn help(lang: Lang) -> String {
          Example:  CC=taintprof-cc CXX=taintprof-c++ make && taintprof run -- ./app\n",
     );
     s
+}
+
+/// Whether a query command line asks for the version (`--version`) and for the help
+/// (`--help`, `-help`), which the wrapper completes with its own lines. Other queries
+/// (`-dumpversion`, `-print-*`, ...) are clang's alone: tools parse them.
+pub fn own_queries(args: &[String]) -> (bool, bool) {
+    let version = args.iter().any(|a| a == "--version");
+    let help = args.iter().any(|a| a == "--help" || a == "-help");
+    (version, help)
+}
+
+/// What `--version` adds after clang's version: taintprof's version and what the wrapper
+/// uses. After clang's lines, not before: build tools (meson) take the first version
+/// number of `cc --version` as the compiler's.
+pub fn version_text(lang: Lang, clang: &Path, locator: &Locator) -> String {
+    let show = |r: Result<PathBuf, NotFound>| match r {
+        Ok(p) => p.display().to_string(),
+        Err(e) => format!("not found ({e})"),
+    };
+    format!(
+        "\n{name} (taintprof {version}): clang 19 with the taintprof pass and runtime\n\
+         \x20 clang    {clang}\n\
+         \x20 plugin   {plugin}\n\
+         \x20 runtime  {runtime}\n\
+         \x20 include  {include}\n",
+        name = lang.wrapper_name(),
+        version = env!("CARGO_PKG_VERSION"),
+        clang = clang.display(),
+        plugin = show(locator.plugin()),
+        runtime = show(locator.runtime()),
+        include = show(locator.include_dir()),
+    )
+}
+
+/// What `--help` adds after clang's help: where the wrapper's own options are.
+pub fn help_footer(lang: Lang) -> String {
+    let name = lang.wrapper_name();
+    let flags: Vec<&str> = OWN_FLAGS
+        .iter()
+        .map(|(f, _)| f.split('=').next().unwrap_or(f))
+        .filter(|f| *f != "--tp-help")
+        .collect();
+    format!(
+        "\n{name} (taintprof {version}): the options above are clang's, passed through \
+         unchanged. `{name} --tp-help` describes the taintprof options ({}) and environment \
+         variables.\n",
+        flags.join(", "),
+        version = env!("CARGO_PKG_VERSION"),
+    )
 }
 
 /// Everything the wrapper found on disk that a plan may need.
@@ -305,11 +375,19 @@ pub fn plan(
                 "-Wl,--undefined={}",
                 taintprof_abi::HOOK_REGISTER_MODULE
             ));
-            for sym in RUNTIME_EXPORTS {
-                out.args.push(format!("-Wl,--export-dynamic-symbol={sym}"));
+            // A static executable loads no instrumented libraries, and exporting the
+            // runtime's initial-exec TLS slots from a static PIE leaves TPOFF
+            // relocations that glibc cannot apply before TLS exists (a crash at start).
+            if !cl.static_exe {
+                for sym in RUNTIME_EXPORTS {
+                    out.args.push(format!("-Wl,--export-dynamic-symbol={sym}"));
+                }
             }
-            out.args
-                .extend(RUNTIME_NATIVE_LIBS.iter().map(|s| s.to_string()));
+            out.args.extend(
+                runtime_native_libs(cl.static_libgcc)
+                    .iter()
+                    .map(|s| s.to_string()),
+            );
         }
     }
     out
@@ -341,7 +419,7 @@ pub fn main(lang: Lang) -> i32 {
     match run(lang) {
         Ok(code) => code,
         Err(msg) => {
-            eprintln!("{name}: error: {msg}");
+            errln!("{name}: error: {msg}");
             1
         }
     }
@@ -360,12 +438,29 @@ fn run(lang: Lang) -> Result<i32, String> {
     let expanded = rsp::expand(&raw, &cwd).map_err(|e| e.to_string())?;
     let (opts, args) = split_own_flags(expanded)?;
     if opts.help {
-        print!("{}", help(lang));
+        out!("{}", help(lang));
         return Ok(0);
     }
     let cl = cmdline::classify(&args);
     let locator = Locator::from_process();
     let clang = locator.clang(lang).map_err(|e| e.to_string())?;
+    if cl.action == Action::Query {
+        let (version, help) = own_queries(&args);
+        if version || help {
+            // clang answers first, then the wrapper adds its part.
+            let status = Command::new(&clang)
+                .args(&args)
+                .status()
+                .map_err(|e| format!("cannot run {}: {e}", clang.display()))?;
+            if version {
+                out!("{}", version_text(lang, &clang, &locator));
+            }
+            if help {
+                out!("{}", help_footer(lang));
+            }
+            return Ok(crate::exit_code(status));
+        }
+    }
     let (need_plugin, need_runtime, need_include) = needs(&cl);
     let found = |r: Result<PathBuf, NotFound>| r.map(Some).map_err(|e| e.to_string());
     let art = Artifacts {
@@ -387,7 +482,7 @@ fn run(lang: Lang) -> Result<i32, String> {
     };
     let plan = plan(&args, &cl, &opts, &art, &cwd);
     for note in &plan.notes {
-        eprintln!("{}: {note}", lang.wrapper_name());
+        errln!("{}: {note}", lang.wrapper_name());
     }
 
     let mut cmd = Command::new(&clang);
@@ -413,7 +508,7 @@ fn run(lang: Lang) -> Result<i32, String> {
         None
     };
     if opts.verbose {
-        eprintln!(
+        errln!(
             "{}: {}",
             lang.wrapper_name(),
             display_command(&clang, &plan.env_set, &plan.args)
@@ -584,6 +679,27 @@ mod tests {
     }
 
     #[test]
+    fn static_links_use_the_static_unwinder() {
+        for flag in ["-static", "--static", "-static-pie", "-static-libgcc"] {
+            let p = plan_for(&format!("-O2 {flag} main.c -o app"));
+            assert!(
+                !p.args.iter().any(|a| a == "-lgcc_s"),
+                "{flag}: {:?}",
+                p.args
+            );
+            assert!(p.args.iter().any(|a| a == STATIC_UNWINDER), "{flag}");
+        }
+        let p = plan_for("-O2 main.c -o app");
+        assert!(p.args.iter().any(|a| a == "-lgcc_s"));
+        assert!(!p.args.iter().any(|a| a == STATIC_UNWINDER));
+        // Static executables export nothing; -static-libgcc alone still does.
+        let exports = |p: &Plan| p.args.iter().any(|a| a.starts_with("-Wl,--export"));
+        assert!(!exports(&plan_for("-static main.c -o app")));
+        assert!(!exports(&plan_for("-static-pie main.c -o app")));
+        assert!(exports(&plan_for("-static-libgcc main.c -o app")));
+    }
+
+    #[test]
     fn link_without_output_puts_sidecars_in_cwd() {
         let p = plan_for("main.c");
         assert_eq!(env(&p, ENV_SIDECAR_DIR).as_deref(), Some("/work"));
@@ -724,5 +840,22 @@ mod tests {
             assert!(h.contains(f), "{f}");
         }
         assert!(h.starts_with("taintprof-c++"));
+    }
+
+    #[test]
+    fn version_and_help_queries_are_completed() {
+        assert_eq!(own_queries(&args("--version")), (true, false));
+        assert_eq!(own_queries(&args("--help")), (false, true));
+        assert_eq!(own_queries(&args("-dumpversion")), (false, false));
+        assert_eq!(
+            own_queries(&args("-print-file-name=crt1.o")),
+            (false, false)
+        );
+        let f = help_footer(Lang::C);
+        assert!(f.contains("`taintprof-cc --tp-help`"), "{f}");
+        assert!(
+            f.contains("--tp-mode") && f.contains("--tp-control-flow"),
+            "{f}"
+        );
     }
 }

@@ -89,6 +89,11 @@ pub struct CommandLine {
     pub trailing_language: Option<String>,
     /// `-flto` or `-flto=...` is in force.
     pub lto: bool,
+    /// `-static`, `-static-pie` or `-static-libgcc`: libgcc (and its unwinder) is linked
+    /// statically, so there is no `libgcc_s` to link against.
+    pub static_libgcc: bool,
+    /// `-static` or `-static-pie`: a static executable, which loads no shared libraries.
+    pub static_exe: bool,
 }
 
 impl CommandLine {
@@ -223,6 +228,8 @@ pub fn classify(args: &[String]) -> CommandLine {
     let mut debug = None;
     let mut language: Option<String> = None;
     let mut lto = false;
+    let mut static_libgcc = false;
+    let mut static_exe = false;
 
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -253,6 +260,11 @@ pub fn classify(args: &[String]) -> CommandLine {
             "-shared" | "--shared" | "-r" | "--relocatable" => shared = true,
             "-flto" | "-flto=full" | "-flto=thin" | "-flto=auto" | "-flto=jobserver" => lto = true,
             "-fno-lto" => lto = false,
+            "-static" | "--static" | "-static-pie" => {
+                static_exe = true;
+                static_libgcc = true;
+            }
+            "-static-libgcc" => static_libgcc = true,
             _ if is_query_flag(a) => query = true,
             _ if a.starts_with("-Wl,") && a[4..].split(',').any(is_shared_linker_flag) => {
                 shared = true
@@ -293,6 +305,8 @@ pub fn classify(args: &[String]) -> CommandLine {
         debug,
         trailing_language: language,
         lto,
+        static_libgcc,
+        static_exe,
     }
 }
 

@@ -287,7 +287,7 @@ pub fn dip(opts: &DipOptions, program: &OsString, args: &[OsString]) -> Result<i
             Some(sig) => format!("was killed by signal {sig}"),
             None => format!("exited with code {}", status.code().unwrap_or(0)),
         };
-        eprintln!(
+        errln!(
             "\ntaintprof dip: {} {how} and the profiler wrote no report into {}. Possible reasons:\n\
              \x20 - it died in a way that prevents the report (SIGKILL, exec of a statically linked program)\n\
              \x20 - it is setuid/setgid or otherwise ignores LD_PRELOAD\n\
@@ -305,7 +305,7 @@ pub fn dip(opts: &DipOptions, program: &OsString, args: &[OsString]) -> Result<i
         },
     };
     if raws.len() > 1 {
-        eprintln!(
+        errln!(
             "\ntaintprof dip: {} processes wrote reports during the run",
             raws.len()
         );
@@ -317,8 +317,8 @@ pub fn dip(opts: &DipOptions, program: &OsString, args: &[OsString]) -> Result<i
             Ok((report, path)) => {
                 let shown = crate::run::display_path(&path);
                 let s = summary::summarize(&report, &shown, &sopts);
-                eprintln!();
-                eprint!("{}", render::full(&s));
+                errln!();
+                err!("{}", render::full(&s));
                 if let Some(dir) = &opts.html {
                     let dir = if raws.len() > 1 {
                         dir.join(format!("{}.{}", report.program.name, report.program.pid))
@@ -326,13 +326,13 @@ pub fn dip(opts: &DipOptions, program: &OsString, args: &[OsString]) -> Result<i
                         dir.clone()
                     };
                     match html::write(&report, &s, &dir) {
-                        Ok(w) => eprintln!(
+                        Ok(w) => errln!(
                             "\ntaintprof dip: wrote {} ({} pictures)",
                             crate::run::display_path(&w.index),
                             w.images.len()
                         ),
                         Err(e) => {
-                            eprintln!("taintprof: error: {e}");
+                            errln!("taintprof: error: {e}");
                             failed = true;
                         }
                     }
@@ -342,7 +342,7 @@ pub fn dip(opts: &DipOptions, program: &OsString, args: &[OsString]) -> Result<i
                 }
             }
             Err(e) => {
-                eprintln!("taintprof: error: cannot symbolize {}: {e}", raw.display());
+                errln!("taintprof: error: cannot symbolize {}: {e}", raw.display());
                 failed = true;
             }
         }
@@ -350,11 +350,11 @@ pub fn dip(opts: &DipOptions, program: &OsString, args: &[OsString]) -> Result<i
     if let (Some((comp, comp_file)), Some((exc, exc_file))) = (&compiler_report, &first) {
         match compare::compare(exc, exc_file, comp, comp_file) {
             Ok(c) => {
-                eprintln!();
-                eprint!("{}", compare::render(&c));
+                errln!();
+                err!("{}", compare::render(&c));
             }
             Err(e) => {
-                eprintln!("taintprof: error: {e}");
+                errln!("taintprof: error: {e}");
                 failed = true;
             }
         }

@@ -25,6 +25,11 @@
 //! | [`dip`] | `taintprof dip`: an unmodified binary under the exception profiler (`LD_PRELOAD`), then symbolize and print |
 //! | [`bench`] | `taintprof bench`: slowdowns of taint tracking (with and without control-flow tainting), denormal tracing (compiler mode, exceptions) against native, DFSan and Valgrind's floor |
 //! | [`table`] | aligned text columns |
+//! | [`out`] | `errln!`, `err!`, `outln!`, `out!`: messages that never panic on a closed pipe |
+
+// First, so that its macros are in scope in every module below.
+#[macro_use]
+pub mod out;
 
 pub mod bench;
 pub mod cc;

@@ -108,13 +108,13 @@ pub fn run(out: Option<&Path>, program: &OsString, args: &[OsString]) -> Result<
 
     let reports = new_reports(&out_dir, &before, pid);
     if reports.is_empty() {
-        eprintln!("{}", no_report_message(program, &out_dir, status));
+        errln!("{}", no_report_message(program, &out_dir, status));
         return Ok(code);
     }
     for (i, path) in reports.iter().enumerate() {
-        eprintln!();
+        errln!();
         if i == 0 && reports.len() > 1 {
-            eprintln!(
+            errln!(
                 "taintprof: {} reports were written during the run",
                 reports.len()
             );
@@ -131,18 +131,18 @@ pub fn run(out: Option<&Path>, program: &OsString, args: &[OsString]) -> Result<
                         &display_path(path),
                         &Default::default(),
                     );
-                    eprint!("{}", crate::denormal::render::short(&s));
+                    err!("{}", crate::denormal::render::short(&s));
                 }
-                Err(e) => eprintln!("taintprof: error: {e}"),
+                Err(e) => errln!("taintprof: error: {e}"),
             }
             continue;
         }
         match report::load(path) {
             Ok(r) => {
                 let s = report::summary::summarize(&r, &display_path(path));
-                eprint!("{}", report::render::short(&s));
+                err!("{}", report::render::short(&s));
             }
-            Err(e) => eprintln!("taintprof: error: {e}"),
+            Err(e) => errln!("taintprof: error: {e}"),
         }
     }
     Ok(code)
@@ -161,6 +161,112 @@ pub(crate) fn display_path(path: &Path) -> String {
         .to_string()
 }
 
+/// Byte strings only the taintprof runtime puts into a program: the hook instrumented
+/// code registers its modules with (a dynamic symbol of every instrumented executable,
+/// since the wrappers export `__tp*`), and the name of a runtime knob (read-only data,
+/// which survives `strip`, for static executables).
+const RUNTIME_MARKERS: &[&str] = &[
+    taintprof_abi::HOOK_REGISTER_MODULE,
+    "TAINTPROF_HANDLE_SIGNALS",
+];
+
+/// What the bytes of the program's executable say about its instrumentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Instrumentation {
+    /// An executable containing the taintprof runtime.
+    Instrumented,
+    /// An ELF executable without it.
+    Plain,
+    /// A script (`#!`): what it runs decides.
+    Script,
+    /// Not found or not readable, or not ELF.
+    Unknown,
+}
+
+/// The file `program` names, as `Command` finds it: a path if it contains a `/`,
+/// otherwise the first executable of that name on `PATH`.
+fn resolve_program(program: &OsString) -> Option<PathBuf> {
+    let p = Path::new(program);
+    if program.as_encoded_bytes().contains(&b'/') {
+        return Some(p.to_path_buf());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(p))
+        .find(|c| c.is_file())
+}
+
+/// Whether the executable `path` contains the taintprof runtime: a search of its bytes
+/// for [`RUNTIME_MARKERS`], read in chunks.
+pub fn instrumentation(path: &Path) -> Instrumentation {
+    use std::io::Read;
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return Instrumentation::Unknown;
+    };
+    let longest = RUNTIME_MARKERS.iter().map(|m| m.len()).max().unwrap_or(0);
+    let mut buf = vec![0u8; 1 << 20];
+    // The last `longest - 1` bytes of the previous chunk come first, so a marker
+    // across two chunks is found.
+    let mut kept = 0;
+    let mut first = true;
+    loop {
+        let n = match f.read(&mut buf[kept..]) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return Instrumentation::Unknown,
+        };
+        let have = kept + n;
+        if first && have >= 4 {
+            first = false;
+            if buf.starts_with(b"#!") {
+                return Instrumentation::Script;
+            }
+            if !buf.starts_with(b"\x7fELF") {
+                return Instrumentation::Unknown;
+            }
+        }
+        let window = &buf[..have];
+        if RUNTIME_MARKERS
+            .iter()
+            .any(|m| window.windows(m.len()).any(|w| w == m.as_bytes()))
+        {
+            return Instrumentation::Instrumented;
+        }
+        kept = (longest - 1).min(have);
+        buf.copy_within(have - kept..have, 0);
+    }
+    if first {
+        Instrumentation::Unknown
+    } else {
+        Instrumentation::Plain
+    }
+}
+
+/// The name of signal `sig` (`SIGKILL`), for the common ones.
+fn signal_name(sig: i32) -> Option<&'static str> {
+    Some(match sig {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        _ => return None,
+    })
+}
+
+/// Why `program` (which ended with `status`) left no report in `dir`: what its
+/// executable tells (instrumented or not) and how it ended decide the hint.
 fn no_report_message(program: &OsString, dir: &Path, status: std::process::ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
     let name = Path::new(program)
@@ -168,17 +274,84 @@ fn no_report_message(program: &OsString, dir: &Path, status: std::process::ExitS
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let how = match status.signal() {
-        Some(sig) => format!("was killed by signal {sig}"),
+        Some(sig) => match signal_name(sig) {
+            Some(s) => format!("was killed by signal {sig} ({s})"),
+            None => format!("was killed by signal {sig}"),
+        },
         None => format!("exited with code {}", status.code().unwrap_or(0)),
     };
-    format!(
-        "\ntaintprof: {name} {how} and wrote no report into {}. Possible reasons:\n\
-         \x20 - it was not built with taintprof-cc / taintprof-c++ (check: nm {} | grep __tp_register_module)\n\
-         \x20 - it died in a way that prevents the report (SIGKILL, an abort inside the runtime, exec without exit)\n\
-         \x20 - the directory is not writable by the program (choose another with --out DIR)",
-        dir.display(),
-        Path::new(program).display()
-    )
+    let file = resolve_program(program);
+    let kind = file
+        .as_deref()
+        .map_or(Instrumentation::Unknown, instrumentation);
+    let shown = file
+        .as_deref()
+        .unwrap_or_else(|| Path::new(program))
+        .display()
+        .to_string();
+    let mut lines = vec![format!(
+        "\ntaintprof: {name} {how} and wrote no report into {}.",
+        dir.display()
+    )];
+    match kind {
+        Instrumentation::Instrumented => {
+            let why = match status.signal() {
+                Some(libc::SIGKILL) => "SIGKILL cannot be caught (out of memory, a time limit, \
+                     kill -9?): let it end normally, or call tp_write_report() where a report \
+                     so far is wanted"
+                    .to_string(),
+                Some(sig) => format!(
+                    "taintprof did not handle signal {sig}: with TAINTPROF_HANDLE_SIGNALS=0 in \
+                     the environment, or when the program installs its own handler or blocks \
+                     the signal, a crash writes no report; unset it, or call tp_write_report() \
+                     before the crash"
+                ),
+                None => "a program ending through _exit() (or exec of another program, or a \
+                     vfork child) skips them: end with exit() or a return from main, or call \
+                     tp_write_report() before _exit/exec"
+                    .to_string(),
+            };
+            lines.push(format!(
+                "  {name} is instrumented ({shown} contains the taintprof runtime), so it ended \
+                 without running its exit handlers, which write the report: _exit(), exec, \
+                 SIGKILL, or a crash with TAINTPROF_HANDLE_SIGNALS=0."
+            ));
+            lines.push(format!("  Here: {why}."));
+            lines.push(
+                "  Else, if the directory is not writable by the program, choose another with \
+                 --out DIR."
+                    .to_string(),
+            );
+        }
+        Instrumentation::Plain => lines.push(format!(
+            "  {name} was not built with taintprof-cc / taintprof-c++: {shown} contains no \
+             taintprof runtime. Rebuild it with them (CC=taintprof-cc CXX=taintprof-c++); \
+             instrumented programs it starts write their own reports."
+        )),
+        Instrumentation::Script => lines.push(format!(
+            "  {shown} is a script: the programs it runs wrote no report either. They were not \
+             built with taintprof-cc / taintprof-c++, or ended without running exit handlers \
+             (_exit, exec, SIGKILL, a crash with TAINTPROF_HANDLE_SIGNALS=0), or cannot write \
+             into the directory (choose another with --out DIR)."
+        )),
+        Instrumentation::Unknown => {
+            lines.push("  Possible reasons:".to_string());
+            lines.push(format!(
+                "  - it was not built with taintprof-cc / taintprof-c++ (check: nm {shown} | grep {})",
+                taintprof_abi::HOOK_REGISTER_MODULE
+            ));
+            lines.push(
+                "  - it ended without running exit handlers (_exit, exec, SIGKILL, a crash with \
+                 TAINTPROF_HANDLE_SIGNALS=0)"
+                    .to_string(),
+            );
+            lines.push(
+                "  - the directory is not writable by the program (choose another with --out DIR)"
+                    .to_string(),
+            );
+        }
+    }
+    lines.join("\n")
 }
 
 /// Ignores SIGINT and SIGQUIT while alive, like `system()`.

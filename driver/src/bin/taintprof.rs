@@ -6,7 +6,7 @@
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
-use taintprof_driver::{bench, denormal, dip, report, run};
+use taintprof_driver::{bench, denormal, dip, errln, report, run};
 
 /// Which input parameters control which loops: run a program built with
 /// taintprof-cc / taintprof-c++, then read its report.
@@ -282,7 +282,7 @@ fn main() {
     match result {
         Ok(code) => std::process::exit(code),
         Err(e) => {
-            eprintln!("taintprof: error: {e:#}");
+            errln!("taintprof: error: {e:#}");
             std::process::exit(1);
         }
     }
@@ -335,7 +335,7 @@ fn denormals_command(
     }
     if let Some(dir) = html {
         let w = denormal::html::write(&r, &s, dir).map_err(anyhow::Error::msg)?;
-        eprintln!(
+        errln!(
             "taintprof: wrote {} and {} picture{}",
             w.index.display(),
             w.images.len(),
@@ -396,7 +396,7 @@ fn report_command(a: &ReportArgs) -> anyhow::Result<i32> {
         } else {
             std::fs::write(out, &f.text)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
-            eprintln!(
+            errln!(
                 "taintprof: wrote {}: {} parameter-dependent {} included, {} excluded{}",
                 out.display(),
                 f.included,
@@ -450,12 +450,12 @@ fn print_reports(a: &ReportArgs) -> anyhow::Result<i32> {
             Ok(s) => summaries.push(s),
             Err(e) if files.len() == 1 => anyhow::bail!("{e}"),
             // `taintprof report app.*.taintprof.json` also matches the sidecar app.o....
-            Err(e) if e.contains("compile-time sidecar") => eprintln!(
+            Err(e) if e.contains("compile-time sidecar") => errln!(
                 "taintprof: skipped {}: a compile-time sidecar, not a run report",
                 file.display()
             ),
             Err(e) => {
-                eprintln!("taintprof: error: {e}");
+                errln!("taintprof: error: {e}");
                 failed += 1;
             }
         }

@@ -713,7 +713,10 @@ mod tests {
             "program": {"name": "app", "argv": ["./app"]}, "exit": {"reason": "exit", "code": 0},
             "functions": fs,
         });
-        summarize(&parse(&v.to_string()).unwrap(), "app.1.taintprof.json")
+        summarize(
+            &parse(&crate::report::complete(v)).unwrap(),
+            "app.1.taintprof.json",
+        )
     }
 
     fn run_values(d: &Design) -> Vec<Vec<&str>> {
@@ -975,11 +978,9 @@ mod tests {
 
     #[test]
     fn rejected_parameters_are_named_as_such() {
-        let r = parse(
-            r#"{"schema":"taintprof.taint","version":2,"parameters":["a"],
+        let r = parse(&crate::report::complete(serde_json::from_str(r#"{"schema":"taintprof.taint","version":2,"parameters":["a"],
                 "rejected_parameters":[{"name":"p17","reason":"at most 16 parameters can be registered"}],
-                "functions":[]}"#,
-        )
+                "functions":[]}"#).unwrap()))
         .unwrap();
         let s = summarize(&r, "x.json");
         let e = design(&s, &req(&["p17=1,2"], &[])).unwrap_err();

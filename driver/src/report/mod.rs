@@ -15,8 +15,11 @@
 //!   functions;
 //! - [`design`]: `--design`, the runs an empirical model needs, from the report's pairs.
 //!
-//! Readers ignore unknown keys (the schema's rule), and missing optional keys take
-//! their empty value, so a report from a newer runtime of the same schema version reads.
+//! Readers ignore unknown keys (the schema's rule), so a report from a newer runtime of
+//! the same schema version reads. Every top-level key the schema documents for the
+//! report's version is required ([`required_keys`]): the runtime always writes them, and
+//! a report without one (cut, edited, written by another tool) would be shown with
+//! wrong counts. Missing keys inside functions and loops take their empty value.
 //! Version 1 reports (no model structure) are read too and shown with what they have.
 
 pub mod design;
@@ -34,6 +37,49 @@ pub const TAINT_SCHEMA: &str = "taintprof.taint";
 pub const TAINT_VERSION: u64 = 2;
 /// The oldest taint report schema version this driver reads.
 pub const MIN_TAINT_VERSION: u64 = 1;
+
+/// The top-level keys every taint report of `version` has (`docs/report-schema.md`):
+/// version 2 added `summary`, `coverage` and `recommendation` (which may be `null`).
+pub fn required_keys(version: u64) -> &'static [&'static str] {
+    const V1: &[&str] = &[
+        "schema",
+        "version",
+        "taintprof_version",
+        "program",
+        "exit",
+        "options",
+        "threads",
+        "parameters",
+        "parameter_info",
+        "rejected_parameters",
+        "modules",
+        "functions",
+        "warnings",
+    ];
+    const V2: &[&str] = &[
+        "schema",
+        "version",
+        "taintprof_version",
+        "program",
+        "exit",
+        "options",
+        "threads",
+        "parameters",
+        "parameter_info",
+        "rejected_parameters",
+        "modules",
+        "functions",
+        "summary",
+        "coverage",
+        "recommendation",
+        "warnings",
+    ];
+    if version >= 2 {
+        V2
+    } else {
+        V1
+    }
+}
 
 /// A taint report as written by the runtime.
 #[derive(Debug, Clone, Deserialize)]
@@ -425,8 +471,36 @@ pub fn parse(text: &str) -> Result<Report, LoadError> {
         }
         _ => {}
     }
+    let version = version.unwrap_or(TAINT_VERSION);
+    if let Some(key) = required_keys(version)
+        .iter()
+        .find(|k| value.get(**k).is_none())
+    {
+        return Err(LoadError::Json(format!(
+            "malformed taint report: the required key \"{key}\" is missing (every version {version} report has it; was the file edited or written by another tool?)"
+        )));
+    }
     serde_json::from_value(value)
         .map_err(|e| LoadError::Json(format!("malformed taint report: {e}")))
+}
+
+/// `v` (a JSON object) with every required top-level key it lacks added with an empty
+/// value, as text: minimal reports for unit tests.
+#[cfg(test)]
+pub(crate) fn complete(mut v: serde_json::Value) -> String {
+    let version = v["version"].as_u64().unwrap_or(TAINT_VERSION);
+    let obj = v.as_object_mut().expect("a JSON object");
+    for key in required_keys(version) {
+        let empty = match *key {
+            "taintprof_version" => serde_json::json!(""),
+            "threads" => serde_json::json!(0),
+            "program" | "exit" | "options" | "summary" => serde_json::json!({}),
+            "recommendation" => serde_json::Value::Null,
+            _ => serde_json::json!([]),
+        };
+        obj.entry(key.to_string()).or_insert(empty);
+    }
+    v.to_string()
 }
 
 #[cfg(test)]
@@ -463,18 +537,47 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("not valid JSON"), "{e}");
-        let e = parse("{\"schema\":\"taintprof.taint\",\"version\":1,\"functions\":3}")
-            .unwrap_err()
-            .to_string();
+        let e = parse(&complete(serde_json::json!({
+            "schema": "taintprof.taint", "version": 1, "functions": 3
+        })))
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("malformed taint report"), "{e}");
     }
 
     #[test]
+    fn every_documented_key_is_required() {
+        for version in [1, 2] {
+            let full = serde_json::from_str::<serde_json::Value>(&complete(
+                serde_json::json!({"schema": "taintprof.taint", "version": version}),
+            ))
+            .unwrap();
+            parse(&full.to_string()).unwrap();
+            for key in required_keys(version) {
+                if ["schema", "version"].contains(key) {
+                    continue;
+                }
+                let mut v = full.clone();
+                v.as_object_mut().unwrap().remove(*key);
+                let e = parse(&v.to_string()).unwrap_err().to_string();
+                assert!(e.contains(&format!("\"{key}\" is missing")), "{e}");
+            }
+        }
+        // `recommendation` may be null, but not absent.
+        let mut v: serde_json::Value = serde_json::from_str(&complete(
+            serde_json::json!({"schema": "taintprof.taint", "version": 2}),
+        ))
+        .unwrap();
+        v["recommendation"] = serde_json::Value::Null;
+        assert!(parse(&v.to_string()).unwrap().recommendation.is_none());
+    }
+
+    #[test]
     fn minimal_report_reads_with_defaults_and_unknown_keys() {
-        let r = parse(
-            r#"{"schema":"taintprof.taint","version":1,"future_key":{"x":1},
-                "functions":[{"name":"f","loops":[{"line":3,"extra":true}]}]}"#,
-        )
+        let r = parse(&complete(serde_json::json!({
+            "schema": "taintprof.taint", "version": 1, "future_key": {"x": 1},
+            "functions": [{"name": "f", "loops": [{"line": 3, "extra": true}]}]
+        })))
         .unwrap();
         assert_eq!(r.functions[0].loops[0].line, 3);
         assert!(r.functions[0].loops[0].params.is_empty());

@@ -511,7 +511,22 @@ pub fn pairs_text(pairs: &[PairSummary]) -> String {
     parts.join("; ")
 }
 
-/// `if on {algo}; never took the branch at line 64`
+/// Where a branch of `f` is: `line 61`, or for a branch without a debug location
+/// (line 0) the nearest known position, its function: `in solve (no line; the function
+/// starts at line 55)`.
+pub fn branch_position(f: &FunctionSummary, b: &BranchSummary) -> String {
+    match (b.line, f.line) {
+        (0, 0) => format!("in {} (no line)", shown_name(&f.name)),
+        (0, l) => format!(
+            "in {} (no line; the function starts at line {l})",
+            shown_name(&f.name)
+        ),
+        (l, _) => format!("line {l}"),
+    }
+}
+
+/// `if on {algo}; never took the branch at line 64`. Successors without a source line
+/// (line 0) are counted, not named.
 pub fn branch_text(b: &BranchSummary) -> String {
     let what = if b.params.is_empty() {
         format!("{} (no parameter)", b.kind)
@@ -535,7 +550,13 @@ pub fn branch_text(b: &BranchSummary) -> String {
         } else {
             None
         };
-        let mut lines: Vec<u32> = b.untaken_lines.clone();
+        let unlocated = b.untaken_lines.iter().filter(|l| **l == 0).count();
+        let mut lines: Vec<u32> = b
+            .untaken_lines
+            .iter()
+            .copied()
+            .filter(|l| *l != 0)
+            .collect();
         lines.sort_unstable();
         lines.dedup();
         let list: Vec<String> = lines
@@ -548,11 +569,32 @@ pub fn branch_text(b: &BranchSummary) -> String {
                 }
             })
             .collect();
-        match (switch, list.len()) {
-            (false, 1) => format!("never took the branch at line {}", list[0]),
-            (false, _) => format!("never took the branches at lines {}", list.join(", ")),
-            (true, 1) => format!("never took the case at line {}", list[0]),
-            (true, _) => format!("never took the cases at lines {}", list.join(", ")),
+        let (one, many) = if switch {
+            ("case", "cases")
+        } else {
+            ("branch", "branches")
+        };
+        let without = |n: usize| {
+            if n == 1 {
+                format!("a {one} without a source line")
+            } else {
+                format!("{n} {many} without a source line")
+            }
+        };
+        match (list.len(), unlocated) {
+            (0, n) => format!("never took {}", without(n)),
+            (1, 0) => format!("never took the {one} at line {}", list[0]),
+            (_, 0) => format!("never took the {many} at lines {}", list.join(", ")),
+            (1, n) => format!(
+                "never took the {one} at line {} and {}",
+                list[0],
+                without(n)
+            ),
+            (_, n) => format!(
+                "never took the {many} at lines {} and {}",
+                list.join(", "),
+                without(n)
+            ),
         }
     };
     format!("{what}; {outcome}")
@@ -731,7 +773,7 @@ fn function_block(
         .branches
         .iter()
         .filter(|b| !b.params.is_empty() || o.verbose)
-        .map(|b| format!("line {}: {}", b.line, branch_text(b)))
+        .map(|b| format!("{}: {}", branch_position(f, b), branch_text(b)))
         .collect();
     if !branches.is_empty() {
         keyed(out, "branches", &branches);

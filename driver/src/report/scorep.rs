@@ -265,8 +265,7 @@ SCOREP_REGION_NAMES_END
 
     #[test]
     fn cxx_functions_use_their_mangled_names() {
-        let r = parse(
-            r#"{"schema":"taintprof.taint","version":2,"parameters":["m","n"],
+        let r = parse(&crate::report::complete(serde_json::from_str(r#"{"schema":"taintprof.taint","version":2,"parameters":["m","n"],
                 "program":{"name":"mm","argv":["./mm"]},"exit":{"reason":"signal","signal":"SIGSEGV","number":11},
                 "functions":[
                  {"name":"init_cpp(matrix&, float)","linkage":"_Z8init_cppR6matrixf","file":"/p/mm.cpp","line":3,
@@ -276,8 +275,7 @@ SCOREP_REGION_NAMES_END
                  {"name":"weird name","linkage":"","file":"/p/mm.cpp","line":12,
                   "executed":true,"inclusive_params":["m"]},
                  {"name":"main","linkage":"main","file":"/p/mm.cpp","line":20,
-                  "executed":true,"inclusive_params":["m","n"],"volume":"m*n"}]}"#,
-        )
+                  "executed":true,"inclusive_params":["m","n"],"volume":"m*n"}]}"#).unwrap()))
         .unwrap();
         let f = filter(&summarize(&r, "mm.1.taintprof.json")).unwrap();
         assert!(f.text.ends_with(
@@ -310,7 +308,7 @@ SCOREP_REGION_NAMES_END
             e.contains("version 1 report") && e.contains("version 2"),
             "{e}"
         );
-        let r = parse(r#"{"schema":"taintprof.taint","version":2,"functions":[{"name":"main","executed":true}]}"#)
+        let r = parse(&crate::report::complete(serde_json::from_str(r#"{"schema":"taintprof.taint","version":2,"functions":[{"name":"main","executed":true}]}"#).unwrap()))
             .unwrap();
         let e = filter(&summarize(&r, "x.json")).unwrap_err();
         assert!(e.contains("none was registered"), "{e}");

@@ -1034,14 +1034,17 @@ mod tests {
     fn loops_are_shown_in_nest_order() {
         // At -O2 a tail call (line 76) can become a loop around a loop written above
         // it (line 72); a cycle of parents must not hang.
-        let r = parse(
-            r#"{"schema":"taintprof.taint","version":2,"parameters":["n"],"functions":[
+        let r = parse(&crate::report::complete(
+            serde_json::from_str(
+                r#"{"schema":"taintprof.taint","version":2,"parameters":["n"],"functions":[
                 {"name":"refine","executed":true,"inclusive_params":["n"],"loops":[
                   {"line":72,"parent_line":76,"params":["n"],"executions":7},
                   {"line":76,"params":["n"],"executions":4},
                   {"line":80,"parent_line":72,"executions":7},
                   {"line":90,"parent_line":91},{"line":91,"parent_line":90}]}]}"#,
-        )
+            )
+            .unwrap(),
+        ))
         .unwrap();
         let s = summarize(&r, "x");
         let got: Vec<(u32, usize)> = s.functions[0]
