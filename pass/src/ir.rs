@@ -80,6 +80,16 @@ pub fn is_vector(t: T) -> bool {
     kind(t) == LLVMTypeKind::LLVMVectorTypeKind
 }
 
+/// A pointer or a vector of pointers.
+pub fn is_pointer_like(t: T) -> bool {
+    let k = if is_vector(t) {
+        kind(element_type(t))
+    } else {
+        kind(t)
+    };
+    k == inkwell::llvm_sys::LLVMTypeKind::LLVMPointerTypeKind
+}
+
 pub fn is_scalable(t: T) -> bool {
     kind(t) == LLVMTypeKind::LLVMScalableVectorTypeKind
 }

@@ -435,12 +435,18 @@ impl FnInstr<'_> {
         let s = self.shadow(v)?;
         // Rule 2: memory outlives the region; the full control label applies — except
         // in a stack slot of this activation, which lives inside the enclosing regions.
-        let s = match self.local_slot_control_label(ir::block_of(i), p) {
-            Some(c) => {
-                self.stats.control_writes += 1;
-                self.union(&[s, c], ir::type_of(s))
+        // Not for pointers: which object a decision picked is an identity, not a
+        // magnitude (docs/internal/control-flow.md, "Pointers").
+        let s = if ir::is_pointer_like(t) {
+            s
+        } else {
+            match self.local_slot_control_label(ir::block_of(i), p) {
+                Some(c) => {
+                    self.stats.control_writes += 1;
+                    self.union(&[s, c], ir::type_of(s))
+                }
+                None => self.with_control(i, s),
             }
-            None => self.with_control(i, s),
         };
         self.store_shadow(p, t, s);
         self.stats.stores += 1;

@@ -884,9 +884,12 @@ impl<'a> FnInstr<'a> {
             ir.before(i);
             if ir::num_operands(i) == 1 {
                 let mut l = self.label(ir::operand(i, 0))?;
-                // Rule 3: returning from different places is a join.
-                if let Some(c) = self.ret_control_label(ir::block_of(i)) {
-                    l = ir.or(l, c);
+                // Rule 3: returning from different places is a join (not for pointers,
+                // see Rule 1 in `fill_phis`).
+                if !ir::is_pointer_like(ir::type_of(ir::operand(i, 0))) {
+                    if let Some(c) = self.ret_control_label(ir::block_of(i)) {
+                        l = ir.or(l, c);
+                    }
                 }
                 ir.store(l, self.rt.ret_tls, 2);
             }
@@ -914,7 +917,15 @@ impl<'a> FnInstr<'a> {
                     continue;
                 }
                 let mut s = self.adapt(self.shadow(v)?, ir::type_of(sp));
-                if let Some(e) = self.edge_label(from, to, ir::type_of(sp))? {
+                // Rule 1 does not apply to pointers: a decision that picks one object
+                // over another (swapped buffers, a selected solver's data) selects an
+                // identity; what is then read from the object carries its own labels.
+                let pointer = ir::is_pointer_like(ir::type_of(phi));
+                if let Some(e) = (!pointer)
+                    .then(|| self.edge_label(from, to, ir::type_of(sp)))
+                    .transpose()?
+                    .flatten()
+                {
                     ir.at_end(from);
                     s = ir.or(s, e);
                 }
