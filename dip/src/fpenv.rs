@@ -73,6 +73,8 @@ static START_CW: AtomicU32 = AtomicU32::new(0x037f);
 /// The armed state (our masks cleared) at start.
 static ARMED_MX: AtomicU32 = AtomicU32::new(0x1e80);
 static ARMED_CW: AtomicU32 = AtomicU32::new(0x037d);
+/// The program's MXCSR at exit (see [`set_exit`]); `u32::MAX` until then.
+static EXIT_MX: AtomicU32 = AtomicU32::new(u32::MAX);
 
 static SEEN_FTZ: AtomicBool = AtomicBool::new(false);
 static SEEN_DAZ: AtomicBool = AtomicBool::new(false);
@@ -115,6 +117,15 @@ pub fn set_start(mx: u32, cw: u16) {
 pub fn set_armed(mx: u32, cw: u16) {
     ARMED_MX.store(mx, Relaxed);
     ARMED_CW.store(cw as u32, Relaxed);
+}
+
+/// At a normal exit, on the exiting thread: its MXCSR as the program would have it
+/// without the profiler — the masks we cleared at start set again, the sticky exception
+/// flags dropped — so it compares with the start value bit for bit. (Not on a fatal
+/// signal: the kernel gives a handler a fresh MXCSR, not the program's.)
+pub fn set_exit(mx: u32) {
+    let ours = START_MX.load(Relaxed) & fpu::armed_mx_masks();
+    EXIT_MX.store((mx | ours) & !0x3f, Relaxed);
 }
 
 /// Looks at an MXCSR / x87 control word seen at `at`.
@@ -167,6 +178,8 @@ pub struct Summary {
     pub start_cw: u16,
     pub armed_mx: u32,
     pub armed_cw: u16,
+    /// The program's MXCSR at exit ([`set_exit`]), if it exited normally.
+    pub exit_mx: Option<u32>,
     pub ftz: bool,
     pub daz: bool,
     pub masked: bool,
@@ -180,6 +193,7 @@ pub fn summary() -> Summary {
         start_cw: START_CW.load(Relaxed) as u16,
         armed_mx: ARMED_MX.load(Relaxed),
         armed_cw: ARMED_CW.load(Relaxed) as u16,
+        exit_mx: Some(EXIT_MX.load(Relaxed)).filter(|&m| m != u32::MAX),
         ftz: SEEN_FTZ.load(Relaxed) || start_mx & MX_FTZ != 0,
         daz: SEEN_DAZ.load(Relaxed) || start_mx & MX_DAZ != 0,
         masked: SEEN_MASKED.load(Relaxed),
@@ -207,4 +221,5 @@ pub fn reset() {
     NOBS.store(0, Relaxed);
     NCHANGED.store(0, Relaxed);
     LAST_CTRL.store(u32::MAX, Relaxed);
+    EXIT_MX.store(u32::MAX, Relaxed);
 }

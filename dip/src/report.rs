@@ -15,6 +15,7 @@
 //!   "interval_ms": 100, "duration_ms": 2310,
 //!   "fp_environment": { "mxcsr": "0x1f80", "x87_cw": "0x037f",
 //!                       "armed_mxcsr": "0x1e80", "armed_x87_cw": "0x037d",
+//!                       "mxcsr_at_exit": "0x1f80",
 //!                       "ftz": false, "daz": false, "masked_again": false,
 //!                       "changed_by_program": false, "changes": 0,
 //!                       "observations": [ { "at": "exit", "mxcsr": "0x9f80", "x87_cw": "0x037d" } ] },
@@ -29,7 +30,9 @@
 //! ```
 //!
 //! `fp_environment.mxcsr`/`x87_cw` are the program's own values at start (before we
-//! unmasked anything); `ftz`/`daz` say whether flush-to-zero / denormals-are-zero were
+//! unmasked anything); `mxcsr_at_exit` the exiting thread's MXCSR at a normal exit (absent
+//! when a signal ended the process), as the program would have it without us: the masks
+//! we cleared set again, sticky exception flags dropped; `ftz`/`daz` say whether flush-to-zero / denormals-are-zero were
 //! seen set at start or at any later observation; `masked_again` whether our exceptions
 //! were seen masked; `changed_by_program` is either; `observations` the first distinct
 //! changed states and where they were seen. `timeline` lists the non-empty buckets only
@@ -213,6 +216,9 @@ fn write_json(out: &mut Out, exit: Exit, pid: i32) {
         "\"armed_mxcsr\": \"{:#06x}\", \"armed_x87_cw\": \"{:#06x}\", ",
         f.armed_mx, f.armed_cw
     ));
+    if let Some(mx) = f.exit_mx {
+        out.fmt(format_args!("\"mxcsr_at_exit\": \"{:#06x}\", ", mx));
+    }
     out.fmt(format_args!(
         "\"ftz\": {}, \"daz\": {}, \"masked_again\": {}, \"changed_by_program\": {}, \"changes\": {},\n    \"observations\": [",
         f.ftz,
@@ -520,6 +526,7 @@ pub fn final_report(exit: Exit) {
     }
     if let Exit::Code(_) = exit {
         fpenv::observe_now(fpenv::Where::Exit);
+        fpenv::set_exit(crate::fpu::get_mxcsr());
     }
     let mut path = StackBuf::<4096>::new();
     let r = write_file(exit, &mut path);

@@ -355,7 +355,10 @@ pub fn symbolize(raw: &RawReport) -> Result<DenormalReport> {
             ftz: env.ftz || start_mx & MX_FTZ != 0,
             daz: env.daz || start_mx & MX_DAZ != 0,
             mxcsr: format!("{start_mx:#06x}"),
-            mxcsr_at_exit: None,
+            mxcsr_at_exit: env
+                .mxcsr_at_exit
+                .as_deref()
+                .map(|m| format!("{:#06x}", parse_hex32(m))),
             changed_by_program: env.changed_by_program || env.ftz || env.daz || env.masked_again,
         },
         totals,

@@ -73,6 +73,10 @@ pub struct RawFpEnvironment {
     pub armed_mxcsr: String,
     #[serde(default)]
     pub armed_x87_cw: String,
+    /// The program's MXCSR at a normal exit (our masks set again, sticky flags
+    /// dropped); absent after a fatal signal and from older profilers.
+    #[serde(default)]
+    pub mxcsr_at_exit: Option<String>,
     /// FTZ seen set at start or later.
     #[serde(default)]
     pub ftz: bool,
@@ -98,6 +102,7 @@ impl Default for RawFpEnvironment {
             x87_cw: "0x037f".into(),
             armed_mxcsr: String::new(),
             armed_x87_cw: String::new(),
+            mxcsr_at_exit: None,
             ftz: false,
             daz: false,
             masked_again: false,

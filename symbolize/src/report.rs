@@ -43,7 +43,8 @@ pub struct FpEnvironment {
     pub daz: bool,
     /// MXCSR at start, e.g. `"0x1f80"`.
     pub mxcsr: String,
-    /// MXCSR at exit (compiler mode; absent from older reports and exception profiles).
+    /// MXCSR at exit (absent from older reports, and from exception profiles of a run a
+    /// signal ended).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mxcsr_at_exit: Option<String>,
     pub changed_by_program: bool,

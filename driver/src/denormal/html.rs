@@ -216,12 +216,13 @@ pub fn write(r: &DenormalReport, s: &Summary, dir: &Path) -> Result<Written, Str
     if fp.nothing_to_trace {
         let _ = writeln!(
             o,
-            "<div class=\"alarm\">{} (MXCSR {}): denormals are flushed to zero, so there is nothing to trace — and this program does not pay for denormals ({}).</div>",
+            "<div class=\"alarm\">{} {} (MXCSR {}): denormals are flushed to zero, so there is nothing to trace — and this program does not pay for denormals ({}).</div>",
             match (fp.ftz, fp.daz) {
-                (true, true) => "Flush-to-zero (FTZ) and denormals-are-zero (DAZ) are set",
-                (true, false) => "Flush-to-zero (FTZ) is set",
-                _ => "Denormals-are-zero (DAZ) is set",
+                (true, true) => "Flush-to-zero (FTZ) and denormals-are-zero (DAZ)",
+                (true, false) => "Flush-to-zero (FTZ)",
+                _ => "Denormals-are-zero (DAZ)",
             },
+            fp.alarm_verb(),
             esc(&fp.mxcsr_shown()),
             esc(fp.why_flushed())
         );
@@ -252,10 +253,11 @@ pub fn write(r: &DenormalReport, s: &Summary, dir: &Path) -> Result<Written, Str
     dd(
         "FP environment",
         format!(
-            "MXCSR <code>{}</code>: FTZ {}, DAZ {}{}",
-            esc(&fp.mxcsr_shown()),
-            if fp.ftz { "<b>ON</b>" } else { "off" },
-            if fp.daz { "<b>ON</b>" } else { "off" },
+            "{}{}",
+            esc(&fp.describe(|s| format!("\u{1}{s}\u{2}")))
+                .replace('\u{1}', "<b>")
+                .replace('\u{2}', "</b>")
+                .replace("<b>off</b>", "off"),
             if fp.changed_by_program {
                 " — changed by the program during the run"
             } else {

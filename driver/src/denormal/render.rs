@@ -64,18 +64,15 @@ pub fn header(s: &Summary) -> String {
     t.row(["exit".to_string(), s.exit.clone()]);
     t.row(["mode".to_string(), mode_text(s).to_string()]);
     let fp = &s.fp_environment;
-    let onoff = |b: bool| if b { "ON" } else { "off" };
     t.row([
         "FP env".to_string(),
         format!(
-            "MXCSR {}: flush-to-zero (FTZ) {}, denormals-are-zero (DAZ) {}{}",
-            fp.mxcsr_shown(),
-            onoff(fp.ftz),
-            onoff(fp.daz),
-            if fp.nothing_to_trace {
-                ""
-            } else if fp.changed_by_program {
+            "{}{}",
+            fp.describe(|s| s.to_string()),
+            if fp.changed_by_program {
                 " — changed by the program during the run (see warnings)"
+            } else if fp.nothing_to_trace {
+                ""
             } else {
                 " — denormals are computed by the CPU, slowly"
             }
@@ -119,12 +116,13 @@ pub fn header(s: &Summary) -> String {
     o.push_str(&t.render("  "));
     if fp.nothing_to_trace {
         o.push_str(&format!(
-            "\n  !! {} (MXCSR {}): denormal {} — there is nothing to trace,\n  !! and this program does not pay for denormals ({}).\n  !! Counts below are what little remains.\n",
+            "\n  !! {} {} (MXCSR {}): denormal {} — there is nothing to trace,\n  !! and this program does not pay for denormals ({}).\n  !! Counts below are what little remains.\n",
             match (fp.ftz, fp.daz) {
-                (true, true) => "FTZ and DAZ are set",
-                (true, false) => "FTZ (flush-to-zero) is set",
-                _ => "DAZ (denormals-are-zero) is set",
+                (true, true) => "FTZ and DAZ",
+                (true, false) => "FTZ (flush-to-zero)",
+                _ => "DAZ (denormals-are-zero)",
             },
+            fp.alarm_verb(),
             fp.mxcsr_shown(),
             match (fp.ftz, fp.daz) {
                 (true, true) => "results are flushed to zero and denormal inputs read as zero",

@@ -70,9 +70,11 @@ pub struct Summary {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct FpEnv {
+    /// MXCSR at start, e.g. `0x1f80`.
     pub mxcsr: String,
-    /// MXCSR at exit, when the report has it and it differs from the start.
+    /// MXCSR at exit, when the report has it (even when equal to the start value).
     pub mxcsr_at_exit: Option<String>,
+    /// FTZ / DAZ seen set at any time (at start, during the run or at exit).
     pub ftz: bool,
     pub daz: bool,
     pub changed_by_program: bool,
@@ -80,23 +82,126 @@ pub struct FpEnv {
     pub nothing_to_trace: bool,
 }
 
+const MX_DAZ: u32 = 1 << 6;
+const MX_FTZ: u32 = 1 << 15;
+
+/// FTZ and DAZ as set in an MXCSR value (`"0x9fc0"`); `None` if it does not parse.
+fn mx_flags(v: &str) -> Option<(bool, bool)> {
+    let m = u32::from_str_radix(v.trim().trim_start_matches("0x"), 16).ok()?;
+    Some((m & MX_FTZ != 0, m & MX_DAZ != 0))
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "ON"
+    } else {
+        "off"
+    }
+}
+
 impl FpEnv {
-    /// The MXCSR as shown: `0x1f80`, or `0x1f80 at start, 0x9fc0 at exit`.
-    pub fn mxcsr_shown(&self) -> String {
-        let start = if self.mxcsr.is_empty() {
+    fn start(&self) -> &str {
+        if self.mxcsr.is_empty() {
             "?"
         } else {
             &self.mxcsr
-        };
+        }
+    }
+
+    /// FTZ and DAZ in the start value.
+    pub fn start_flags(&self) -> (bool, bool) {
+        mx_flags(&self.mxcsr).unwrap_or((false, false))
+    }
+
+    /// FTZ and DAZ in the exit value, when known.
+    pub fn exit_flags(&self) -> Option<(bool, bool)> {
+        self.mxcsr_at_exit.as_deref().and_then(mx_flags)
+    }
+
+    /// The MXCSR as shown: `0x1f80`, `0x1f80 at start and at exit`, or
+    /// `0x1f80 at start, 0x9fc0 at exit`.
+    pub fn mxcsr_shown(&self) -> String {
+        let start = self.start();
         match &self.mxcsr_at_exit {
+            Some(end) if end == start => format!("{start} at start and at exit"),
             Some(end) => format!("{start} at start, {end} at exit"),
             None => start.to_string(),
         }
     }
 
+    /// The FP environment line: each MXCSR value shown with the FTZ/DAZ bits *it*
+    /// has, then what was seen in between (so value and flags always agree).
+    /// `b` marks up an `ON` (HTML bold, or nothing for text).
+    pub fn describe(&self, b: impl Fn(&str) -> String) -> String {
+        let start = self.start();
+        let (sf, sd) = self.start_flags();
+        let flags = |(f, d): (bool, bool), long: bool| {
+            if long {
+                format!(
+                    "flush-to-zero (FTZ) {}, denormals-are-zero (DAZ) {}",
+                    b(on_off(f)),
+                    b(on_off(d))
+                )
+            } else {
+                format!("FTZ {}, DAZ {}", b(on_off(f)), b(on_off(d)))
+            }
+        };
+        let mut o = match (&self.mxcsr_at_exit, self.exit_flags()) {
+            (Some(end), Some(ef)) if end != start => format!(
+                "MXCSR {start} at start ({}), {end} at exit ({})",
+                flags((sf, sd), false),
+                flags(ef, false)
+            ),
+            (Some(_), _) => format!(
+                "MXCSR {start} at start and at exit: {}",
+                flags((sf, sd), true)
+            ),
+            (None, _) => format!("MXCSR {start}: {}", flags((sf, sd), true)),
+        };
+        // Set during the run but in neither value shown (set, then cleared again; or
+        // the exit value is unknown).
+        let (ef, ed) = self.exit_flags().unwrap_or((false, false));
+        let between = (self.ftz && !sf && !ef, self.daz && !sd && !ed);
+        if between.0 || between.1 {
+            o.push_str(&format!(
+                "; {} {} ON during the run{}",
+                match between {
+                    (true, true) => "FTZ and DAZ",
+                    (true, false) => "FTZ",
+                    _ => "DAZ",
+                },
+                if between.0 && between.1 {
+                    "were"
+                } else {
+                    "was"
+                },
+                if self.mxcsr_at_exit.is_some() {
+                    ", not at exit"
+                } else {
+                    ""
+                }
+            ));
+        }
+        o
+    }
+
+    /// The verb of the alarm: the flags are still set in the last value shown ("are
+    /// set"), or were set only for a while ("were set during the run").
+    pub fn alarm_verb(&self) -> &'static str {
+        let (f, d) = self.exit_flags().unwrap_or(self.start_flags());
+        let current = (self.ftz && f) || (self.daz && d);
+        match (current, self.ftz && self.daz) {
+            (true, true) => "are set",
+            (true, false) => "is set",
+            (false, true) => "were set during the run",
+            (false, false) => "was set during the run",
+        }
+    }
+
     /// What set FTZ/DAZ, for the "nothing to trace" alarm.
     pub fn why_flushed(&self) -> &'static str {
-        if self.mxcsr_at_exit.is_some() {
+        let (sf, sd) = self.start_flags();
+        if !(sf || sd) {
             "the program set them after start-up: -ffast-math / -Ofast link crtfastmath.o, whose constructor does; so does _mm_setcsr"
         } else {
             "-ffast-math / -Ofast link crtfastmath.o, which sets them at start-up; so does _mm_setcsr"
@@ -675,7 +780,7 @@ pub fn summarize(r: &DenormalReport, file: &str, opts: &SummaryOptions) -> Summa
         mode: r.mode.clone(),
         fp_environment: FpEnv {
             mxcsr: fp.mxcsr.clone(),
-            mxcsr_at_exit: fp.mxcsr_at_exit.clone().filter(|e| *e != fp.mxcsr),
+            mxcsr_at_exit: fp.mxcsr_at_exit.clone(),
             ftz: fp.ftz,
             daz: fp.daz,
             changed_by_program: fp.changed_by_program,
@@ -826,6 +931,54 @@ fn timeline(r: &DenormalReport) -> Timeline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn env(start: &str, exit: Option<&str>, ftz: bool, daz: bool) -> FpEnv {
+        FpEnv {
+            mxcsr: start.into(),
+            mxcsr_at_exit: exit.map(Into::into),
+            ftz,
+            daz,
+            changed_by_program: ftz || daz,
+            nothing_to_trace: ftz || daz,
+        }
+    }
+
+    #[test]
+    fn fp_env_flags_follow_each_value() {
+        let t = |e: &FpEnv| e.describe(|s| s.to_string());
+        // The program set FTZ/DAZ after start: each value with its own flags.
+        let e = env("0x1f80", Some("0x9fc0"), true, true);
+        assert_eq!(
+            t(&e),
+            "MXCSR 0x1f80 at start (FTZ off, DAZ off), 0x9fc0 at exit (FTZ ON, DAZ ON)"
+        );
+        assert_eq!(e.alarm_verb(), "are set");
+        // Set from the start (older report without an exit value).
+        let e = env("0x9fc0", None, true, true);
+        assert_eq!(
+            t(&e),
+            "MXCSR 0x9fc0: flush-to-zero (FTZ) ON, denormals-are-zero (DAZ) ON"
+        );
+        // Set during the run, exit value unknown: the start value keeps its flags.
+        let e = env("0x1f80", None, true, false);
+        assert_eq!(
+            t(&e),
+            "MXCSR 0x1f80: flush-to-zero (FTZ) off, denormals-are-zero (DAZ) off; FTZ was ON during the run"
+        );
+        assert_eq!(e.alarm_verb(), "was set during the run");
+        // Set, then cleared again before exit.
+        let e = env("0x1f80", Some("0x1f80"), true, true);
+        assert_eq!(
+            t(&e),
+            "MXCSR 0x1f80 at start and at exit: flush-to-zero (FTZ) off, denormals-are-zero (DAZ) off; FTZ and DAZ were ON during the run, not at exit"
+        );
+        // Nothing happened.
+        let e = env("0x1f80", Some("0x1f80"), false, false);
+        assert_eq!(
+            t(&e),
+            "MXCSR 0x1f80 at start and at exit: flush-to-zero (FTZ) off, denormals-are-zero (DAZ) off"
+        );
+    }
 
     #[test]
     fn grouping() {
