@@ -117,7 +117,6 @@ impl Cfg {
         dying
     }
 
-
     pub fn len(&self) -> usize {
         self.succs.len()
     }

@@ -318,8 +318,18 @@ impl FnInstr<'_> {
                 let t = ir::terminator(from);
                 self.ir.at_end(from);
                 let silent = self.p.silent.get(q).copied().unwrap_or(false);
+                // A check whose other side ends the program decides nothing here
+                // (`Cfg::mark_program_ends`): only a block with two ways on does.
+                let mut ways_on: Vec<usize> = an.cfg.succs[q]
+                    .iter()
+                    .copied()
+                    .filter(|&s| !an.cfg.ends_program.contains(&(q, s)))
+                    .collect();
+                ways_on.sort_unstable();
+                ways_on.dedup();
+                let decides = ways_on.len() > 1;
                 let mut e = match terminator_condition(t) {
-                    Some(c) if !silent => self.label(c)?,
+                    Some(c) if !silent && decides => self.label(c)?,
                     _ => self.ir.c16(0),
                 };
                 for p in ps {

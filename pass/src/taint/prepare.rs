@@ -171,9 +171,11 @@ pub fn analyze(f: V) -> Analysis {
     // Error exits: edges into code that ends the program leave the post-dominator tree,
     // unless they are the only way out of a loop around them.
     let dying = cfg.mark_program_ends(&in_loop, |b, dying| {
-        forest.loops.iter().filter(|l| l.contains(b)).all(|l| {
-            l.exit_edges.iter().any(|&(_, to, _)| !dying[to])
-        })
+        forest
+            .loops
+            .iter()
+            .filter(|l| l.contains(b))
+            .all(|l| l.exit_edges.iter().any(|&(_, to, _)| !dying[to]))
     });
     let pdom = cfg.post_dominators();
     Analysis {
