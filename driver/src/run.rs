@@ -54,25 +54,28 @@ fn reports_in(dir: &Path) -> HashMap<PathBuf, Option<SystemTime>> {
 }
 
 /// Reports in `dir` that are new or changed compared with `before`; the one of process
-/// `pid` first, then by pid.
+/// `pid` first (its report before an `exec`, then the new program's), then by pid.
 pub fn new_reports(
     dir: &Path,
     before: &HashMap<PathBuf, Option<SystemTime>>,
     pid: u32,
 ) -> Vec<PathBuf> {
-    let mut new: Vec<(bool, u32, PathBuf)> = reports_in(dir)
+    let mut new: Vec<(bool, u32, bool, PathBuf)> = reports_in(dir)
         .into_iter()
         .filter(|(p, t)| before.get(p) != Some(t))
         .map(|(p, _)| {
-            let file_pid = p
+            let name = p
                 .file_name()
-                .and_then(|n| parse_any_report_name(&n.to_string_lossy()).map(|(_, pid)| pid))
-                .unwrap_or(0);
-            (file_pid != pid, file_pid, p)
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let file_pid = parse_any_report_name(&name).map_or(0, |(_, pid)| pid);
+            // A process's report before an exec comes before the new program's.
+            let before_exec = name.contains(".before-exec.");
+            (file_pid != pid, file_pid, !before_exec, p)
         })
         .collect();
     new.sort();
-    new.into_iter().map(|(_, _, p)| p).collect()
+    new.into_iter().map(|(_, _, _, p)| p).collect()
 }
 
 /// Runs `program` with `args`, writing reports into `out` (default: working

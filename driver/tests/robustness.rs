@@ -497,6 +497,7 @@ fn wrapper_version_and_help_mention_taintprof() {
 const SELF_KILL: &str = r#"
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <taintprof.h>
 
@@ -508,11 +509,15 @@ int main(int argc, char **argv) {
     s += i;
   if (argc > 2 && argv[2][0] == 'k')
     kill(getpid(), SIGKILL);
-  _exit(0);
+  /* Ends the process without exit handlers and without the runtime's _exit wrapper,
+   * as an _exit called from uninstrumented code does. */
+  syscall(SYS_exit_group, 0);
+  return 1;
 }
 "#;
 
-/// An instrumented program killed by SIGKILL, or ending with `_exit`, is said to be
+/// An instrumented program killed by SIGKILL, or ending with `exit_group` outside the
+/// runtime's `_exit` wrapper (as uninstrumented code calling `_exit` does), is said to be
 /// instrumented and to have ended without running its exit handlers; only a program
 /// built without taintprof is said not to be built with taintprof-cc.
 #[test]

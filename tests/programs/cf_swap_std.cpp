@@ -15,13 +15,13 @@ struct Grid {
 };
 
 static void relax(Grid *dst, const Grid *src) {
-  for (int i = 1; i < dst->n - 1; i++) // @relax
+  for (int i = 1; i < dst->n - 1; i++) /* @relax */
     dst->a[i] = 0.5 * (src->a[i - 1] + src->a[i + 1]);
 }
 
 static double total(const Grid *g) {
   double s = 0;
-  for (int i = 0; i < g->n; i++) // @total
+  for (int i = 0; i < g->n; i++) /* @total */
     s += g->a[i];
   return s;
 }
@@ -34,7 +34,7 @@ int main(int argc, char **argv) {
   taintprof::register_variable(&steps, "steps");
   Grid *u = new Grid(n), *v = new Grid(n);
   u->a[0] = v->a[0] = 1.0;
-  for (int t = 0; t < steps; t++) { // @time
+  for (int t = 0; t < steps; t++) { /* @time */
     relax(v, u);
     std::swap(u, v);
   }

@@ -7,7 +7,7 @@
  *     MODE 0 normal, 1 SIGTERM at step 10, 2 _exit(4) at step 10, 3 exec /bin/true at
  *     step 10, 4 exit(5) at step 10, 5 SIGSEGV at step 10 caught by the program's own
  *     handler that calls _exit(6), 6 an exec that fails, then a normal end,
- *     7 _exit(7) after the loop. */
+ *     7 _exit(7) after the loop, 8 exec of itself (/proc/self/exe) in mode 0 at step 10. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +56,10 @@ int main(int argc, char **argv) {
         exit(5);
       if (mode == 5)
         sink = *nowhere;
+      if (mode == 8) {
+        char *args[] = {argv[0], argv[1], argv[2], "0", NULL};
+        execv("/proc/self/exe", args);
+      }
       if (mode == 6) {
         char *args[] = {"missing", NULL};
         execv("/nonexistent/taintprof-test", args);

@@ -180,3 +180,62 @@ fn a_failed_exec_still_gets_the_report_at_exit() {
         assert_eq!(main_volume(last), "n*steps", "[{}]", b.opt);
     });
 }
+
+#[test]
+fn taintprof_run_shows_the_report_before_an_exec_and_the_new_programs() {
+    at_each_level(&["process_ends.c"], &[], |b| {
+        let out = b.dir.join(format!("run-exec{}", b.opt));
+        let _ = std::fs::remove_dir_all(&out);
+        let o = run_cmd(
+            std::process::Command::new(bin_dir().join("taintprof"))
+                .arg("run")
+                .arg("--out")
+                .arg(&out)
+                .arg("--")
+                .arg(&b.exe)
+                .args(["64", "40", "8"]),
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "[{}] {err}", b.opt);
+        assert!(err.contains("2 reports were written"), "[{}] {err}", b.opt);
+        // The program before the exec and the program it became (same pid, same name).
+        let before = err
+            .find("): replaced itself with another program (exec)")
+            .unwrap_or_else(|| panic!("[{}] no report before the exec: {err}", b.opt));
+        let after = err
+            .find("): exit code 0;")
+            .unwrap_or_else(|| panic!("[{}] no report of the new program: {err}", b.opt));
+        assert!(before < after, "[{}] the run's order: {err}", b.opt);
+        assert!(err.contains(".before-exec."), "[{}] {err}", b.opt);
+    });
+}
+
+#[test]
+fn writing_the_report_says_what_and_how_big_when_asked() {
+    at_each_level(&["process_ends.c"], &[], |b| {
+        let run = b.run_env(&["64", "40", "0"], &[("TAINTPROF_VERBOSE", "1")]);
+        assert!(run.output.status.success(), "{}", run.stderr());
+        let err = run.stderr();
+        assert!(
+            err.contains("writing the report: ") && err.contains(" calling contexts in 1 thread"),
+            "[{}] {err}",
+            b.opt
+        );
+        let written = err
+            .lines()
+            .find(|l| l.contains("report written to "))
+            .unwrap_or_else(|| panic!("[{}] no 'report written' line: {err}", b.opt));
+        assert!(
+            written.contains(" kB in ") && written.ends_with(" s)"),
+            "[{}] {written}",
+            b.opt
+        );
+        // Without the knob and with stderr not a terminal, a small report is silent.
+        let quiet = b.run(&["64", "40", "0"]);
+        assert!(
+            !quiet.stderr().contains("writing the report"),
+            "{}",
+            quiet.stderr()
+        );
+    });
+}
