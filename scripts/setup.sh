@@ -6,11 +6,12 @@
 #   libomp-19-dev       OpenMP programs (-fopenmp) in the tests
 #   libclang-rt-19-dev  DataFlowSanitizer, the baseline of `taintprof bench`
 #   cmake               the CMake integration test
+#   valgrind, libc6-dbg the bench's Valgrind baseline; libc's debug info for dip's libm test
 #   lit (PyPI)          the IR-level tests in lit/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(clang-19 llvm-19-dev llvm-19-tools libomp-19-dev libclang-rt-19-dev cmake valgrind)
+packages=(clang-19 llvm-19-dev llvm-19-tools libomp-19-dev libclang-rt-19-dev cmake valgrind libc6-dbg)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
