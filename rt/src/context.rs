@@ -309,8 +309,11 @@ impl ThreadState {
     }
 
     /// True if `node` belongs to this thread's tree.
-    pub fn owns(&self, node: *const Node) -> bool {
-        // SAFETY: nodes are never freed; `owner` is immutable after publication.
+    ///
+    /// # Safety
+    /// `node` is null or points to a `Node` of some thread's tree (nodes are never freed).
+    pub unsafe fn owns(&self, node: *const Node) -> bool {
+        // SAFETY: per the contract; `owner` is immutable after publication.
         !node.is_null() && core::ptr::eq(unsafe { (*node).owner }, self)
     }
 
