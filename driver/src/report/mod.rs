@@ -40,7 +40,7 @@ pub const MIN_TAINT_VERSION: u64 = 1;
 
 /// The top-level keys every taint report of `version` has (`docs/report-schema.md`):
 /// version 2 added `summary`, `coverage` and `recommendation` (which may be `null`).
-pub fn required_keys(version: u64) -> &'static [&'static str] {
+pub fn required_keys(version: u64) -> impl Iterator<Item = &'static str> {
     const V1: &[&str] = &[
         "schema",
         "version",
@@ -56,29 +56,9 @@ pub fn required_keys(version: u64) -> &'static [&'static str] {
         "functions",
         "warnings",
     ];
-    const V2: &[&str] = &[
-        "schema",
-        "version",
-        "taintprof_version",
-        "program",
-        "exit",
-        "options",
-        "threads",
-        "parameters",
-        "parameter_info",
-        "rejected_parameters",
-        "modules",
-        "functions",
-        "summary",
-        "coverage",
-        "recommendation",
-        "warnings",
-    ];
-    if version >= 2 {
-        V2
-    } else {
-        V1
-    }
+    const ADDED_IN_V2: &[&str] = &["summary", "coverage", "recommendation"];
+    let v2 = if version >= 2 { ADDED_IN_V2 } else { &[] };
+    V1.iter().chain(v2).copied()
 }
 
 /// A taint report as written by the runtime.
@@ -472,10 +452,7 @@ pub fn parse(text: &str) -> Result<Report, LoadError> {
         _ => {}
     }
     let version = version.unwrap_or(TAINT_VERSION);
-    if let Some(key) = required_keys(version)
-        .iter()
-        .find(|k| value.get(**k).is_none())
-    {
+    if let Some(key) = required_keys(version).find(|k| value.get(*k).is_none()) {
         return Err(LoadError::Json(format!(
             "malformed taint report: the required key \"{key}\" is missing (every version {version} report has it; was the file edited or written by another tool?)"
         )));
@@ -491,7 +468,7 @@ pub(crate) fn complete(mut v: serde_json::Value) -> String {
     let version = v["version"].as_u64().unwrap_or(TAINT_VERSION);
     let obj = v.as_object_mut().expect("a JSON object");
     for key in required_keys(version) {
-        let empty = match *key {
+        let empty = match key {
             "taintprof_version" => serde_json::json!(""),
             "threads" => serde_json::json!(0),
             "program" | "exit" | "options" | "summary" => serde_json::json!({}),
@@ -554,11 +531,11 @@ mod tests {
             .unwrap();
             parse(&full.to_string()).unwrap();
             for key in required_keys(version) {
-                if ["schema", "version"].contains(key) {
+                if ["schema", "version"].contains(&key) {
                     continue;
                 }
                 let mut v = full.clone();
-                v.as_object_mut().unwrap().remove(*key);
+                v.as_object_mut().unwrap().remove(key);
                 let e = parse(&v.to_string()).unwrap_err().to_string();
                 assert!(e.contains(&format!("\"{key}\" is missing")), "{e}");
             }
