@@ -20,6 +20,15 @@ fn warnings(r: &Report) -> String {
     r.json["warnings"].to_string()
 }
 
+/// A report written while the time loop ran (`reason`): the loop counts as in flight and
+/// `main` keeps its volume.
+fn assert_cut_in_the_time_loop(r: &Report, reason: &str) {
+    let exit = exit_of(r);
+    assert_eq!(exit["reason"], reason, "[{}] {exit}", r.opt);
+    assert_eq!(exit["loops_in_flight"], 1, "[{}] {exit}", r.opt);
+    assert_eq!(main_volume(r), "n*steps", "[{}]", r.opt);
+}
+
 /// Runs mode `mode` and returns the run and its reports (sorted by file name).
 fn run_mode(b: &Build, mode: &str) -> (Run, Vec<Report>) {
     let run = b.run(&["64", "40", mode]);
@@ -131,16 +140,7 @@ fn the_programs_own_sigsegv_handler_that_calls_underscore_exit_leaves_a_report()
         let (run, reports) = run_mode(b, "5");
         assert_eq!(run.output.status.code(), Some(6), "[{}]", b.opt);
         assert_eq!(reports.len(), 1, "[{}] {}", b.opt, run.stderr());
-        let r = &reports[0];
-        assert_eq!(exit_of(r)["reason"], "_exit");
-        assert_eq!(
-            exit_of(r)["loops_in_flight"],
-            1,
-            "[{}] {}",
-            b.opt,
-            exit_of(r)
-        );
-        assert_eq!(main_volume(r), "n*steps", "[{}]", b.opt);
+        assert_cut_in_the_time_loop(&reports[0], "_exit");
     });
 }
 
@@ -153,15 +153,7 @@ fn exec_writes_the_report_of_the_run_before_it() {
         let r = &reports[0];
         let name = r.path.file_name().unwrap().to_string_lossy().into_owned();
         assert!(name.contains(".before-exec."), "{name}");
-        assert_eq!(exit_of(r)["reason"], "exec");
-        assert_eq!(
-            exit_of(r)["loops_in_flight"],
-            1,
-            "[{}] {}",
-            b.opt,
-            exit_of(r)
-        );
-        assert_eq!(main_volume(r), "n*steps", "[{}]", b.opt);
+        assert_cut_in_the_time_loop(r, "exec");
     });
 }
 
