@@ -103,12 +103,15 @@ pub fn cmp_fn(a: &SrcLoc, b: &SrcLoc) -> Ordering {
         .then_with(|| s(a.file).cmp(s(b.file)))
 }
 
-/// One path frame: (function, file, line), then the linkage name.
+/// One path frame: (function, file, line, column), then the linkage name. The column
+/// tells apart two calls on one line (`return work(a) + work(b);`): merged, they would
+/// make `a` and `b` look multiplicative.
 pub fn cmp_frame(a: &SrcLoc, b: &SrcLoc) -> Ordering {
     s(a.function)
         .cmp(s(b.function))
         .then_with(|| s(a.file).cmp(s(b.file)))
         .then(a.line.cmp(&b.line))
+        .then(a.column.cmp(&b.column))
         .then_with(|| s(a.linkage).cmp(s(b.linkage)))
 }
 
@@ -253,13 +256,14 @@ impl Paths {
         p
     }
 
-    /// Hash of a frame's content: function, file, line (what [`cmp_frame`] compares,
-    /// but the linkage name).
+    /// Hash of a frame's content: function, file, line, column (what [`cmp_frame`]
+    /// compares, but the linkage name).
     fn content_hash(f: &SrcLoc) -> u64 {
         let mut h = fnv(0xcbf2_9ce4_8422_2325u64, s(f.function));
         h = fnv(h, &[0xff]);
         h = fnv(h, s(f.file));
-        fnv(h, &f.line.to_le_bytes())
+        h = fnv(h, &f.line.to_le_bytes());
+        fnv(h, &f.column.to_le_bytes())
     }
 
     /// Hash of path `parent` followed by a frame of content hash `fh`.
@@ -373,6 +377,69 @@ impl Paths {
             id = self.find1(id, f, Self::content_hash(f))?;
         }
         Some(id)
+    }
+
+    /// For every path id, whether its last frame shares (parent, function, file, line)
+    /// with another path that differs only in the column: two calls on one line. Only
+    /// those frames need their column in the report. Empty if scratch memory ran out.
+    pub fn line_shared(&self) -> MmapVec<bool> {
+        let n = self.ents.len();
+        let mut flags: MmapVec<bool> = MmapVec::new();
+        let mut ids: MmapVec<u32> = MmapVec::new();
+        if !flags.resize(n, false) || !ids.reserve(n) {
+            return MmapVec::new();
+        }
+        for id in 1..n as u32 {
+            if self.frame(id).is_some() {
+                ids.push(id);
+            }
+        }
+        let same_line = |a: u32, b: u32| -> Ordering {
+            match (self.frame(a), self.frame(b)) {
+                (Some(x), Some(y)) => self.parent(a).cmp(&self.parent(b)).then_with(|| {
+                    s(x.function)
+                        .cmp(s(y.function))
+                        .then_with(|| s(x.file).cmp(s(y.file)))
+                        .then(x.line.cmp(&y.line))
+                }),
+                _ => Equal,
+            }
+        };
+        ids.as_mut_slice()
+            .sort_unstable_by(|&a, &b| same_line(a, b));
+        let v = ids.as_slice();
+        let mut i = 0;
+        while i < v.len() {
+            let mut k = i + 1;
+            while k < v.len() && same_line(v[i], v[k]) == Equal {
+                k += 1;
+            }
+            if k - i > 1 {
+                for &id in &v[i..k] {
+                    if let Some(f) = flags.as_mut_slice().get_mut(id as usize) {
+                        *f = true;
+                    }
+                }
+            }
+            i = k;
+        }
+        flags
+    }
+
+    /// Calls `f` on every path id of path `id` (each names its last frame), root first
+    /// (`buf` is scratch).
+    pub fn for_each_prefix(
+        &self,
+        id: u32,
+        buf: &mut MmapVec<u32>,
+        mut f: impl FnMut(u32, &SrcLoc),
+    ) {
+        self.ids_root_first(id, buf);
+        for &e in buf.as_slice() {
+            if let Some(fr) = self.frame(e) {
+                f(e, fr);
+            }
+        }
     }
 
     /// Calls `f` on every frame of path `id`, root first (`buf` is scratch).

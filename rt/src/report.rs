@@ -256,14 +256,25 @@ impl Listed {
     }
 }
 
-fn write_path<S: Sink>(j: &mut Json<'_, S>, model: &Model, path: u32, fbuf: &mut MmapVec<u32>) {
+/// A context's path: one object per frame. `column` only where another call on the
+/// same line makes a context of its own (`line_shared`, from `Paths::line_shared`).
+fn write_path<S: Sink>(
+    j: &mut Json<'_, S>,
+    model: &Model,
+    path: u32,
+    line_shared: &[bool],
+    fbuf: &mut MmapVec<u32>,
+) {
     j.key("path");
     j.begin_array();
-    model.paths.for_each_frame(path, fbuf, |f| {
+    model.paths.for_each_prefix(path, fbuf, |id, f| {
         j.begin_object();
         j.kv_bytes("function", s(f.function));
         j.kv_bytes("file", s(f.file));
         j.kv_u64("line", f.line as u64);
+        if line_shared.get(id as usize).copied().unwrap_or(false) {
+            j.kv_u64("column", f.column as u64);
+        }
         j.end_object();
     });
     j.end_array();
@@ -415,6 +426,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
     j.end_array();
 
     let mut fbuf = MmapVec::<u32>::new();
+    let line_shared = model.paths.line_shared();
     let mut vbuf = MmapVec::<u8>::new();
     let mut succ = MmapVec::<(u32, bool, bool)>::new();
     let mut listed = Listed::default();
@@ -491,7 +503,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
                 continue;
             };
             j.begin_object();
-            write_path(&mut j, &model, ln.path, &mut fbuf);
+            write_path(&mut j, &model, ln.path, line_shared.as_slice(), &mut fbuf);
             write_params(&mut j, reg, "inclusive_params", ln.incl_label);
             j.key("volume");
             incomplete |= !write_volume(&mut j, reg, model.pool.terms(ln.incl), &mut vbuf);
@@ -575,7 +587,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
                 };
                 let path = model.lnode(it.owner).map(|n| n.path).unwrap_or(0);
                 j.begin_object();
-                write_path(&mut j, &model, path, &mut fbuf);
+                write_path(&mut j, &model, path, line_shared.as_slice(), &mut fbuf);
                 write_params(&mut j, reg, "params", it.label);
                 j.kv_u64("executions", it.executions);
                 j.end_object();

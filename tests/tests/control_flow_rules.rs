@@ -47,3 +47,34 @@ fn swapped_buffers_keep_their_size_after_the_time_loop_at_o2() {
         r.assert_loop("total", "@total", &["n"]);
     }
 }
+
+/// Not a control-flow rule but a context identity: two calls on one line are two
+/// calling contexts (told apart by their column), so their parameters add.
+#[test]
+fn two_calls_on_one_line_are_two_contexts() {
+    at_each_level(&["cf_two_calls.c"], &[], |b| {
+        let (r, _) = b.run_ok(&["10", "20"]);
+        r.assert_loop("work", "@work", &["a", "b"]);
+        let work = r.function("work");
+        assert_eq!(work["volume"], "a + b", "[{}] {work}", b.opt);
+        assert_eq!(work["contexts"].as_array().unwrap().len(), 2, "[{}]", b.opt);
+        // The frames of both contexts name the line and, to tell them apart, a column.
+        let cols: Vec<u64> = work["contexts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                c["path"].as_array().unwrap().last().unwrap()["column"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect();
+        assert_ne!(cols[0], cols[1], "[{}] {work}", b.opt);
+        assert_eq!(r.function("both")["volume"], "a + b", "[{}]", b.opt);
+        let pairs = r.function("both")["pairs"].to_string();
+        assert!(
+            pairs.contains("additive") && !pairs.contains("multiplicative"),
+            "{pairs}"
+        );
+    });
+}

@@ -360,6 +360,9 @@ pub struct CallSite {
     pub file: String,
     #[serde(default)]
     pub line: u32,
+    /// Present only where two calls on one line have contexts of their own.
+    #[serde(default)]
+    pub column: Option<u32>,
 }
 
 /// Why a file could not be read as a report. The messages are one line and say what to

@@ -884,18 +884,16 @@ fn differing_contexts(l: &Loop, params: &[String]) -> Vec<LoopContextSummary> {
         .collect()
 }
 
-/// `main:48 → compute:20`
+/// `main:48 → compute:20` (`both:11:41` where two calls share line 11)
 pub fn render_path(path: &[CallSite]) -> String {
     if path.is_empty() {
         return "(thread root)".to_string();
     }
     path.iter()
-        .map(|s| {
-            if s.line == 0 {
-                s.function.clone()
-            } else {
-                format!("{}:{}", s.function, s.line)
-            }
+        .map(|s| match (s.line, s.column) {
+            (0, _) => s.function.clone(),
+            (line, Some(col)) => format!("{}:{line}:{col}", s.function),
+            (line, None) => format!("{}:{line}", s.function),
         })
         .collect::<Vec<_>>()
         .join(" → ")
