@@ -16,8 +16,8 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; The module says whether control flow was tracked (MODULE_CONTROL_FLOW = 1, plus
 ; MODULE_NO_DEBUG_INFO = 2 here).
-; CHECK: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 8, {{.*}}, i32 3, ptr null }
-; DF: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 8, {{.*}}, i32 2, ptr null }
+; CHECK: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 9, {{.*}}, i32 3, ptr null }
+; DF: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 9, {{.*}}, i32 2, ptr null }
 ; DF-NOT: __tp_ctrl_tls
 ; DF-NOT: __tp_shadow_or
 
@@ -160,10 +160,12 @@ exit:
   ret i32 0
 }
 
-; Rule 2: a store in a loop body writes its value's label | ctrl(B), and ctrl(B) =
-; entry | cl(loop header). Memory intrinsics: memcpy copies the labels, then ORs ctrl
-; inline (small constant sizes) or through a cold __tp_shadow_or when ctrl != 0;
-; memset writes label | ctrl. Rule 3: ctrl(B) goes to __tp_ctrl_tls before the call.
+; Rule 2: a plain store in a loop body writes its value's label | ctrl_loop(B), and
+; ctrl_loop(B) = entry_loop | cl(loop header) (the header is the loop's exit test).
+; Memory intrinsics: memcpy copies the labels, then ORs ctrl_loop inline (small constant
+; sizes) or through a cold __tp_shadow_or when it is not 0; memset writes label |
+; ctrl_loop. Rule 3: ctrl(B) and ctrl_loop(B) go to __tp_ctrl_tls (low and high half)
+; before the call; the callee reads both halves at entry.
 ; CHECK-LABEL: define void @body(i32 %n, ptr %p, i32 %v, ptr %q, i64 %len)
 ; Shadow addresses of the arguments %p and %q: the mapping, once, in the entry block.
 ; CHECK: ptrtoint ptr %p to i64
@@ -173,14 +175,18 @@ exit:
 ; CHECK: [[OK:%.*]] = icmp eq ptr {{%.*}}, @body
 ; CHECK: [[LV0:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 2)
 ; CHECK-NEXT: [[LV:%.*]] = select i1 [[OK]], i16 [[LV0]], i16 0
-; CHECK: [[C0:%.*]] = load i16, ptr @__tp_ctrl_tls
-; CHECK-NEXT: [[ENTRY:%.*]] = select i1 [[OK]], i16 [[C0]], i16 0
+; CHECK: [[C0:%.*]] = load i32, ptr @__tp_ctrl_tls
+; CHECK-NEXT: [[BOTH:%.*]] = select i1 [[OK]], i32 [[C0]], i32 0
+; CHECK-NEXT: [[ENTRY:%.*]] = trunc i32 [[BOTH]] to i16
+; CHECK-NEXT: [[HI:%.*]] = lshr i32 [[BOTH]], 16
+; CHECK-NEXT: [[ENTRYL:%.*]] = trunc i32 [[HI]] to i16
 ; CHECK: loop:
 ; CHECK: %i = phi i32
 ; CHECK-NEXT: [[SI:%.*]] = phi i16
 ; CHECK: [[CL:%.*]] = or i16 [[SI]], {{%.*}}
 ; CHECK: body:
-; CHECK-NEXT: [[CTRL:%.*]] = or i16 [[ENTRY]], [[CL]]
+; CHECK-NEXT: [[CTRLALL:%.*]] = or i16 [[ENTRY]], [[CL]]
+; CHECK-NEXT: [[CTRL:%.*]] = or i16 [[ENTRYL]], [[CL]]
 ; CHECK: [[SV:%.*]] = or i16 [[LV]], [[CTRL]]
 ; CHECK: [[W:%.*]] = mul i64 {{%.*}}, 281479271743489
 ; CHECK-NEXT: store i64 [[W]], ptr [[SP]], align 2
@@ -208,8 +214,13 @@ exit:
 ; CHECK-NEXT: [[MSS:%.*]] = shufflevector <8 x i16> [[MSI]], <8 x i16> poison, <8 x i32> zeroinitializer
 ; CHECK-NEXT: store <8 x i16> [[MSS]], ptr [[SP]], align 2
 ; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr %p, i8 %b8, i64 8, i1 false)
-; The call: ctrl(B) into __tp_ctrl_tls, the callee into __tp_callee_tls.
-; CHECK: store i16 [[CTRL]], ptr @__tp_ctrl_tls, align 2
+; The call: ctrl(B) | ctrl_loop(B) << 16 into __tp_ctrl_tls, the callee into
+; __tp_callee_tls.
+; CHECK: [[LO:%.*]] = zext i16 [[CTRLALL]] to i32
+; CHECK-NEXT: [[HI32:%.*]] = zext i16 [[CTRL]] to i32
+; CHECK-NEXT: [[HIS:%.*]] = shl i32 [[HI32]], 16
+; CHECK-NEXT: [[PACKED:%.*]] = or i32 [[LO]], [[HIS]]
+; CHECK-NEXT: store i32 [[PACKED]], ptr @__tp_ctrl_tls, align 4
 ; CHECK-NEXT: store ptr @ext, ptr @__tp_callee_tls, align 8
 ; CHECK-NEXT: call void @ext(i32 %v)
 ; DF-LABEL: define void @body(
@@ -235,14 +246,16 @@ exit:
   ret void
 }
 
-; Rule 3, callee side: the entry control label is read from __tp_ctrl_tls at entry (if
-; the call was meant for us) and ORed into what the function writes.
+; Rule 3, callee side: the entry control labels are read from __tp_ctrl_tls at entry (if
+; the call was meant for us); a plain store ORs in the loop half.
 ; CHECK-LABEL: define void @callee_writes(ptr %p)
 ; CHECK: ptrtoint ptr %p to i64
 ; CHECK: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
 ; CHECK: [[OK:%.*]] = icmp eq ptr {{%.*}}, @callee_writes
-; CHECK: [[C:%.*]] = load i16, ptr @__tp_ctrl_tls, align 2
-; CHECK-NEXT: [[ENTRY:%.*]] = select i1 [[OK]], i16 [[C]], i16 0
+; CHECK: [[C:%.*]] = load i32, ptr @__tp_ctrl_tls, align 4
+; CHECK-NEXT: [[BOTH:%.*]] = select i1 [[OK]], i32 [[C]], i32 0
+; CHECK-NEXT: [[HI:%.*]] = lshr i32 [[BOTH]], 16
+; CHECK-NEXT: [[ENTRY:%.*]] = trunc i32 [[HI]] to i16
 ; CHECK-NEXT: [[Z:%.*]] = zext i16 [[ENTRY]] to i64
 ; CHECK-NEXT: [[W:%.*]] = mul i64 [[Z]], 281479271743489
 ; CHECK-NEXT: store i64 [[W]], ptr [[SP]], align 2

@@ -2,6 +2,8 @@
 ; (pass/src/taint/control.rs, `Reuse`): CD*(D) ⊆ CD*(B) and no path from the top of D
 ; to the top of B runs a decider of CD*(D), so the slots D read still hold. Otherwise
 ; B ORs every slot itself (SQLite's interpreter loop: 392,206 `or`s before this).
+; The stores here update what they overwrite (`*p += v`), so they OR the full ctrl(B)
+; (a plain overwrite ORs only the loops' decisions, ctrl_loop(B)).
 ; RUN: %opt_rules < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
@@ -20,15 +22,21 @@ entry:
   %ca = icmp ne i32 %a, 0
   br i1 %ca, label %A, label %exit
 A:
-  store i32 1, ptr %p
+  %old1 = load i32, ptr %p
+  %upd1 = add i32 %old1, 1
+  store i32 %upd1, ptr %p
   %cb = icmp ne i32 %b, 0
   br i1 %cb, label %B, label %exit
 B:
-  store i32 2, ptr %p
+  %old2 = load i32, ptr %p
+  %upd2 = add i32 %old2, 2
+  store i32 %upd2, ptr %p
   %cc = icmp ne i32 %c, 0
   br i1 %cc, label %C, label %exit
 C:
-  store i32 3, ptr %p
+  %old3 = load i32, ptr %p
+  %upd3 = add i32 %old3, 3
+  store i32 %upd3, ptr %p
   br label %exit
 exit:
   ret void
@@ -49,11 +57,15 @@ entry:
   br label %h
 h:
   %i = phi i32 [ 0, %entry ], [ %i1, %body ]
-  store i32 %i, ptr %p
+  %old4 = load i32, ptr %p
+  %upd4 = add i32 %old4, %i
+  store i32 %upd4, ptr %p
   %c = icmp slt i32 %i, %n
   br i1 %c, label %body, label %exit
 body:
-  store i32 %x, ptr %p
+  %old5 = load i32, ptr %p
+  %upd5 = add i32 %old5, %x
+  store i32 %upd5, ptr %p
   %i1 = add i32 %i, 1
   br label %h
 exit:

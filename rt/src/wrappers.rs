@@ -770,8 +770,28 @@ mod tests {
         }
     }
 
+    /// A call inside a loop whose decisions have label `l`: both halves.
     fn set_ctrl(l: u16) {
-        unsafe { *crate::__tp_tls_ctrl() = l };
+        unsafe { *crate::__tp_tls_ctrl() = (l as u32) << 16 | l as u32 };
+    }
+
+    #[test]
+    fn a_decision_that_only_picks_whether_the_call_runs_labels_nothing() {
+        // `if (method == 0) memcpy(...)`: the low half (every decision) has the label,
+        // the high half (the loops' decisions) does not. The copy overwrites, so the
+        // written bytes keep the source's labels only (Rule 2).
+        let src = *b"abcd";
+        let mut dst = [0u8; 4];
+        unsafe {
+            set(src.as_ptr() as usize, 0b1, 4);
+            set(dst.as_ptr() as usize, 0, 4);
+            *crate::__tp_tls_ctrl() = 0b100;
+            __tpw_memcpy(dst.as_mut_ptr().cast(), src.as_ptr().cast(), 4);
+            *crate::__tp_tls_ctrl() = 0;
+            assert_eq!(lab(dst.as_ptr(), 4), 0b1);
+            set(src.as_ptr() as usize, 0, 4);
+            set(dst.as_ptr() as usize, 0, 4);
+        }
     }
 
     #[test]

@@ -275,7 +275,7 @@ pub struct Context {
     pub executions: u64,
 }
 
-fn str_set(v: &Value) -> BTreeSet<String> {
+pub fn str_set(v: &Value) -> BTreeSet<String> {
     v.as_array()
         .map(|a| {
             a.iter()

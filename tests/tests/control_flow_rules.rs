@@ -78,3 +78,61 @@ fn two_calls_on_one_line_are_two_contexts() {
         );
     });
 }
+
+/// A parameter that selects the solver: each solver builds its grid (`g->n = n` under
+/// `if (method == 0)`, in a callee); the sweep over the grid depends on `n`, not on the
+/// selector, which stays in the branch report. A count kept in memory under a
+/// data-dependent `if` still depends on the threshold (an update, not an overwrite).
+#[test]
+fn a_solver_selector_stays_out_of_the_sweeps() {
+    at_each_level(&["cf_selector.c"], &[], |b| {
+        let (r, _) = b.run_ok(&["50", "1", "4", "0.5"]);
+        assert_eq!(r.parameters(), ["n", "method", "its", "t"]);
+        r.assert_loop("sweep", "@sweep", &["n"]);
+        r.assert_loop("solve_iterative", "@its", &["its"]);
+        r.assert_loop("count_above", "@count", &["n"]);
+        r.assert_loop("report_above", "@above", &["n", "t"]);
+        r.assert_loop("main", "@fill", &["n"]);
+        assert_eq!(
+            r.function("solve_iterative")["volume"],
+            "n*its",
+            "[{}]",
+            b.opt
+        );
+        let main = r.function("main");
+        assert_eq!(
+            str_set(&main["inclusive_params"]),
+            names(&["n", "its", "t"]),
+            "[{}] method must not reach a loop: {main}",
+            b.opt
+        );
+        // The selector is reported where it belongs: as a parameter-dependent branch.
+        let line = r.marker_line("@select");
+        let branches = &main["branches"];
+        assert!(
+            branches
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|br| br["line"] == line && str_set(&br["params"]) == names(&["method"])),
+            "[{}] no branch on method at line {line}: {branches}",
+            b.opt
+        );
+    });
+    at_each_level(&["cf_selector.cpp"], &[], |b| {
+        let (r, _) = b.run_ok(&["50", "1", "4"]);
+        r.assert_loop("Grid::sweep", "@sweep", &["n"]);
+        r.assert_loop("Iterative::solve", "@its", &["its"]);
+    });
+}
+
+/// Perf-Taint's unit tests: a result that is 2 on both branches and a bound read from
+/// a constant table depend on no parameter of the decision or the index.
+#[test]
+fn joins_of_one_value_and_uniform_constant_tables_select_nothing() {
+    at_each_level(&["cf_perftaint_units.c"], &[], |b| {
+        let (r, _) = b.run_ok(&["5", "10"]);
+        r.assert_loop("same_on_both_sides", "@both", &["m"]);
+        r.assert_loop("constant_table", "@table", &["m"]);
+    });
+}

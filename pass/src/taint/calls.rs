@@ -219,9 +219,14 @@ impl FnInstr<'_> {
             let site = self.descs.site(ir, Site { chain, loop_ });
             ir.store(site, rt.site_tls, 8);
         }
-        if let Some(c) = self.block_control_label(ir::block_of(i)) {
+        if let (Some(c), Some(cl)) = (
+            self.block_control_label(ir::block_of(i)),
+            self.block_loop_control_label(ir::block_of(i)),
+        ) {
+            // Both halves in one store: ctrl(B) low, ctrl_loop(B) high.
             self.stats.control_calls += 1;
-            ir.store(c, rt.ctrl_tls, 2);
+            let both = ir.or(ir.zext(c, ir.i32), ir.shl(ir.zext(cl, ir.i32), ir.c32(16)));
+            ir.store(both, rt.ctrl_tls, 4);
         }
         ir.store(ir::called_value(i), rt.callee_tls, 8);
         Ok(())
@@ -279,8 +284,8 @@ impl FnInstr<'_> {
                 let len = op(2);
                 let n = ir::const_int_value(len);
                 self.copy_shadow(op(0), op(1), len, n);
-                // Rule 2: the copied labels | ctrl(B).
-                if let Some(c) = self.block_control_label(ir::block_of(i)) {
+                // Rule 2: the copied labels | ctrl_loop(B) (a copy overwrites).
+                if let Some(c) = self.block_loop_control_label(ir::block_of(i)) {
                     self.or_label_bytes(i, op(0), c, len, n);
                 }
             }
@@ -289,7 +294,7 @@ impl FnInstr<'_> {
                 let l = self.label(op(1))?;
                 let len = op(2);
                 let n = ir::const_int_value(len);
-                match self.block_control_label(ir::block_of(i)) {
+                match self.block_loop_control_label(ir::block_of(i)) {
                     // Small power-of-two sizes: one inline store of `label | ctrl`.
                     Some(c) if matches!(n, Some(1 | 2 | 4 | 8 | 16 | 32 | 64)) => {
                         self.stats.control_writes += 1;
@@ -399,7 +404,8 @@ impl FnInstr<'_> {
         let (v, p, mask) = (ir::operand(i, 0), ir::operand(i, 1), ir::operand(i, 3));
         let t = ir::type_of(v);
         let s = self.shadow(v)?;
-        let s = self.with_control(i, s);
+        let plain = !super::memory::updates_itself(v, p);
+        let s = self.with_write_control(i, s, plain);
         match self.lane_layout(t) {
             Some((n, es)) => {
                 let raw = self.expand_lanes(self.adapt(s, self.sty(t)), n, es);
@@ -487,7 +493,7 @@ impl FnInstr<'_> {
         let n = ir::vector_len(t);
         let es = ir.store_size(ir::element_type(t));
         let s = self.adapt(self.shadow(v)?, ir.vec(ir.i16, n));
-        let s = self.with_control(i, s);
+        let s = self.with_write_control(i, s, true);
         let sptrs = self.shadow_ptr(ptrs);
         let (ct, cb) = self.chunking(es);
         let vt = ir.vec(ct, n);

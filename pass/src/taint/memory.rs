@@ -418,7 +418,10 @@ impl FnInstr<'_> {
             l.add_raw(f, raw);
             self.leaves.borrow_mut().insert(s, l);
         }
-        if self.cfg.pointer_labels {
+        // `table[k]` depends on `k`, unless every entry is the same constant (the
+        // optimizer folds such a load at -O2; Perf-Taint's "bound read from constant
+        // data"): then which entry was read changes nothing.
+        if self.cfg.pointer_labels && !reads_uniform_constant(p, t) {
             s = self.union(&[s, self.shadow(p)?], self.sty(t));
         }
         self.stats.loads += 1;
@@ -433,19 +436,22 @@ impl FnInstr<'_> {
         let p = ir::operand(i, 1);
         let t = ir::type_of(v);
         let s = self.shadow(v)?;
-        // Rule 2: memory outlives the region; the full control label applies — except
-        // in a stack slot of this activation, which lives inside the enclosing regions.
-        // Not for pointers: which object a decision picked is an identity, not a
-        // magnitude (docs/internal/control-flow.md, "Pointers").
+        // Rule 2: memory outlives the region. An update (`x += d`) ORs every decision
+        // around it, a plain overwrite only the loops' (a decision that merely picks
+        // whether the object is written selects, it does not count); in a stack slot of
+        // this activation, which lives inside the enclosing regions, only the decisions
+        // made since it came alive. Not for pointers: which object a decision picked is
+        // an identity, not a magnitude (docs/internal/control-flow.md, Rule 2, "Pointers").
         let s = if ir::is_pointer_like(t) {
             s
         } else {
-            match self.local_slot_control_label(ir::block_of(i), p) {
+            let plain = !updates_itself(v, p);
+            match self.local_slot_control_label(ir::block_of(i), p, plain) {
                 Some(c) => {
                     self.stats.control_writes += 1;
                     self.union(&[s, c], ir::type_of(s))
                 }
-                None => self.with_control(i, s),
+                None => self.with_write_control(i, s, plain),
             }
         };
         self.store_shadow(p, t, s);
@@ -531,4 +537,155 @@ impl FnInstr<'_> {
             }
         }
     }
+}
+
+/// `p` without casts and all-zero GEPs: the address a load or store really uses.
+fn strip_address(mut p: V) -> V {
+    use inkwell::llvm_sys::LLVMOpcode as Op;
+    for _ in 0..8 {
+        if !ir::is_instruction(p) && unsafe { LLVMIsAConstantExpr(p) }.is_null() {
+            break;
+        }
+        match ir::opcode(p) {
+            Op::LLVMBitCast | Op::LLVMAddrSpaceCast => p = ir::operand(p, 0),
+            Op::LLVMGetElementPtr
+                if (1..ir::num_operands(p)).all(|k| ir::is_zero_const(ir::operand(p, k))) =>
+            {
+                p = ir::operand(p, 0)
+            }
+            _ => break,
+        }
+    }
+    p
+}
+
+/// Whether two addresses are the same: the same value, or GEPs of the same base with
+/// the same indices (what `-O0` emits twice for `a[i] += d`).
+fn same_address(a: V, b: V) -> bool {
+    use inkwell::llvm_sys::LLVMOpcode as Op;
+    let (a, b) = (strip_address(a), strip_address(b));
+    if a == b {
+        return true;
+    }
+    ir::is_instruction(a)
+        && ir::is_instruction(b)
+        && ir::opcode(a) == Op::LLVMGetElementPtr
+        && ir::opcode(b) == Op::LLVMGetElementPtr
+        && ir::num_operands(a) == ir::num_operands(b)
+        && unsafe { LLVMGetGEPSourceElementType(a) == LLVMGetGEPSourceElementType(b) }
+        && (0..ir::num_operands(a)).all(|k| ir::operand(a, k) == ir::operand(b, k))
+}
+
+/// Whether the value `v` stored through `p` was computed from what `p` held: a load
+/// (or masked load) of the same address among its operands, through arithmetic,
+/// casts, selects, PHIs and intrinsics (`count++`, `a[i] += d`, `regElemSize(r)++`,
+/// `x = fmax(x, y)`). Such a store *updates* the value, so every decision that chose
+/// whether it ran changed the result; a plain overwrite does not depend on the
+/// decisions that merely chose whether it ran (Rule 2). Bounded: 64 values.
+pub(crate) fn updates_itself(v: V, p: V) -> bool {
+    use inkwell::llvm_sys::LLVMOpcode as Op;
+    let mut stack = vec![v];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(x) = stack.pop() {
+        if !ir::is_instruction(x) || !seen.insert(x) || seen.len() > 64 {
+            continue;
+        }
+        match ir::opcode(x) {
+            Op::LLVMLoad => {
+                if same_address(ir::operand(x, 0), p) {
+                    return true;
+                }
+            }
+            Op::LLVMCall => {
+                let callee = ir::called_function(x);
+                let name = if callee.is_null() {
+                    String::new()
+                } else {
+                    ir::name_of(callee)
+                };
+                if name.starts_with("llvm.masked.load") {
+                    if same_address(ir::operand(x, 0), p) {
+                        return true;
+                    }
+                } else if name.starts_with("llvm.") {
+                    for k in 0..ir::num_call_args(x) {
+                        stack.push(ir::operand(x, k));
+                    }
+                }
+            }
+            Op::LLVMAlloca | Op::LLVMInvoke | Op::LLVMLandingPad => {}
+            _ => {
+                for k in 0..ir::num_operands(x) {
+                    stack.push(ir::operand(x, k));
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Whether a load of type `t` through `p` reads a constant global (through GEPs and
+/// casts) whose entries of type `t` are all the same constant (`static const int
+/// sizes[4] = {8, 8, 8, 8}`, a zero-initialised constant table).
+fn reads_uniform_constant(p: V, t: T) -> bool {
+    use inkwell::llvm_sys::LLVMOpcode as Op;
+    let mut base = p;
+    for _ in 0..16 {
+        let is_expr = !unsafe { LLVMIsAConstantExpr(base) }.is_null();
+        if !(ir::is_instruction(base) || is_expr) {
+            break;
+        }
+        match ir::opcode(base) {
+            Op::LLVMGetElementPtr | Op::LLVMBitCast | Op::LLVMAddrSpaceCast => {
+                base = ir::operand(base, 0)
+            }
+            _ => return false,
+        }
+    }
+    if unsafe { LLVMIsAGlobalVariable(base) }.is_null()
+        || unsafe { LLVMIsGlobalConstant(base) } == 0
+        || unsafe { LLVMIsDeclaration(base) } != 0
+    {
+        return false;
+    }
+    let init = unsafe { LLVMGetInitializer(base) };
+    if init.is_null() {
+        return false;
+    }
+    if unsafe { LLVMIsNull(init) } != 0 {
+        return true;
+    }
+    // Every leaf of type `t`, and all the same uniqued constant.
+    let mut leaf: Option<V> = None;
+    let mut stack = vec![init];
+    let mut visited = 0usize;
+    while let Some(c) = stack.pop() {
+        visited += 1;
+        if visited > 4096 {
+            return false;
+        }
+        let ct = ir::type_of(c);
+        if ct == t {
+            match leaf {
+                None => leaf = Some(c),
+                Some(l) if l == c => {}
+                Some(_) => return false,
+            }
+            continue;
+        }
+        let n = match ir::kind(ct) {
+            inkwell::llvm_sys::LLVMTypeKind::LLVMArrayTypeKind => unsafe {
+                LLVMGetArrayLength2(ct)
+            },
+            _ => return false,
+        };
+        for k in 0..n.min(4096) {
+            let e = unsafe { LLVMGetAggregateElement(c, k as u32) };
+            if e.is_null() {
+                return false;
+            }
+            stack.push(e);
+        }
+    }
+    leaf.is_some()
 }

@@ -335,9 +335,21 @@ impl<'a> FnInstr<'a> {
     }
 
     /// `ctrl(B)` of the block of instruction `i`, adapted to shadow type `t`, ORed into
-    /// `s` (Rule 2); `s` unchanged when control-flow tainting is off.
+    /// `s` (Rule 2 for updates: atomics); `s` unchanged when control-flow tainting is off.
     pub(crate) fn with_control(&mut self, i: V, s: V) -> V {
-        match self.block_control_label(ir::block_of(i)) {
+        self.with_write_control(i, s, false)
+    }
+
+    /// Rule 2 for a write of `s` by instruction `i`: `ctrl_loop(B)` if the write is a
+    /// `plain` overwrite, `ctrl(B)` if it updates the value it replaces.
+    pub(crate) fn with_write_control(&mut self, i: V, s: V, plain: bool) -> V {
+        let b = ir::block_of(i);
+        let c = if plain {
+            self.block_loop_control_label(b)
+        } else {
+            self.block_control_label(b)
+        };
+        match c {
             Some(c) => {
                 self.stats.control_writes += 1;
                 self.union(&[s, c], ir::type_of(s))
@@ -652,9 +664,13 @@ impl<'a> FnInstr<'a> {
             self.copy_shadow(*p, from, ir.c64(n), Some(n));
             ir.store(ir.null_ptr(), slot, 8);
         }
-        let entry_label = plan
-            .as_ref()
-            .map(|_| guard(ir.load(ir.i16, self.rt.ctrl_tls, 2), ir.c16(0)));
+        // `__tp_ctrl_tls`: low half ctrl(call site), high half ctrl_loop(call site).
+        let entry_label = plan.as_ref().map(|_| {
+            let both = guard(ir.load(ir.i32, self.rt.ctrl_tls, 4), ir.c32(0));
+            let all = ir.trunc(both, ir.i16);
+            let loops = ir.trunc(ir.lshr(both, ir.c32(16)), ir.i16);
+            (all, loops)
+        });
         if self.p.tracked {
             let parent = ir.load(ir.ptr, self.rt.ctx_tls, 8);
             let site = ir.load(ir.ptr, self.rt.site_tls, 8);
@@ -753,8 +769,14 @@ impl<'a> FnInstr<'a> {
                 } else {
                     ir.select(c, sa, sb)
                 };
-                let sc = self.adapt(self.shadow(c)?, target);
-                let s = ir.or(sc, picked);
+                // Like a PHI (Rule 1, "Pointers"): a condition that picks one object
+                // over another selects an identity, and -O0 writes it as a PHI.
+                let s = if ir::is_pointer_like(ir::type_of(i)) {
+                    picked
+                } else {
+                    let sc = self.adapt(self.shadow(c)?, target);
+                    ir.or(sc, picked)
+                };
                 self.set_shadow(i, s);
             }
             Op::LLVMPHI => {
@@ -909,6 +931,15 @@ impl<'a> FnInstr<'a> {
             // A block named twice (a switch with two cases to one target) must get the
             // same incoming value each time.
             let mut done: HashMap<B, V> = HashMap::new();
+            // A join of one value (`if (x) r = 2; else r = 2;`, or `v` and the PHI
+            // itself around a loop) selects nothing: Rule 1 adds no label.
+            let mut values: Vec<V> = (0..n)
+                .map(|k| unsafe { LLVMGetIncomingValue(phi, k) })
+                .filter(|&v| v != phi)
+                .collect();
+            values.sort_unstable();
+            values.dedup();
+            let selects = values.len() > 1;
             for k in 0..n {
                 let v = unsafe { LLVMGetIncomingValue(phi, k) };
                 let from = unsafe { LLVMGetIncomingBlock(phi, k) };
@@ -921,7 +952,7 @@ impl<'a> FnInstr<'a> {
                 // over another (swapped buffers, a selected solver's data) selects an
                 // identity; what is then read from the object carries its own labels.
                 let pointer = ir::is_pointer_like(ir::type_of(phi));
-                if let Some(e) = (!pointer)
+                if let Some(e) = (!pointer && selects)
                     .then(|| self.edge_label(from, to, ir::type_of(sp)))
                     .transpose()?
                     .flatten()

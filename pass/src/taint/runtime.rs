@@ -66,7 +66,7 @@ impl Runtime {
             arg_tls: ir.tls_global(abi::TLS_ARG_LABELS, arg_tls_ty),
             arg_tls_ty,
             ret_tls: ir.tls_global(abi::TLS_RET_LABEL, ir.i16),
-            ctrl_tls: ir.tls_global(abi::TLS_CTRL_LABEL, ir.i16),
+            ctrl_tls: ir.tls_global(abi::TLS_CTRL_LABEL, ir.i32),
             va_label_tls: ir.tls_global(abi::TLS_VA_LABEL, ir.i16),
             va_bytes_tls: ir.tls_global(abi::TLS_VA_STACK_BYTES, ir.i64),
             byval_tls: ir.tls_global(abi::TLS_BYVAL_SRC, byval_tls_ty),

@@ -47,7 +47,7 @@ static const SiteDesc branch_sites[] = { { branch_compute, 1, 0, &loops[0] } };
 static const SiteDesc succ_sites[] = { { succ_compute[0], 1, 0, 0 }, { succ_compute[1], 1, 0, 0 } };
 static BranchRec branches[] = { { &branch_sites[0], succ_sites, 2, 0, 0, 0, 0 } };
 static ModuleDesc module = {
-  0x544d5044u, 8, "fake_instrumented.c", funcs, 3, 2, loops, branches, 1, 0, 0,
+  0x544d5044u, 9, "fake_instrumented.c", funcs, 3, 2, loops, branches, 1, 0, 0,
 };
 static ModuleDesc bad_module = {
   0x544d5044u, 999, "from_the_future.c", funcs, 0, 0, loops, 0, 0, 0, 0,
@@ -221,7 +221,7 @@ int main(int argc, char **argv) {
     /* Control-flow tainting: bytes written under a labelled condition. */
     char out[8];
     __tp_shadow_set(out, 0, sizeof out);
-    __tp_ctrl_tls = label;
+    __tp_ctrl_tls = (uint32_t)label << 16 | label;
     __tp_callee_tls = (void *)__tpw_memcpy;
     __tpw_memcpy(out, buf, 4);
     __tp_ctrl_tls = 0;
