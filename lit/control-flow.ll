@@ -160,12 +160,10 @@ exit:
   ret i32 0
 }
 
-; Rule 2: a plain store in a loop body writes its value's label | ctrl_loop(B), and
-; ctrl_loop(B) = entry_loop | cl(loop header) (the header is the loop's exit test).
-; Memory intrinsics: memcpy copies the labels, then ORs ctrl_loop inline (small constant
-; sizes) or through a cold __tp_shadow_or when it is not 0; memset writes label |
-; ctrl_loop. Rule 3: ctrl(B) and ctrl_loop(B) go to __tp_ctrl_tls (low and high half)
-; before the call; the callee reads both halves at entry.
+; Rule 2: a store in a loop body that updates the value it overwrites (`*p += v`)
+; writes its value's label | ctrl(B), and ctrl(B) = entry | cl(loop header). Plain
+; overwrites take no control label: memcpy copies the labels, memset writes the value's
+; label. Rule 3: ctrl(B) goes to __tp_ctrl_tls before the call.
 ; CHECK-LABEL: define void @body(i32 %n, ptr %p, i32 %v, ptr %q, i64 %len)
 ; Shadow addresses of the arguments %p and %q: the mapping, once, in the entry block.
 ; CHECK: ptrtoint ptr %p to i64
@@ -175,52 +173,32 @@ exit:
 ; CHECK: [[OK:%.*]] = icmp eq ptr {{%.*}}, @body
 ; CHECK: [[LV0:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 2)
 ; CHECK-NEXT: [[LV:%.*]] = select i1 [[OK]], i16 [[LV0]], i16 0
-; CHECK: [[C0:%.*]] = load i32, ptr @__tp_ctrl_tls
-; CHECK-NEXT: [[BOTH:%.*]] = select i1 [[OK]], i32 [[C0]], i32 0
-; CHECK-NEXT: [[ENTRY:%.*]] = trunc i32 [[BOTH]] to i16
-; CHECK-NEXT: [[HI:%.*]] = lshr i32 [[BOTH]], 16
-; CHECK-NEXT: [[ENTRYL:%.*]] = trunc i32 [[HI]] to i16
+; CHECK: [[C0:%.*]] = load i16, ptr @__tp_ctrl_tls
+; CHECK-NEXT: [[ENTRY:%.*]] = select i1 [[OK]], i16 [[C0]], i16 0
 ; CHECK: loop:
 ; CHECK: %i = phi i32
 ; CHECK-NEXT: [[SI:%.*]] = phi i16
 ; CHECK: [[CL:%.*]] = or i16 [[SI]], {{%.*}}
 ; CHECK: body:
-; CHECK-NEXT: [[CTRLALL:%.*]] = or i16 [[ENTRY]], [[CL]]
-; CHECK-NEXT: [[CTRL:%.*]] = or i16 [[ENTRYL]], [[CL]]
-; CHECK: [[SV:%.*]] = or i16 [[LV]], [[CTRL]]
+; CHECK-NEXT: [[CTRL:%.*]] = or i16 [[ENTRY]], [[CL]]
+; CHECK: %upd = add i32 %old, %v
+; CHECK: [[SV:%.*]] = or i16 {{%.*}}, [[CTRL]]
 ; CHECK: [[W:%.*]] = mul i64 {{%.*}}, 281479271743489
 ; CHECK-NEXT: store i64 [[W]], ptr [[SP]], align 2
-; CHECK-NEXT: store i32 %v, ptr %p
-; memcpy of 16 bytes: copy the labels, then OR ctrl into the 16 labels inline.
+; CHECK-NEXT: store i32 %upd, ptr %p
+; memcpy of 16 bytes: copy the labels inline, nothing ORed.
 ; CHECK-NEXT: call void @llvm.memmove.p0.p0.i64(ptr [[SP]], ptr [[SQ]], i64 32, i1 false)
-; CHECK-NEXT: [[SPI:%.*]] = insertelement <16 x i16> poison, i16 [[CTRL]], i32 0
-; CHECK-NEXT: [[SPL:%.*]] = shufflevector <16 x i16> [[SPI]], <16 x i16> poison, <16 x i32> zeroinitializer
-; CHECK-NEXT: [[OLD:%.*]] = load <16 x i16>, ptr [[SP]], align 2
-; CHECK-NEXT: [[NEW:%.*]] = or <16 x i16> [[OLD]], [[SPL]]
-; CHECK-NEXT: store <16 x i16> [[NEW]], ptr [[SP]], align 2
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %q, i64 16, i1 false)
-; memcpy of a variable length: runtime copy, then the cold OR.
-; CHECK: call void @__tp_shadow_copy(ptr %p, ptr %q, i64 %len)
-; CHECK-NEXT: [[NZ:%.*]] = icmp ne i16 [[CTRL]], 0
-; CHECK-NEXT: br i1 [[NZ]], label %[[COLD:.*]], label %[[REST:.*]], !prof
-; CHECK: [[COLD]]:
-; CHECK-NEXT: call void @__tp_shadow_or(ptr %p, i16 [[CTRL]], i64 %len)
-; CHECK-NEXT: br label %[[REST]]
-; CHECK: [[REST]]:
+; memcpy of a variable length: runtime copy.
+; CHECK-NEXT: call void @__tp_shadow_copy(ptr %p, ptr %q, i64 %len)
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %q, i64 %len, i1 false)
-; memset(p, v, 8): one inline store of (label(v) | ctrl) per byte.
-; CHECK: [[MS:%.*]] = or i16 [[LV]], [[CTRL]]
-; CHECK-NEXT: [[MSI:%.*]] = insertelement <8 x i16> poison, i16 [[MS]], i32 0
+; memset(p, v, 8): one inline store of label(v) per byte.
+; CHECK: [[MSI:%.*]] = insertelement <8 x i16> poison, i16 [[LV]], i32 0
 ; CHECK-NEXT: [[MSS:%.*]] = shufflevector <8 x i16> [[MSI]], <8 x i16> poison, <8 x i32> zeroinitializer
 ; CHECK-NEXT: store <8 x i16> [[MSS]], ptr [[SP]], align 2
 ; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr %p, i8 %b8, i64 8, i1 false)
-; The call: ctrl(B) | ctrl_loop(B) << 16 into __tp_ctrl_tls, the callee into
-; __tp_callee_tls.
-; CHECK: [[LO:%.*]] = zext i16 [[CTRLALL]] to i32
-; CHECK-NEXT: [[HI32:%.*]] = zext i16 [[CTRL]] to i32
-; CHECK-NEXT: [[HIS:%.*]] = shl i32 [[HI32]], 16
-; CHECK-NEXT: [[PACKED:%.*]] = or i32 [[LO]], [[HIS]]
-; CHECK-NEXT: store i32 [[PACKED]], ptr @__tp_ctrl_tls, align 4
+; The call: ctrl(B) into __tp_ctrl_tls, the callee into __tp_callee_tls.
+; CHECK: store i16 [[CTRL]], ptr @__tp_ctrl_tls, align 2
 ; CHECK-NEXT: store ptr @ext, ptr @__tp_callee_tls, align 8
 ; CHECK-NEXT: call void @ext(i32 %v)
 ; DF-LABEL: define void @body(
@@ -234,7 +212,9 @@ loop:
   %c = icmp slt i32 %i, %n
   br i1 %c, label %body, label %exit
 body:
-  store i32 %v, ptr %p
+  %old = load i32, ptr %p
+  %upd = add i32 %old, %v
+  store i32 %upd, ptr %p
   call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %q, i64 16, i1 false)
   call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %q, i64 %len, i1 false)
   %b8 = trunc i32 %v to i8
@@ -246,22 +226,23 @@ exit:
   ret void
 }
 
-; Rule 3, callee side: the entry control labels are read from __tp_ctrl_tls at entry (if
-; the call was meant for us); a plain store ORs in the loop half.
-; CHECK-LABEL: define void @callee_writes(ptr %p)
-; CHECK: ptrtoint ptr %p to i64
-; CHECK: [[SP:%.*]] = inttoptr i64 {{%.*}} to ptr
+; Rule 3, callee side: the entry control label is read from __tp_ctrl_tls at entry (if
+; the call was meant for us) and ORed into what the function's updates write; its plain
+; overwrite (`*q = 7`) takes none.
+; CHECK-LABEL: define void @callee_writes(ptr %p, ptr %q)
 ; CHECK: [[OK:%.*]] = icmp eq ptr {{%.*}}, @callee_writes
-; CHECK: [[C:%.*]] = load i32, ptr @__tp_ctrl_tls, align 4
-; CHECK-NEXT: [[BOTH:%.*]] = select i1 [[OK]], i32 [[C]], i32 0
-; CHECK-NEXT: [[HI:%.*]] = lshr i32 [[BOTH]], 16
-; CHECK-NEXT: [[ENTRY:%.*]] = trunc i32 [[HI]] to i16
-; CHECK-NEXT: [[Z:%.*]] = zext i16 [[ENTRY]] to i64
-; CHECK-NEXT: [[W:%.*]] = mul i64 [[Z]], 281479271743489
-; CHECK-NEXT: store i64 [[W]], ptr [[SP]], align 2
-; CHECK-NEXT: store i32 7, ptr %p
-define void @callee_writes(ptr %p) {
-  store i32 7, ptr %p
+; CHECK: [[C:%.*]] = load i16, ptr @__tp_ctrl_tls, align 2
+; CHECK-NEXT: [[ENTRY:%.*]] = select i1 [[OK]], i16 [[C]], i16 0
+; CHECK: %u = add i32 %o, 7
+; CHECK: [[U:%.*]] = or i16 {{%.*}}, [[ENTRY]]
+; CHECK: store i32 %u, ptr %p
+; CHECK: store i64 0, ptr {{%.*}}, align 2
+; CHECK-NEXT: store i32 7, ptr %q
+define void @callee_writes(ptr %p, ptr %q) {
+  %o = load i32, ptr %p
+  %u = add i32 %o, 7
+  store i32 %u, ptr %p
+  store i32 7, ptr %q
   ret void
 }
 

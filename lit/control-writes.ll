@@ -1,31 +1,28 @@
 ; Rule 2 (docs/internal/control-flow.md): a store that *updates* the value it overwrites
 ; (`*q += 1`: its value comes from a load of the same address) ORs ctrl(B), the labels of
-; every decision around it; a *plain* overwrite (`*p = v`) ORs only ctrl_loop(B), the
-; decisions of the loops around it. A decision that merely picks whether an object is
-; written (a solver selector) selects; it does not count.
+; every decision around it, because they decided how often it ran; a *plain* overwrite
+; (`*p = v`) stores a value that does not depend on that and ORs nothing. A decision that
+; merely picks whether an object is written (a solver selector) selects; it does not
+; count.
 ; RUN: %opt_rules < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
 ; Under an `if`: the plain store writes label(v) and nothing of %c; the update ORs the
-; decision's label (cl(entry), the label of %c).
+; decision's label (cl(entry), the label of %c) and the entry label.
 ; CHECK-LABEL: define void @if_writes(ptr %p, ptr %q, i32 %c, i32 %v)
 ; CHECK: [[LQ:%[0-9]+]] = select i1 [[OK:%[0-9]+]], i16 {{%[0-9]+}}, i16 0
 ; CHECK: [[LC:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
 ; CHECK: [[LV:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
-; CHECK: [[BOTH:%[0-9]+]] = select i1 [[OK]], i32 {{%[0-9]+}}, i32 0
-; CHECK-NEXT: [[ENTRY:%[0-9]+]] = trunc i32 [[BOTH]] to i16
-; CHECK-NEXT: [[HI:%[0-9]+]] = lshr i32 [[BOTH]], 16
-; CHECK-NEXT: [[ENTRYL:%[0-9]+]] = trunc i32 [[HI]] to i16
+; CHECK: [[ENTRY:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
 ; CHECK: then:
 ; CHECK-NEXT: [[CTRL:%[0-9]+]] = or i16 [[ENTRY]], [[LC]]
-; CHECK-NEXT: [[SV:%[0-9]+]] = or i16 [[LV]], [[ENTRYL]]
-; CHECK-NEXT: [[W:%[0-9]+]] = zext i16 [[SV]] to i64
+; CHECK-NEXT: [[W:%[0-9]+]] = zext i16 [[LV]] to i64
 ; CHECK-NEXT: [[S:%[0-9]+]] = mul i64 [[W]], 281479271743489
 ; CHECK-NEXT: store i64 [[S]], ptr
 ; CHECK-NEXT: store i32 %v, ptr %p
 ; CHECK: %u = add i32 %o, 1
-; CHECK-NEXT: [[U:%[0-9]+]] = or i16 {{%[0-9]+}}, [[CTRL]]
+; CHECK-NEXT: [[U:%[0-9]+]] = or i16 [[LQ]], [[CTRL]]
 ; CHECK: store i32 %u, ptr %q
 define void @if_writes(ptr %p, ptr %q, i32 %c, i32 %v) {
 entry:
@@ -41,22 +38,25 @@ exit:
   ret void
 }
 
-; In a loop: the plain store ORs the loop's exit label (ctrl_loop), the `if` inside the
-; loop adds nothing to it.
-; CHECK-LABEL: define void @loop_writes(ptr %p, i32 %n, i32 %c, i32 %v)
-; CHECK: [[LN:%[0-9]+]] = select i1 [[OK:%[0-9]+]], i16 {{%[0-9]+}}, i16 0
+; In a loop: the plain store writes label(v) only, the count update ORs the loop's exit
+; label and the `if`'s: both decided how often it ran.
+; CHECK-LABEL: define void @loop_writes(ptr %p, ptr %q, i32 %n, i32 %c, i32 %v)
+; CHECK: [[LQ:%[0-9]+]] = select i1 [[OK:%[0-9]+]], i16 {{%[0-9]+}}, i16 0
+; CHECK: [[LN:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
 ; CHECK: [[LC:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
 ; CHECK: [[LV:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
-; CHECK: [[HI:%[0-9]+]] = lshr i32 {{%[0-9]+}}, 16
-; CHECK-NEXT: [[ENTRYL:%[0-9]+]] = trunc i32 [[HI]] to i16
+; CHECK: [[ENTRY:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
 ; CHECK: loop:
 ; CHECK: [[CLH:%[0-9]+]] = or i16 {{%[0-9]+}}, [[LN]]
 ; CHECK: body:
-; CHECK-NEXT: [[CL:%[0-9]+]] = or i16 [[ENTRYL]], [[CLH]]
-; CHECK-NEXT: [[SV:%[0-9]+]] = or i16 [[LV]], [[CL]]
-; CHECK-NOT: or i16
+; CHECK-NEXT: [[C1:%[0-9]+]] = or i16 [[ENTRY]], [[CLH]]
+; CHECK-NEXT: [[CTRL:%[0-9]+]] = or i16 [[C1]], [[LC]]
+; CHECK-NEXT: [[W:%[0-9]+]] = zext i16 [[LV]] to i64
 ; CHECK: store i32 %v, ptr %p
-define void @loop_writes(ptr %p, i32 %n, i32 %c, i32 %v) {
+; CHECK: %u = add i32 %o, 1
+; CHECK-NEXT: {{%[0-9]+}} = or i16 {{%[0-9]+}}, [[CTRL]]
+; CHECK: store i32 %u, ptr %q
+define void @loop_writes(ptr %p, ptr %q, i32 %n, i32 %c, i32 %v) {
 entry:
   br label %loop
 loop:
@@ -68,6 +68,9 @@ test:
   br i1 %t, label %body, label %latch
 body:
   store i32 %v, ptr %p
+  %o = load i32, ptr %q
+  %u = add i32 %o, 1
+  store i32 %u, ptr %q
   br label %latch
 latch:
   %i1 = add i32 %i, 1

@@ -81,11 +81,9 @@ pub const TLS_ARG_LABELS: &str = "__tp_arg_tls";
 /// `i16`: label of the return value. Callers pre-set it to the union of the argument
 /// labels so that an uninstrumented callee yields a conservative answer.
 pub const TLS_RET_LABEL: &str = "__tp_ret_tls";
-/// `i32`: control labels in force at the call site (control-flow tainting). The low
-/// 16 bits are the label of every decision the call depends on (`ctrl(B)`: what a
-/// read-modify-write store in the callee ORs in); the high 16 bits only those of the
-/// loops around the call (`ctrl_loop(B)`: what a plain write ORs in). See
-/// `docs/internal/control-flow.md`, Rule 2.
+/// `i16`: control label in force at the call site (control-flow tainting): what a store
+/// in the callee that updates the value it overwrites ORs in (a plain overwrite takes
+/// none; `docs/internal/control-flow.md`, Rule 2).
 pub const TLS_CTRL_LABEL: &str = "__tp_ctrl_tls";
 /// `i16`: union of the labels of the variadic arguments of the call in flight.
 pub const TLS_VA_LABEL: &str = "__tp_va_label_tls";

@@ -119,25 +119,14 @@ extern "C" {
     pub fn __tp_tls_ctx() -> *mut *mut core::ffi::c_void;
     /// `__tp_site_tls`: the call site of the call in flight.
     pub fn __tp_tls_site() -> *mut *const core::ffi::c_void;
-    /// `__tp_ctrl_tls`: the control labels in force at the call in flight (low half:
-    /// every decision; high half: the loops' decisions only).
-    pub fn __tp_tls_ctrl() -> *mut u32;
+    /// `__tp_ctrl_tls`: the control label in force at the call in flight.
+    pub fn __tp_tls_ctrl() -> *mut u16;
     /// `__tp_callee_tls`: the function the call in flight calls.
     pub fn __tp_tls_callee() -> *mut *const core::ffi::c_void;
     /// `__tp_loops_tls`: this thread's loops in flight.
     pub fn __tp_tls_loops() -> *mut taintprof_abi::InFlightLoop;
     /// `__tp_loop_depth_tls`: the number of entries pushed on it.
     pub fn __tp_tls_loop_depth() -> *mut u64;
-}
-
-/// The caller's control label for plain writes (control-flow tainting): wrappers OR it
-/// into every byte the library call writes. Library routines overwrite what they
-/// write, so only the loops around the call decide it (the high half of
-/// `__tp_ctrl_tls`; docs/internal/control-flow.md, Rule 2).
-#[inline]
-pub(crate) fn ctrl_label() -> u16 {
-    // SAFETY: thread-local u32 slot.
-    (unsafe { *__tp_tls_ctrl() } >> 16) as u16
 }
 
 /// Label of argument `i` of the call in flight (wrappers use this).

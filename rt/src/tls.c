@@ -13,10 +13,8 @@
 TP_TLS uint16_t __tp_arg_tls[64] __attribute__((aligned(64)));
 /* Label of the return value of the call in flight. */
 TP_TLS uint16_t __tp_ret_tls;
-/* Control labels in force at the call site (control-flow tainting): the low half is
- * every decision's label (read-modify-write stores use it), the high half only the
- * decisions of the loops around the call (plain writes use it). */
-TP_TLS uint32_t __tp_ctrl_tls;
+/* Control label in force at the call site (control-flow tainting). */
+TP_TLS uint16_t __tp_ctrl_tls;
 /* Union of the labels of the variadic arguments of the call in flight. */
 TP_TLS uint16_t __tp_va_label_tls;
 /* Bytes of variadic arguments passed on the stack. */
@@ -53,7 +51,7 @@ uint16_t *__tp_tls_args(void) { return __tp_arg_tls; }
 uint16_t *__tp_tls_ret(void) { return &__tp_ret_tls; }
 void **__tp_tls_ctx(void) { return &__tp_ctx_tls; }
 const void **__tp_tls_site(void) { return &__tp_site_tls; }
-uint32_t *__tp_tls_ctrl(void) { return &__tp_ctrl_tls; }
+uint16_t *__tp_tls_ctrl(void) { return &__tp_ctrl_tls; }
 void **__tp_tls_callee(void) { return &__tp_callee_tls; }
 struct tp_loop_in_flight *__tp_tls_loops(void) { return __tp_loops_tls; }
 uint64_t *__tp_tls_loop_depth(void) { return &__tp_loop_depth_tls; }

@@ -523,7 +523,7 @@ fn wrappers_link_and_move_labels() {
         "{}",
         r.stdout()
     );
-    assert!(r.stdout().contains("label(ctrl_copy)=1"), "{}", r.stdout());
+    assert!(r.stdout().contains("label(ctrl_copy)=0"), "{}", r.stdout());
     assert!(r.stdout().contains("label(or)=8"), "{}", r.stdout());
     assert_eq!(r.report()["parameters"], serde_json::json!(["n", "text"]));
 }

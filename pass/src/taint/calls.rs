@@ -219,14 +219,9 @@ impl FnInstr<'_> {
             let site = self.descs.site(ir, Site { chain, loop_ });
             ir.store(site, rt.site_tls, 8);
         }
-        if let (Some(c), Some(cl)) = (
-            self.block_control_label(ir::block_of(i)),
-            self.block_loop_control_label(ir::block_of(i)),
-        ) {
-            // Both halves in one store: ctrl(B) low, ctrl_loop(B) high.
+        if let Some(c) = self.block_control_label(ir::block_of(i)) {
             self.stats.control_calls += 1;
-            let both = ir.or(ir.zext(c, ir.i32), ir.shl(ir.zext(cl, ir.i32), ir.c32(16)));
-            ir.store(both, rt.ctrl_tls, 4);
+            ir.store(c, rt.ctrl_tls, 2);
         }
         ir.store(ir::called_value(i), rt.callee_tls, 8);
         Ok(())
@@ -283,33 +278,18 @@ impl FnInstr<'_> {
                 ir.before(i);
                 let len = op(2);
                 let n = ir::const_int_value(len);
+                // Rule 2: a copy overwrites, so the bytes get the copied labels only.
                 self.copy_shadow(op(0), op(1), len, n);
-                // Rule 2: the copied labels | ctrl_loop(B) (a copy overwrites).
-                if let Some(c) = self.block_loop_control_label(ir::block_of(i)) {
-                    self.or_label_bytes(i, op(0), c, len, n);
-                }
             }
             IntrKind::Set => {
                 ir.before(i);
                 let l = self.label(op(1))?;
                 let len = op(2);
                 let n = ir::const_int_value(len);
-                match self.block_loop_control_label(ir::block_of(i)) {
-                    // Small power-of-two sizes: one inline store of `label | ctrl`.
-                    Some(c) if matches!(n, Some(1 | 2 | 4 | 8 | 16 | 32 | 64)) => {
-                        self.stats.control_writes += 1;
-                        self.store_label_bytes(op(0), n.unwrap(), ir.or(l, c));
-                    }
-                    // `memset(p, 0, n)` (the common case): clear inline, then OR ctrl.
-                    Some(c) if ir::is_zero_const(l) => {
-                        self.set_shadow_bytes(op(0), l, len, n);
-                        self.or_label_bytes(i, op(0), c, len, n);
-                    }
-                    Some(c) => {
-                        self.stats.control_writes += 1;
-                        self.set_shadow_bytes(op(0), ir.or(l, c), len, n)
-                    }
-                    None => self.set_shadow_bytes(op(0), l, len, n),
+                // Rule 2: a fill overwrites, so the bytes get the value's label only.
+                match n {
+                    Some(k @ (1 | 2 | 4 | 8 | 16 | 32 | 64)) => self.store_label_bytes(op(0), k, l),
+                    _ => self.set_shadow_bytes(op(0), l, len, n),
                 }
             }
             IntrKind::MaskedLoad => self.visit_masked_load(i)?,

@@ -13,9 +13,11 @@
 //! * Rule 1: a PHI's incoming shadow from `Q` is ORed with the label of `Q`'s own
 //!   condition and the `cl(P)` of [`ControlDeps::edge_deciders`], computed at the end of
 //!   `Q` (once per edge).
-//! * Rule 2: stores, atomics, masked stores/scatters and memory intrinsics OR `ctrl(B)`
-//!   into the labels they write (`memory.rs`, `calls.rs`); a plain store into a stack
-//!   slot of this activation ORs only the decisions made since the slot came alive
+//! * Rule 2: stores and masked stores that update the value they overwrite
+//!   (`memory::updates_itself`) and atomics OR `ctrl(B)` into the labels they write
+//!   (`memory.rs`, `calls.rs`); plain overwrites (other stores, scatters, memory
+//!   intrinsics, runtime wrappers) OR nothing. An update of a stack slot of this
+//!   activation ORs only the decisions made since the slot came alive
 //!   ([`FnInstr::local_slot_control_label`]).
 //! * Rule 3: calls through the label ABI store `ctrl(B)` into `__tp_ctrl_tls`
 //!   (`calls.rs`); `ret` ORs `cl(P), P ∈ CD*(B)` — not `entry`.
@@ -51,11 +53,6 @@ pub struct Control {
     slots: HashMap<usize, V>,
     /// Block index -> `ctrl(B)` (`i16`).
     ctrl: HashMap<usize, V>,
-    /// Block index -> `ctrl_loop(B)` (`i16`): only the deciders of loops around `B`.
-    ctrl_loop: HashMap<usize, V>,
-    /// Block index -> the loops (indices into the forest) this block is an exiting
-    /// block of: a decider there decides how often those loops run.
-    exits_of: Vec<Vec<usize>>,
     /// (from, to, shadow type) -> edge label.
     edges: HashMap<(usize, usize, T), V>,
 }
@@ -175,24 +172,15 @@ impl FnInstr<'_> {
         &mut self,
         deps: ControlDeps,
         slots: HashMap<usize, V>,
-        (entry, entry_loop): (V, V),
+        entry: V,
         needy: &[usize],
     ) {
         self.stats.control_slots += slots.len();
-        let forest = &self.p.an.forest;
-        let mut exits_of = vec![Vec::new(); self.p.an.blocks.len()];
-        for (l, lp) in forest.loops.iter().enumerate() {
-            for &x in &lp.exiting {
-                exits_of[x].push(l);
-            }
-        }
         self.cf = Some(Control {
             deps,
             slots,
             ctrl: HashMap::new(),
-            ctrl_loop: HashMap::new(),
             edges: HashMap::new(),
-            exits_of,
         });
         // The entry block first, at the end of the prologue (its top holds allocas);
         // `needy` is in reverse post-order, so dominators come before what they
@@ -226,29 +214,8 @@ impl FnInstr<'_> {
                 let l = self.cl_load(p);
                 c = self.ir.or(c, l);
             }
-            // ctrl_loop(B): few deciders (the exits of the loops around B), no reuse.
-            let mut cl = entry_loop;
-            for p in self.loop_deciders(b) {
-                let l = self.cl_load(p);
-                cl = self.ir.or(cl, l);
-            }
-            let cf = self.cf.as_mut().unwrap();
-            cf.ctrl.insert(b, c);
-            cf.ctrl_loop.insert(b, cl);
+            self.cf.as_mut().unwrap().ctrl.insert(b, c);
         }
-    }
-
-    /// The deciders in `CD*(b)` that decide how often a loop around `b` runs: exiting
-    /// blocks of a loop that contains `b` (Rule 2 for plain writes).
-    fn loop_deciders(&self, b: usize) -> Vec<usize> {
-        let cf = self.cf.as_ref().expect("control flow on");
-        let forest = &self.p.an.forest;
-        cf.deps.cd[b]
-            .iter()
-            .copied()
-            .filter(|&p| cf.slots.contains_key(&p))
-            .filter(|&p| cf.exits_of[p].iter().any(|&l| forest.loops[l].contains(b)))
-            .collect()
     }
 
     /// Load `cl(p)` at the builder position (0 if `p` has no slot: no rule needed it,
@@ -269,16 +236,7 @@ impl FnInstr<'_> {
         cf.ctrl.get(idx).copied()
     }
 
-    /// `ctrl_loop(B)` for block `b`: `entry_loop | OR cl(P)` for the deciders of the
-    /// loops around `b` only — what a plain write (one that does not update the value it
-    /// overwrites) ORs in. `None` when control-flow tainting is off.
-    pub(crate) fn block_loop_control_label(&self, b: B) -> Option<V> {
-        let cf = self.cf.as_ref()?;
-        let idx = self.p.an.index.get(&b)?;
-        cf.ctrl_loop.get(idx).copied()
-    }
-
-    /// Rule 2 for a store through `ptr` in block `b`, when `ptr` points into a stack slot
+    /// Rule 2 for an update through `ptr` in block `b`, when `ptr` points into a stack slot
     /// of this activation (an alloca, through GEPs and casts): `OR cl(P)` for `P ∈ CD*(b)`
     /// minus the deciders that also control where the slot comes alive. The slot cannot
     /// outlive the activation (nor, with `lifetime.start` inside a loop, one iteration),
@@ -287,7 +245,7 @@ impl FnInstr<'_> {
     /// behaves like the register it would be without `&` (and `-O0`, where the slot
     /// lives in the callee, agrees with `-O2`, where inlining put it into the caller's
     /// loop). `None` if `ptr` is not such a slot (the full `ctrl(B)` applies).
-    pub(crate) fn local_slot_control_label(&self, b: B, ptr: V, plain: bool) -> Option<V> {
+    pub(crate) fn local_slot_control_label(&self, b: B, ptr: V) -> Option<V> {
         let cf = self.cf.as_ref()?;
         let slot = stack_slot(ptr)?;
         let an = &self.p.an;
@@ -315,13 +273,8 @@ impl FnInstr<'_> {
             });
         }
         let enclosing = enclosing.unwrap_or_default();
-        let deciders = if plain {
-            self.loop_deciders(idx)
-        } else {
-            cf.deps.cd[idx].clone()
-        };
         let mut c = self.ir.c16(0);
-        for p in deciders {
+        for &p in &cf.deps.cd[idx] {
             if !enclosing.contains(&p) {
                 let l = self.cl_load(p);
                 c = self.ir.or(c, l);

@@ -30,8 +30,6 @@ use taintprof_abi as abi;
 
 /// Largest size cleared/copied inline; larger ones call the runtime.
 const INLINE_MAX: u64 = 256;
-/// Largest size whose labels get the control label ORed in inline.
-const OR_INLINE_MAX: u64 = 128;
 
 impl FnInstr<'_> {
     /// Shadow address of application pointer `p` (scalar or vector of pointers): the
@@ -331,59 +329,6 @@ impl FnInstr<'_> {
         }
     }
 
-    /// OR `label` (`i16`, the control label) into the labels of `n` bytes at `dst`
-    /// (memory written by an intrinsic under control, Rule 2). Inline for constant
-    /// sizes up to [`OR_INLINE_MAX`] bytes (vector load, or, store per chunk); otherwise
-    /// `if (label != 0) __tp_shadow_or(dst, label, n)` as a cold call inserted before
-    /// `before` at the end (it splits the block).
-    pub(crate) fn or_label_bytes(
-        &mut self,
-        before: V,
-        dst: V,
-        label: V,
-        n: V,
-        const_n: Option<u64>,
-    ) {
-        let ir = self.ir;
-        if ir::is_zero_const(label) || const_n == Some(0) {
-            return;
-        }
-        self.stats.control_writes += 1;
-        if let Some(c) = const_n.filter(|&c| c <= OR_INLINE_MAX) {
-            let base = self.shadow_ptr(dst);
-            let mut off = 0u64;
-            while off < c {
-                let lanes = [32u64, 16, 8, 4, 2, 1]
-                    .into_iter()
-                    .find(|&k| k <= c - off)
-                    .unwrap();
-                let p = if off == 0 {
-                    base
-                } else {
-                    ir.gep_i8(base, ir.c64(2 * off))
-                };
-                let (t, l) = if lanes == 1 {
-                    (ir.i16, label)
-                } else {
-                    let vt = ir.vec(ir.i16, lanes as u32);
-                    (vt, ir.splat(label, lanes as u32))
-                };
-                let old = ir.load(t, p, 2);
-                ir.store(ir.or(old, l), p, 2);
-                off += lanes;
-            }
-            return;
-        }
-        let need = ir.icmp_ne(label, ir.c16(0));
-        let n64 = ir.zext(n, ir.i64);
-        self.deferred.push(super::Deferred {
-            cond: need,
-            before,
-            hook: self.rt.shadow_or,
-            args: vec![dst, label, n64],
-        });
-    }
-
     /// Set the labels of `n` bytes at `dst` to `label` (`i16`).
     pub(crate) fn set_shadow_bytes(&self, dst: V, label: V, n: V, const_n: Option<u64>) {
         let ir = self.ir;
@@ -436,22 +381,24 @@ impl FnInstr<'_> {
         let p = ir::operand(i, 1);
         let t = ir::type_of(v);
         let s = self.shadow(v)?;
-        // Rule 2: memory outlives the region. An update (`x += d`) ORs every decision
-        // around it, a plain overwrite only the loops' (a decision that merely picks
-        // whether the object is written selects, it does not count); in a stack slot of
-        // this activation, which lives inside the enclosing regions, only the decisions
-        // made since it came alive. Not for pointers: which object a decision picked is
-        // an identity, not a magnitude (docs/internal/control-flow.md, Rule 2, "Pointers").
-        let s = if ir::is_pointer_like(t) {
+        // Rule 2: memory outlives the region. A store that updates the value it
+        // overwrites (`count++`) ORs every decision around it: they decided how often
+        // it ran, and the result counts that. A plain overwrite stores a value that does
+        // not depend on how often or whether it ran; it ORs nothing (whether an object
+        // was written at all is a selection, like a solver selector). In a stack slot of
+        // this activation, which lives inside the enclosing regions, an update ORs only
+        // the decisions made since the slot came alive. Not for pointers: which object a
+        // decision picked is an identity, not a magnitude
+        // (docs/internal/control-flow.md, Rule 2, "Pointers").
+        let s = if ir::is_pointer_like(t) || !updates_itself(v, p) {
             s
         } else {
-            let plain = !updates_itself(v, p);
-            match self.local_slot_control_label(ir::block_of(i), p, plain) {
+            match self.local_slot_control_label(ir::block_of(i), p) {
                 Some(c) => {
                     self.stats.control_writes += 1;
                     self.union(&[s, c], ir::type_of(s))
                 }
-                None => self.with_write_control(i, s, plain),
+                None => self.with_control(i, s),
             }
         };
         self.store_shadow(p, t, s);
@@ -607,13 +554,20 @@ pub(crate) fn updates_itself(v: V, p: V) -> bool {
                     if same_address(ir::operand(x, 0), p) {
                         return true;
                     }
-                } else if name.starts_with("llvm.") {
+                } else {
+                    // A helper (`*p = add(*p, 1)`) may compute the update: look at its
+                    // arguments too, so that -O0 (a call) and -O2 (inlined) agree.
                     for k in 0..ir::num_call_args(x) {
                         stack.push(ir::operand(x, k));
                     }
                 }
             }
-            Op::LLVMAlloca | Op::LLVMInvoke | Op::LLVMLandingPad => {}
+            Op::LLVMInvoke => {
+                for k in 0..ir::num_call_args(x) {
+                    stack.push(ir::operand(x, k));
+                }
+            }
+            Op::LLVMAlloca | Op::LLVMLandingPad => {}
             _ => {
                 for k in 0..ir::num_operands(x) {
                     stack.push(ir::operand(x, k));

@@ -152,7 +152,7 @@ impl Leaves {
 }
 
 /// A runtime call to put behind `if (cond)` before `before` once block-based work is
-/// done (branch-sink updates, `__tp_shadow_or` for large or variable lengths).
+/// done (branch-sink updates).
 pub(crate) struct Deferred {
     pub cond: V,
     pub before: V,
@@ -340,16 +340,13 @@ impl<'a> FnInstr<'a> {
         self.with_write_control(i, s, false)
     }
 
-    /// Rule 2 for a write of `s` by instruction `i`: `ctrl_loop(B)` if the write is a
-    /// `plain` overwrite, `ctrl(B)` if it updates the value it replaces.
+    /// Rule 2 for a write of `s` by instruction `i`: nothing if the write is a `plain`
+    /// overwrite, `ctrl(B)` if it updates the value it replaces.
     pub(crate) fn with_write_control(&mut self, i: V, s: V, plain: bool) -> V {
-        let b = ir::block_of(i);
-        let c = if plain {
-            self.block_loop_control_label(b)
-        } else {
-            self.block_control_label(b)
-        };
-        match c {
+        if plain {
+            return s;
+        }
+        match self.block_control_label(ir::block_of(i)) {
             Some(c) => {
                 self.stats.control_writes += 1;
                 self.union(&[s, c], ir::type_of(s))
@@ -664,13 +661,9 @@ impl<'a> FnInstr<'a> {
             self.copy_shadow(*p, from, ir.c64(n), Some(n));
             ir.store(ir.null_ptr(), slot, 8);
         }
-        // `__tp_ctrl_tls`: low half ctrl(call site), high half ctrl_loop(call site).
-        let entry_label = plan.as_ref().map(|_| {
-            let both = guard(ir.load(ir.i32, self.rt.ctrl_tls, 4), ir.c32(0));
-            let all = ir.trunc(both, ir.i16);
-            let loops = ir.trunc(ir.lshr(both, ir.c32(16)), ir.i16);
-            (all, loops)
-        });
+        let entry_label = plan
+            .as_ref()
+            .map(|_| guard(ir.load(ir.i16, self.rt.ctrl_tls, 2), ir.c16(0)));
         if self.p.tracked {
             let parent = ir.load(ir.ptr, self.rt.ctx_tls, 8);
             let site = ir.load(ir.ptr, self.rt.site_tls, 8);
@@ -939,7 +932,14 @@ impl<'a> FnInstr<'a> {
                 .collect();
             values.sort_unstable();
             values.dedup();
-            let selects = values.len() > 1;
+            // A join of loads only picks which memory was read: the -O2 form of a load
+            // through a selected pointer (GVN forwarding `u->n` through a loop that
+            // swaps `u` and `v`), which Rule 1 leaves alone ("Pointers"); the values
+            // carry the labels of the memory they were read from.
+            let from_memory = values
+                .iter()
+                .all(|&v| ir::is_instruction(v) && ir::opcode(v) == Op::LLVMLoad);
+            let selects = values.len() > 1 && !from_memory;
             for k in 0..n {
                 let v = unsafe { LLVMGetIncomingValue(phi, k) };
                 let from = unsafe { LLVMGetIncomingBlock(phi, k) };

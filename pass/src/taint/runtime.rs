@@ -37,7 +37,6 @@ pub struct Runtime {
     pub shadow_copy: Hook,
     pub shadow_set: Hook,
     pub shadow_union: Hook,
-    pub shadow_or: Hook,
     /// The cold path of branch sinks (`cold`, never inlined).
     pub branch_update: Hook,
 }
@@ -66,7 +65,7 @@ impl Runtime {
             arg_tls: ir.tls_global(abi::TLS_ARG_LABELS, arg_tls_ty),
             arg_tls_ty,
             ret_tls: ir.tls_global(abi::TLS_RET_LABEL, ir.i16),
-            ctrl_tls: ir.tls_global(abi::TLS_CTRL_LABEL, ir.i32),
+            ctrl_tls: ir.tls_global(abi::TLS_CTRL_LABEL, ir.i16),
             va_label_tls: ir.tls_global(abi::TLS_VA_LABEL, ir.i16),
             va_bytes_tls: ir.tls_global(abi::TLS_VA_STACK_BYTES, ir.i64),
             byval_tls: ir.tls_global(abi::TLS_BYVAL_SRC, byval_tls_ty),
@@ -108,13 +107,6 @@ impl Runtime {
                 false,
             ),
             shadow_union: hook(abi::HOOK_SHADOW_UNION, ir.i16, &[ir.ptr, ir.i64], &[], true),
-            shadow_or: hook(
-                abi::HOOK_SHADOW_OR,
-                ir.void,
-                &[ir.ptr, ir.i16, ir.i64],
-                &[1],
-                false,
-            ),
             branch_update: {
                 let h = hook(
                     abi::HOOK_BRANCH_UPDATE,

@@ -47,7 +47,7 @@ long __tpw_strtol(const char *s, char **e, int base);
 extern __thread void *__tp_ctx_tls __attribute__((tls_model("initial-exec")));
 extern __thread const void *__tp_site_tls __attribute__((tls_model("initial-exec")));
 extern __thread uint16_t __tp_ret_tls __attribute__((tls_model("initial-exec")));
-extern __thread uint32_t __tp_ctrl_tls __attribute__((tls_model("initial-exec")));
+extern __thread uint16_t __tp_ctrl_tls __attribute__((tls_model("initial-exec")));
 extern __thread void *__tp_callee_tls __attribute__((tls_model("initial-exec")));
 
 /* What the pass emits at a branch sink: the fast path checks, the cold path ORs. */

@@ -218,10 +218,11 @@ int main(int argc, char **argv) {
     long v = __tpw_strtol(copy, 0, 10);
     printf("strtol=%ld ret_label=%u\n", v, __tp_ret_tls);
     snprintf(buf, sizeof buf, "%ld", v);
-    /* Control-flow tainting: bytes written under a labelled condition. */
+    /* Control-flow tainting: a copy under a labelled condition is a plain overwrite and
+     * takes no control label (docs/internal/control-flow.md, Rule 2). */
     char out[8];
     __tp_shadow_set(out, 0, sizeof out);
-    __tp_ctrl_tls = (uint32_t)label << 16 | label;
+    __tp_ctrl_tls = label;
     __tp_callee_tls = (void *)__tpw_memcpy;
     __tpw_memcpy(out, buf, 4);
     __tp_ctrl_tls = 0;
