@@ -139,6 +139,15 @@ impl FnInstr<'_> {
             if ir::opcode(t) == Op::LLVMRet && ir::num_operands(t) == 1 {
                 need.extend(deps.cd[b].iter().filter(|p| !silent(p)));
             }
+            // The recursion loop reads the deciders of the recursive calls at every ret.
+            if self
+                .p
+                .recursion
+                .as_ref()
+                .is_some_and(|r| r.call_blocks.binary_search(&b).is_ok())
+            {
+                need.extend(deps.cd[b].iter().filter(|p| !silent(p)));
+            }
             if insts.first().is_some_and(|&i| ir::is_phi(i)) {
                 let mut preds: Vec<usize> = all_preds[b]
                     .iter()
@@ -289,6 +298,23 @@ impl FnInstr<'_> {
         let idx = *self.p.an.index.get(&b)?;
         let mut c = self.ir.c16(0);
         for &p in &cf.deps.cd[idx] {
+            let l = self.cl_load(p);
+            c = self.ir.or(c, l);
+        }
+        Some(c)
+    }
+
+    /// The recursion loop's label, emitted at the builder position: `OR cl(P)` for the
+    /// deciders `P ∈ CD*(B)` of the blocks `B` in `blocks` (each slot once). `None` when
+    /// control-flow tainting is off.
+    pub(crate) fn recursion_label(&self, blocks: &[usize]) -> Option<V> {
+        let cf = self.cf.as_ref()?;
+        let mut ps: BTreeSet<usize> = BTreeSet::new();
+        for &b in blocks {
+            ps.extend(cf.deps.cd[b].iter().copied());
+        }
+        let mut c = self.ir.c16(0);
+        for p in ps {
             let l = self.cl_load(p);
             c = self.ir.or(c, l);
         }
