@@ -209,7 +209,6 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
             let mut flags = abi::LOOP_RECURSION;
             if rec.loc.is_null() {
                 flags |= abi::LOOP_NO_DEBUG_LOC;
-                stats.loops_without_debug_loc += 1;
             }
             loops.push(descs.loops.len());
             descs.loops.push(LoopInfo {
