@@ -7,7 +7,9 @@
  *   way down and up: the recursion is a loop over {levels} around the smooth loops
  *   over {n} (volume levels * n, an over-approximation of the geometric sum);
  * - depth(5): a fixed-depth recursion decided by an unregistered value: constant;
- * - is_even/is_odd(m): mutual recursion over {m}.
+ * - is_even/is_odd(m): mutual recursion over {m};
+ * - ping/pong(m): a cycle whose only decision is in ping: pong's recursion takes the
+ *   label of the decisions that led to its call (over {m}), it is not constant.
  *
  *   cf_recursion K LEVELS N M */
 #include <stdio.h>
@@ -53,6 +55,20 @@ __attribute__((noinline)) int is_odd(int m) {
   return is_even(m - 1) + (int)sink;
 }
 
+void pong(int x);
+
+/* A cycle decided in one function only: pong recurses unconditionally, ping decides. */
+__attribute__((noinline)) void ping(int x) {
+  sink += x;
+  if (x > 0) /* @ping */
+    pong(x - 1);
+}
+
+__attribute__((noinline)) void pong(int x) {
+  sink -= x;
+  ping(x); /* @pong */
+}
+
 int main(int argc, char **argv) {
   if (argc < 5)
     return 2;
@@ -65,6 +81,7 @@ int main(int argc, char **argv) {
   printf("%d\n", fib(k));
   vcycle(u, levels, n);
   printf("%d %d\n", depth(five), is_even(m));
+  ping(m);
   free(u);
   return 0;
 }

@@ -57,6 +57,13 @@ fn recursion_decided_by_a_parameter_is_a_loop_over_it() {
         assert_eq!(r.function("is_even")["volume"], "m", "[{opt}]");
         assert_eq!(r.function("is_odd")["volume"], "m", "[{opt}]");
 
+        // ping/pong: only ping decides; pong's recursion takes the decisions that led to
+        // its call, so it is not constant either.
+        r.assert_loop("ping", "@ping", &["m"]);
+        r.assert_loop("pong", "@pong", &["m"]);
+        assert_eq!(r.function("pong")["volume"], "m", "[{opt}]");
+        assert_eq!(r.function("pong")["constant"], false, "[{opt}]");
+
         // depth(5), decided by no parameter: constant (at -O2 the recursion is folded
         // into a closed form and the function has no loop left at all).
         let depth = r.function("depth");
@@ -94,7 +101,9 @@ fn recursive_functions_are_in_the_scorep_filter() {
             text.lines()
                 .any(|l| l.trim() == format!("INCLUDE MANGLED {f}"))
         };
-        for f in ["fib", "vcycle", "smooth", "is_even", "is_odd", "main"] {
+        for f in [
+            "fib", "vcycle", "smooth", "is_even", "is_odd", "ping", "pong", "main",
+        ] {
             assert!(included(f), "[{opt}] {f} missing:\n{text}");
         }
         assert!(

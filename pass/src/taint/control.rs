@@ -53,6 +53,8 @@ pub struct Control {
     ctrl: HashMap<usize, V>,
     /// (from, to, shadow type) -> edge label.
     edges: HashMap<(usize, usize, T), V>,
+    /// `entry`: the control label at the call site that called this activation.
+    entry: V,
 }
 
 impl Control {
@@ -188,6 +190,7 @@ impl FnInstr<'_> {
             slots,
             ctrl: HashMap::new(),
             edges: HashMap::new(),
+            entry,
         });
         // The entry block first, at the end of the prologue (its top holds allocas);
         // `needy` is in reverse post-order, so dominators come before what they
@@ -305,13 +308,21 @@ impl FnInstr<'_> {
     }
 
     /// The recursion loop's label, emitted at the builder position: `OR cl(P)` for the
-    /// deciders `P ∈ CD*(B)` of the blocks `B` in `blocks` (each slot once). `None` when
+    /// deciders `P ∈ CD*(B)` of the blocks `B` in `blocks` (each slot once). When no
+    /// decider with a slot controls them (every recursive call of this function is
+    /// unconditional: another function of the cycle decides, `a() { if (x) b(); }
+    /// b() { a(); }`), `entry`: the decisions that led to this call, the cycle's
+    /// included (over-approximated by the caller's enclosing ones). `None` when
     /// control-flow tainting is off.
     pub(crate) fn recursion_label(&self, blocks: &[usize]) -> Option<V> {
         let cf = self.cf.as_ref()?;
         let mut ps: BTreeSet<usize> = BTreeSet::new();
         for &b in blocks {
             ps.extend(cf.deps.cd[b].iter().copied());
+        }
+        ps.retain(|p| cf.slots.contains_key(p));
+        if ps.is_empty() {
+            return Some(cf.entry);
         }
         let mut c = self.ir.c16(0);
         for p in ps {
