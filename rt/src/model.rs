@@ -25,7 +25,10 @@
 //!   (inlined functions without loops of their own) are created on the way.
 //! * **Recursion** that inlining unrolled into the logical tree (`f` under `f`) is folded
 //!   onto the first activation, as the physical trees fold it (the function is then
-//!   marked recursive).
+//!   marked recursive). How deep it went is not lost: the pass gives a recursive
+//!   function a *recursion loop* (`LOOP_RECURSION`) around its body, reported once per
+//!   activation with the labels of the decisions to recurse, which nests like any loop
+//!   here (`docs/internal/control-flow.md`, "Recursion").
 //!
 //! ## Items and nesting
 //!
