@@ -201,6 +201,8 @@ pub fn analyze(f: V) -> Analysis {
 /// block and scalar preheader). The accumulator is reset on edges entering the region
 /// and reported on edges leaving it. A group of one loop is an ordinary natural loop
 /// (in reducible code no forward path leads from a loop's exit back to its header).
+/// Loops absorbed into a member (see [`absorbed`]: a computed-goto dispatch inside the
+/// fetch loop it is the only way out of) are members too; they lie inside its body.
 #[derive(Debug, Clone)]
 pub struct Sink {
     /// Indices into `an.forest.loops`, the first is the representative whose
