@@ -14,13 +14,15 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-pc-linux-gnu"
 
 ; Function flags, in module order: leaf 2, const_top 2, const_rotated 2, calls_leaf 2,
-; calls_ext 1, rec 5 (tracked | recursive), param_loop 1, var_memset 1, uses_const 1,
+; calls_ext 1, rec 5 (tracked | recursive, with its recursion loop), param_loop 1,
+; var_memset 1, uses_const 1,
 ; pure_call 2, const_vectorized 2.
-; CHECK-DAG: @taintprof.funcs = private constant [11 x %taintprof.FuncDesc] [%taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 1, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 5, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 1, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 1, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 1, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 1 }]
-; Loops: const_top (10 iterations), const_rotated (10), param_loop (unknown: 0, no
+; CHECK-DAG: @taintprof.funcs = private constant [11 x %taintprof.FuncDesc] [%taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 1, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 5, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 1, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 1, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 1, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 1 }]
+; Loops: const_top (10 iterations), const_rotated (10), rec's recursion loop
+; (LOOP_RECURSION | LOOP_NO_DEBUG_LOC = 33, never constant), param_loop (unknown: 0, no
 ; flag besides LOOP_NO_DEBUG_LOC = 1), uses_const (10, with its sink), const_vectorized
 ; (constant, but a vectorized copy: its own count, 25, is not the source loop's, so 0).
-; CHECK-DAG: @taintprof.loops = private constant [5 x %taintprof.LoopDesc] [%taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 10, ptr null, ptr getelementptr {{.*}} i64 1) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 10, ptr null, ptr getelementptr {{.*}} i64 2) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 1, i64 0, ptr null, ptr getelementptr {{.*}} i64 6) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 10, ptr null, ptr getelementptr {{.*}} i64 8) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 0, ptr null, ptr getelementptr {{.*}} i64 10) }]
+; CHECK-DAG: @taintprof.loops = private constant [6 x %taintprof.LoopDesc] [%taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 10, ptr null, ptr getelementptr {{.*}} i64 1) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 10, ptr null, ptr getelementptr {{.*}} i64 2) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 33, i64 0, ptr null, ptr getelementptr {{.*}} i64 5) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 1, i64 0, ptr null, ptr getelementptr {{.*}} i64 6) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 10, ptr null, ptr getelementptr {{.*}} i64 8) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 0, ptr null, ptr getelementptr {{.*}} i64 10) }]
 
 ; No loops, no calls: pruned, no context; its label still flows.
 ; CHECK-LABEL: define i32 @leaf(i32 %x)
@@ -91,7 +93,7 @@ define void @calls_ext(i32 %x) {
   ret void
 }
 
-; Recursion: flagged, never pruned.
+; Recursion: flagged, never pruned (its recursion loop: lit/recursion.ll).
 ; CHECK-LABEL: define i32 @rec(i32 %x)
 ; CHECK: call ptr @__tp_enter(
 define i32 @rec(i32 %x) {
@@ -134,7 +136,7 @@ define void @var_memset(ptr %p, i64 %n) {
 ; counted; the runtime knows the count is constant from the descriptor).
 ; CHECK-LABEL: define void @uses_const(i32 %x)
 ; CHECK: call ptr @__tp_enter(
-; CHECK: call void @__tp_loop_exit(ptr {{%.*}}, ptr getelementptr inbounds ([5 x %taintprof.LoopDesc], ptr @taintprof.loops, i64 0, i64 3), i16
+; CHECK: call void @__tp_loop_exit(ptr {{%.*}}, ptr getelementptr inbounds ([6 x %taintprof.LoopDesc], ptr @taintprof.loops, i64 0, i64 4), i16
 define void @uses_const(i32 %x) {
 entry:
   br label %loop

@@ -229,6 +229,11 @@ pub const LOOP_CONST_TRIP: u32 = 1 << 1;
 /// The pass found no exit condition it could instrument (for example, the loop is
 /// left only by `exit()` or an exception).
 pub const LOOP_NO_SINK: u32 = 1 << 2;
+/// Not a natural loop but the *recursion loop* of a recursive function: it encloses the
+/// whole body (every top-level loop and every call outside loops nests in it) and
+/// reports, once per activation, the labels of the decisions that choose to recurse
+/// (`docs/internal/control-flow.md`, "Recursion"). Located at that decision.
+pub const LOOP_RECURSION: u32 = 1 << 5;
 
 /// A function defined in the module. LLVM type: `{ SrcLoc, i32, i32 }`.
 #[repr(C)]

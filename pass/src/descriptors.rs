@@ -400,6 +400,7 @@ impl Descs {
                         )
                         .boolean("has_debug_loc", l.flags & abi::LOOP_NO_DEBUG_LOC == 0)
                         .boolean("has_sink", l.flags & abi::LOOP_NO_SINK == 0)
+                        .boolean("recursion", l.flags & abi::LOOP_RECURSION != 0)
                         .arr("inline_chain", l.chain.iter().map(loc_json).collect())
                 })
                 .collect();

@@ -11,8 +11,9 @@
 //! 5. Fill the descriptors, add the registering constructor, write the sidecar.
 
 use crate::abilist::{AbiList, Kind};
+use crate::cdeps::ControlDeps;
 use crate::config::{Config, Mode};
-use crate::debugloc::{loop_location, Namer};
+use crate::debugloc::{line_of, loop_location, Namer};
 use crate::descriptors::{
     sidecar_path, write_atomic, BranchInfo, Descs, FuncInfo, LoopInfo, Site, MODULE_GLOBAL,
 };
@@ -21,8 +22,9 @@ use crate::ir::{self, Ir, V};
 use crate::prune::{self, Callee, FnFacts, Reason};
 use crate::taint::branches::{self, branch_flags, branch_successors, successor_site, MAX_SUCC};
 use crate::taint::calls::{call_kind, CallKind};
+use crate::taint::control::terminator_condition;
 use crate::taint::intrinsics::IntrKind;
-use crate::taint::prepare::{precheck, prepare, Prepared};
+use crate::taint::prepare::{identity_key, location_key, precheck, prepare, Prepared, Recursion};
 use crate::taint::runtime::Runtime;
 use crate::taint::{FnInstr, Stats};
 use inkwell::llvm_sys::core::*;
@@ -140,19 +142,30 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
     for (fi, p) in prepared.iter_mut().enumerate() {
         p.func_index = fi;
         p.loop_base = loop_base;
-        loop_base += p.an.forest.loops.len();
+        loop_base += p.n_loop_descs();
     }
     for p in prepared.iter_mut() {
         let fi = p.func_index;
         let loc = descs.namer.function_loc(p.f);
         let mut loops = Vec::new();
-        for (li, l) in p.an.forest.loops.iter().enumerate() {
-            let latch_terms: Vec<V> = l
-                .latches
-                .iter()
-                .map(|&b| ir::terminator(p.an.blocks[b]))
-                .collect();
-            let dl = loop_location(&latch_terms, p.an.blocks[l.header]);
+        let all = &p.an.forest.loops;
+        for (li, l) in all.iter().enumerate() {
+            // A loop reported as another (a member of a logical loop, a loop absorbed
+            // into its parent, a loop made from the recursion) is named as that one, so
+            // that the report does not list a copy that never runs.
+            let rep = p.rep(li);
+            let dl = match &p.recursion {
+                Some(rec) if Some(rep) == p.recursion_index() => rec.loc,
+                _ => {
+                    let r = &all[rep];
+                    let latch_terms: Vec<V> = r
+                        .latches
+                        .iter()
+                        .map(|&b| ir::terminator(p.an.blocks[b]))
+                        .collect();
+                    loop_location(&latch_terms, p.an.blocks[r.header])
+                }
+            };
             let mut flags = 0;
             let chain = if dl.is_null() {
                 flags |= abi::LOOP_NO_DEBUG_LOC;
@@ -170,12 +183,39 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
                 flags |= abi::LOOP_CONST_TRIP;
                 stats.const_trip_loops += 1;
             }
+            // Top-level loops nest in the recursion loop, except the loops that are
+            // the recursion (tail-recursion elimination): they report as it.
+            // The parent: the innermost enclosing loop of another logical loop.
+            let mut up = l.parent;
+            while let Some(pl) = up.filter(|&pl| p.rep(pl) == rep) {
+                up = all[pl].parent;
+            }
+            let parent = match up {
+                Some(pl) => Some(p.rep(pl)),
+                None if Some(rep) == p.recursion_index() => None,
+                None => p.recursion_index(),
+            };
             loops.push(descs.loops.len());
             descs.loops.push(LoopInfo {
                 chain,
                 flags,
                 const_trip_count: p.trip[li].flatten(),
-                parent: l.parent.map(|pl| p.loop_base + p.rep(pl)),
+                parent: parent.map(|pl| p.loop_base + pl),
+                func: fi,
+            });
+        }
+        if let Some(rec) = &p.recursion {
+            let chain = descs.namer.chain(rec.loc, p.f);
+            let mut flags = abi::LOOP_RECURSION;
+            if rec.loc.is_null() {
+                flags |= abi::LOOP_NO_DEBUG_LOC;
+            }
+            loops.push(descs.loops.len());
+            descs.loops.push(LoopInfo {
+                chain,
+                flags,
+                const_trip_count: None,
+                parent: None,
                 func: fi,
             });
         }
@@ -394,7 +434,15 @@ fn decide_pruning(prepared: &mut [Prepared], fns: &[V], list: &AbiList, stats: &
             }
         })
         .collect();
-    for (p, d) in prepared.iter_mut().zip(prune::decide(&facts)) {
+    let decisions = prune::decide(&facts);
+    for (fi, p) in prepared.iter_mut().enumerate() {
+        let d = decisions[fi];
+        if d.recursive && d.pruned.is_none() {
+            p.recursion = recursion(p, |i| match callee_of(i, list, &index) {
+                Callee::Local(t) => decisions[t].scc == d.scc,
+                _ => false,
+            });
+        }
         p.pruned = d.pruned;
         p.recursive = d.recursive;
         p.tracked = d.pruned.is_none();
@@ -405,4 +453,92 @@ fn decide_pruning(prepared: &mut [Prepared], fns: &[V], list: &AbiList, stats: &
         }
         stats.recursive += d.recursive as usize;
     }
+}
+
+/// The recursion loop of a recursive function (`prepare::Recursion`), or `None` if no
+/// call of it continues the recursion (the cycle goes through an indirect call or a
+/// call the pass does not see). `recursive_call` says whether a call instruction calls a
+/// function of the same call-graph cycle.
+fn recursion(p: &Prepared, recursive_call: impl Fn(V) -> bool) -> Option<Recursion> {
+    let an = &p.an;
+    let rpo = an.cfg.reverse_post_order();
+    // (block, call) of every recursive call, in reverse post-order.
+    let mut calls: Vec<(usize, V)> = Vec::new();
+    for &b in &rpo {
+        for i in ir::instructions(an.blocks[b]) {
+            if matches!(ir::opcode(i), Op::LLVMCall | Op::LLVMInvoke) && recursive_call(i) {
+                calls.push((b, i));
+            }
+        }
+    }
+    if calls.is_empty() {
+        return None;
+    }
+    let mut call_blocks: Vec<usize> = calls.iter().map(|c| c.0).collect();
+    call_blocks.sort_unstable();
+    call_blocks.dedup();
+    // Location: the decision nearest above the first recursive call written in this
+    // function (calls of copies inlined into it come after): the innermost dominator of
+    // its block that the block is directly control dependent on (the block itself if it
+    // heads a loop that tail-recursion elimination made). That is where the -O2 loop
+    // made by tail-recursion elimination is located too (its rotated back-edge branch is
+    // the decision's), so both levels name the recursion alike. Without such a decision,
+    // the call's own position.
+    let (b, call) = calls
+        .iter()
+        .copied()
+        .find(|&(_, i)| !is_inlined(Namer::inst_loc(i)))
+        .unwrap_or(calls[0]);
+    let decider: Vec<bool> = an
+        .blocks
+        .iter()
+        .map(|&blk| terminator_condition(ir::terminator(blk)).is_some())
+        .collect();
+    let deps = ControlDeps::new(&an.cfg, &an.pdom, decider);
+    let direct = &deps.direct[b];
+    let located = |d: usize| {
+        let l = Namer::inst_loc(ir::terminator(an.blocks[d]));
+        (!l.is_null() && line_of(l) != 0).then_some(l)
+    };
+    let mut loc = None;
+    let mut cur = Some(b);
+    for _ in 0..an.blocks.len() {
+        let Some(d) = cur else { break };
+        if direct.binary_search(&d).is_ok() {
+            loc = located(d);
+            if loc.is_some() {
+                break;
+            }
+        }
+        cur = an.dom.idom[d];
+    }
+    let loc = loc
+        .or_else(|| direct.iter().find_map(|&d| located(d)))
+        .unwrap_or_else(|| Namer::inst_loc(call));
+    let key = location_key(loc);
+    let aliases = (0..an.forest.loops.len())
+        .filter(|&li| an.forest.loops[li].parent.is_none())
+        .filter(|&li| key.is_some() && identity_key(an, li) == key)
+        .collect();
+    Some(Recursion {
+        call_blocks,
+        calls: calls.iter().map(|c| c.1).collect(),
+        loc,
+        aliases,
+    })
+}
+
+/// Whether a debug location is inside code inlined into the function.
+fn is_inlined(loc: inkwell::llvm_sys::prelude::LLVMMetadataRef) -> bool {
+    if loc.is_null() {
+        return false;
+    }
+    let mut li = ffi::TpLocation {
+        line: 0,
+        column: 0,
+        inlined_at: std::ptr::null_mut(),
+        subprogram: std::ptr::null_mut(),
+    };
+    // SAFETY: loc is a DILocation (or the shim returns 0).
+    unsafe { ffi::tp_location_info(loc, &mut li) != 0 && !li.inlined_at.is_null() }
 }

@@ -65,6 +65,9 @@ pub struct Decision {
     /// In a cycle of the module's call graph (calls itself, directly or through other
     /// functions of the module).
     pub recursive: bool,
+    /// The strongly connected component of the call graph the function is in: a call
+    /// to a function of the same component continues a recursion.
+    pub scc: usize,
 }
 
 /// Decide for every function of a module.
@@ -87,7 +90,11 @@ pub fn decide(facts: &[FnFacts]) -> Vec<Decision> {
         }
     }
     let mut recursive = self_call;
-    for scc in tarjan_scc(&g) {
+    let mut component = vec![0; n];
+    for (c, scc) in tarjan_scc(&g).into_iter().enumerate() {
+        for &v in &scc {
+            component[v.index()] = c;
+        }
         if scc.len() > 1 {
             for v in scc {
                 recursive[v.index()] = true;
@@ -129,6 +136,7 @@ pub fn decide(facts: &[FnFacts]) -> Vec<Decision> {
                 }
             }),
             recursive: recursive[f],
+            scc: component[f],
         })
         .collect()
 }
@@ -209,5 +217,9 @@ mod tests {
             vec![true, true, true, false]
         );
         assert_eq!(pruned(&d), vec![None, None, None, None]);
+        // Calls inside a cycle stay in one component; 3 is in a component of its own.
+        assert_eq!(d[1].scc, d[2].scc);
+        assert_ne!(d[3].scc, d[1].scc);
+        assert_ne!(d[0].scc, d[1].scc);
     }
 }

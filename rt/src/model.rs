@@ -25,7 +25,10 @@
 //!   (inlined functions without loops of their own) are created on the way.
 //! * **Recursion** that inlining unrolled into the logical tree (`f` under `f`) is folded
 //!   onto the first activation, as the physical trees fold it (the function is then
-//!   marked recursive).
+//!   marked recursive). How deep it went is not lost: the pass gives a recursive
+//!   function a *recursion loop* (`LOOP_RECURSION`) around its body, reported once per
+//!   activation with the labels of the decisions to recurse, which nests like any loop
+//!   here (`docs/internal/control-flow.md`, "Recursion").
 //!
 //! ## Items and nesting
 //!
@@ -59,6 +62,7 @@ use core::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use taintprof_abi::{
     BranchRec, FuncDesc, Label, LoopDesc, ModuleDesc, SiteDesc, SrcLoc, BRANCH_SWITCH,
     BRANCH_TRUNCATED, FUNC_RECURSIVE_STATIC, FUNC_STATICALLY_PRUNED, LOOP_CONST_TRIP, LOOP_NO_SINK,
+    LOOP_RECURSION,
 };
 
 use crate::context::{Node, ThreadState};
@@ -592,6 +596,9 @@ pub struct LoopGroup {
     /// Trip count known at compile time (statically pruned).
     pub static_const: bool,
     pub no_sink: bool,
+    /// A recursion loop (`LOOP_RECURSION`): the function's recursion, counted as a loop
+    /// over the decisions that choose to recurse.
+    pub recursion: bool,
     /// Union over all executions and contexts.
     pub label: Label,
     pub executions: u64,
@@ -906,6 +913,7 @@ impl Model {
                     const_trip: 0,
                     static_const: false,
                     no_sink: false,
+                    recursion: false,
                     label: 0,
                     executions: 0,
                     parent: NONE,
@@ -923,6 +931,7 @@ impl Model {
                 }
                 g.static_const |= d.const_trip_count != 0 || d.flags & LOOP_CONST_TRIP != 0;
                 g.no_sink |= d.flags & LOOP_NO_SINK != 0;
+                g.recursion |= d.flags & LOOP_RECURSION != 0;
                 g.descs.1 = i as u32 + 1;
             }
             self.incomplete |= !self.by_desc.push((lr.desc as usize, gi as u32));

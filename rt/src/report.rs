@@ -565,6 +565,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
             } else {
                 j.null();
             }
+            j.kv_bool("recursion", g.recursion);
             j.key("contexts");
             j.begin_array();
             let loop_context = |c: u32| {

@@ -215,7 +215,19 @@ impl FnInstr<'_> {
         if self.node.is_some() {
             let chain = self.descs.namer.chain(Namer::inst_loc(i), self.f);
             let b = self.p.an.index.get(&ir::block_of(i)).copied();
-            let loop_ = b.and_then(|b| self.p.loop_around(b));
+            // A call that continues the recursion is not *in* the recursion loop: its
+            // iterations are those calls (with mutual recursion, is_odd nested in
+            // is_even's recursion loop would read m^2).
+            let loop_ = if self
+                .p
+                .recursion
+                .as_ref()
+                .is_some_and(|r| r.calls.contains(&i))
+            {
+                b.and_then(|b| self.p.natural_loop_around(b))
+            } else {
+                b.and_then(|b| self.p.loop_around(b))
+            };
             let site = self.descs.site(ir, Site { chain, loop_ });
             ir.store(site, rt.site_tls, 8);
         }

@@ -55,6 +55,8 @@ pub struct Control {
     ctrl: HashMap<usize, V>,
     /// (from, to, shadow type) -> edge label.
     edges: HashMap<(usize, usize, T), V>,
+    /// `entry`: the control label at the call site that called this activation.
+    entry: V,
 }
 
 impl Control {
@@ -141,6 +143,15 @@ impl FnInstr<'_> {
             if ir::opcode(t) == Op::LLVMRet && ir::num_operands(t) == 1 {
                 need.extend(deps.cd[b].iter().filter(|p| !silent(p)));
             }
+            // The recursion loop reads the deciders of the recursive calls at every ret.
+            if self
+                .p
+                .recursion
+                .as_ref()
+                .is_some_and(|r| r.call_blocks.binary_search(&b).is_ok())
+            {
+                need.extend(deps.cd[b].iter().filter(|p| !silent(p)));
+            }
             if insts.first().is_some_and(|&i| ir::is_phi(i)) {
                 let mut preds: Vec<usize> = all_preds[b]
                     .iter()
@@ -181,6 +192,7 @@ impl FnInstr<'_> {
             slots,
             ctrl: HashMap::new(),
             edges: HashMap::new(),
+            entry,
         });
         // The entry block first, at the end of the prologue (its top holds allocas);
         // `needy` is in reverse post-order, so dominators come before what they
@@ -291,6 +303,31 @@ impl FnInstr<'_> {
         let idx = *self.p.an.index.get(&b)?;
         let mut c = self.ir.c16(0);
         for &p in &cf.deps.cd[idx] {
+            let l = self.cl_load(p);
+            c = self.ir.or(c, l);
+        }
+        Some(c)
+    }
+
+    /// The recursion loop's label, emitted at the builder position: `OR cl(P)` for the
+    /// deciders `P ∈ CD*(B)` of the blocks `B` in `blocks` (each slot once). When no
+    /// decider with a slot controls them (every recursive call of this function is
+    /// unconditional: another function of the cycle decides, `a() { if (x) b(); }
+    /// b() { a(); }`), `entry`: the decisions that led to this call, the cycle's
+    /// included (over-approximated by the caller's enclosing ones). `None` when
+    /// control-flow tainting is off.
+    pub(crate) fn recursion_label(&self, blocks: &[usize]) -> Option<V> {
+        let cf = self.cf.as_ref()?;
+        let mut ps: BTreeSet<usize> = BTreeSet::new();
+        for &b in blocks {
+            ps.extend(cf.deps.cd[b].iter().copied());
+        }
+        ps.retain(|p| cf.slots.contains_key(p));
+        if ps.is_empty() {
+            return Some(cf.entry);
+        }
+        let mut c = self.ir.c16(0);
+        for p in ps {
             let l = self.cl_load(p);
             c = self.ir.or(c, l);
         }

@@ -31,7 +31,7 @@
 mod addr;
 pub mod branches;
 pub mod calls;
-mod control;
+pub(crate) mod control;
 pub mod intrinsics;
 mod memory;
 pub mod prepare;
@@ -895,8 +895,10 @@ impl<'a> FnInstr<'a> {
             && unsafe { crate::ffi::tp_call_is_musttail(prev) } != 0;
         if musttail {
             ir.before(prev);
+            self.recursion_exit();
         } else {
             ir.before(i);
+            self.recursion_exit();
             if ir::num_operands(i) == 1 {
                 let mut l = self.label(ir::operand(i, 0))?;
                 // Rule 3: returning from different places is a join (not for pointers,

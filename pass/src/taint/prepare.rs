@@ -201,6 +201,8 @@ pub fn analyze(f: V) -> Analysis {
 /// block and scalar preheader). The accumulator is reset on edges entering the region
 /// and reported on edges leaving it. A group of one loop is an ordinary natural loop
 /// (in reducible code no forward path leads from a loop's exit back to its header).
+/// Loops absorbed into a member (see [`absorbed`]: a computed-goto dispatch inside the
+/// fetch loop it is the only way out of) are members too; they lie inside its body.
 #[derive(Debug, Clone)]
 pub struct Sink {
     /// Indices into `an.forest.loops`, the first is the representative whose
@@ -254,6 +256,29 @@ pub struct Prepared {
     /// Per block: its terminator is a decider whose label control-flow tainting
     /// ignores (the optimizer's loop machinery, see `branches::Class::silent`).
     pub silent: Vec<bool>,
+    /// The recursion loop, for a function in a cycle of the module's call graph (set by
+    /// the module driver; never in denormal mode).
+    pub recursion: Option<Recursion>,
+}
+
+/// The *recursion loop* of a recursive function (`docs/internal/control-flow.md`,
+/// "Recursion"): a logical loop that encloses the whole body (every top-level loop and
+/// every call outside loops), reported once per activation at each `ret` with the
+/// labels of the decisions that choose to recurse. Its descriptor comes after the
+/// function's natural loops (function loop index `an.forest.loops.len()`).
+#[derive(Debug, Clone)]
+pub struct Recursion {
+    /// Blocks with a call into the function's call-graph cycle, sorted.
+    pub call_blocks: Vec<usize>,
+    /// Those calls.
+    pub calls: Vec<V>,
+    /// Where the recursion loop is located: the decision nearest above the first
+    /// recursive call (its terminator's debug location), else that call's.
+    pub loc: inkwell::llvm_sys::prelude::LLVMMetadataRef,
+    /// Top-level natural loops that *are* the recursion: tail-recursion elimination
+    /// turned recursive calls into their back edges. Their sinks report as the recursion
+    /// loop (nested in it, fib would read `k^2` at -O2).
+    pub aliases: Vec<usize>,
 }
 
 impl Prepared {
@@ -264,17 +289,47 @@ impl Prepared {
 
     /// The representative of the logical loop that loop `li` belongs to (the loop whose
     /// descriptor `__tp_loop_exit` reports).
+    /// A loop made from recursion reports as the recursion loop (function loop index
+    /// [`Prepared::recursion_index`]).
     pub fn rep(&self, li: usize) -> usize {
-        self.sink_of(li).map_or(li, |s| s.members[0])
+        let r = self.sink_of(li).map_or(li, |s| s.members[0]);
+        match &self.recursion {
+            Some(rec) if rec.aliases.contains(&r) => self.an.forest.loops.len(),
+            _ => r,
+        }
     }
 
-    /// Module loop index of the logical loop innermost around block `b`, if any.
-    pub fn loop_around(&self, b: usize) -> Option<usize> {
+    /// Function loop index of the recursion loop, if the function has one.
+    pub fn recursion_index(&self) -> Option<usize> {
+        self.recursion.as_ref().map(|_| self.an.forest.loops.len())
+    }
+
+    /// Number of loop descriptors of this function: its natural loops and the recursion
+    /// loop.
+    pub fn n_loop_descs(&self) -> usize {
+        self.an.forest.loops.len() + self.recursion.is_some() as usize
+    }
+
+    /// Module loop index of the logical natural loop innermost around block `b`, if any
+    /// (never the recursion loop, unless a loop made from the recursion is around `b`).
+    pub fn natural_loop_around(&self, b: usize) -> Option<usize> {
         self.innermost
             .get(b)
             .copied()
             .flatten()
             .map(|l| self.loop_base + self.rep(l))
+    }
+
+    /// Module loop index of the logical loop innermost around block `b`, if any: a
+    /// natural loop, else the recursion loop (which encloses the whole body).
+    pub fn loop_around(&self, b: usize) -> Option<usize> {
+        self.innermost
+            .get(b)
+            .copied()
+            .flatten()
+            .map(|l| self.rep(l))
+            .or(self.recursion_index())
+            .map(|l| self.loop_base + l)
     }
 }
 
@@ -320,6 +375,46 @@ pub(crate) fn location_key(
     Some(key)
 }
 
+/// The loop each loop is *absorbed into*: a loop `P` that is left only from inside one
+/// of its child loops `C` (every exiting block of `P` is a block of `C`) has no decision
+/// of its own; it goes around only when `C` is left towards `P`'s back edges. Such a `P`
+/// and `C` are one cycle with two ways into `C`'s header, not a nest: a threaded
+/// interpreter's fetch loop (`for (;;) { goto *labels[op]; ... continue; ... }`) around
+/// its `goto *` dispatch. Nested, the `n` dispatches of an `n`-instruction program read
+/// `n^2`; absorbed, `C` becomes a member of `P`'s logical loop (`P` is reported, with
+/// both loops' exit labels) and the dispatch reads `n`.
+///
+/// `absorbed[c] == Some(p)` for such a child; chains (`P ⊃ C ⊃ D`) are followed by
+/// [`absorbing_root`]. A parent without exiting blocks (left only by `exit()` or an
+/// exception) absorbs nothing: nothing says its iterations are the child's.
+fn absorbed(an: &Analysis) -> Vec<Option<usize>> {
+    let loops = &an.forest.loops;
+    let mut out = vec![None; loops.len()];
+    for (p, lp) in loops.iter().enumerate() {
+        if lp.exiting.is_empty() {
+            continue;
+        }
+        for &c in &lp.children {
+            if lp.exiting.iter().all(|&x| loops[c].contains(x)) {
+                out[c] = Some(p);
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The loop `l` is finally absorbed into (itself if none).
+fn absorbing_root(absorbed: &[Option<usize>], mut l: usize) -> usize {
+    for _ in 0..absorbed.len() {
+        match absorbed[l] {
+            Some(p) => l = p,
+            None => break,
+        }
+    }
+    l
+}
+
 /// Group the loops into logical loops and compute each group's region.
 fn groups(an: &Analysis) -> Vec<(Vec<usize>, Vec<bool>)> {
     let loops = &an.forest.loops;
@@ -327,7 +422,12 @@ fn groups(an: &Analysis) -> Vec<(Vec<usize>, Vec<bool>)> {
     let keys: Vec<_> = (0..loops.len()).map(|l| identity_key(an, l)).collect();
     let preds = an.cfg.preds();
     let back = |t: usize, h: usize| an.dom.dominates(h, t);
+    let absorbed = absorbed(an);
     let mut assigned = vec![false; loops.len()];
+    // Absorbed loops join their root's group (below), never start one.
+    for l in 0..loops.len() {
+        assigned[l] = absorbed[l].is_some();
+    }
     let mut out = Vec::new();
     for l in 0..loops.len() {
         if assigned[l] {
@@ -417,7 +517,15 @@ fn groups(an: &Analysis) -> Vec<(Vec<usize>, Vec<bool>)> {
         for &m in &connected {
             assigned[m] = true;
         }
-        out.push((connected, region));
+        // The loops absorbed into the members (inside their bodies: the region is
+        // unchanged) report as the members do.
+        let mut members = connected;
+        for c in 0..loops.len() {
+            if absorbed[c].is_some() && members.contains(&absorbing_root(&absorbed, c)) {
+                members.push(c);
+            }
+        }
+        out.push((members, region));
     }
     out
 }
@@ -576,5 +684,6 @@ pub fn prepare(ir: &Ir, f: V) -> Prepared {
         innermost,
         branch_sinks: Vec::new(),
         silent: Vec::new(),
+        recursion: None,
     }
 }

@@ -38,7 +38,8 @@ impl FnInstr<'_> {
         for (si, s) in p.sinks.iter().enumerate() {
             let acc = self.accs[si];
             let in_flight = self.in_flight[si];
-            let ld = self.descs.loop_ptr(ir, p.loop_base + s.members[0]);
+            // A loop made from recursion reports as the recursion loop.
+            let ld = self.descs.loop_ptr(ir, p.loop_base + p.rep(s.members[0]));
             for &e in &s.entering {
                 ir.at_end(p.an.blocks[e]);
                 ir.store(ir.c16(0), acc, 2);
@@ -100,7 +101,7 @@ impl FnInstr<'_> {
                 let a = ir.load(ir.i16, acc, 2);
                 let ld = self
                     .descs
-                    .loop_ptr(ir, p.loop_base + p.sinks[si].members[0]);
+                    .loop_ptr(ir, p.loop_base + p.rep(p.sinks[si].members[0]));
                 ir.call(self.rt.loop_exit.ty, self.rt.loop_exit.f, &[node, ld, a]);
             }
         }
@@ -131,5 +132,30 @@ impl FnInstr<'_> {
             }
         }
         ir.c64(1)
+    }
+}
+
+impl FnInstr<'_> {
+    /// The recursion loop's report (`prepare::Recursion`), emitted before a `ret` at the
+    /// builder position: one execution per activation, labelled with `OR cl(P)` over the
+    /// deciders `P ∈ CD*(B)` of every block `B` with a recursive call: whatever chose,
+    /// in this activation, whether to recurse (not `entry`: the caller's decisions did
+    /// not choose the depth). Needs control-flow tainting (the `cl` slots); without it
+    /// the recursion loop never reports and multiplies by nothing.
+    pub(crate) fn recursion_exit(&self) {
+        let p = self.p;
+        let (Some(rec), Some(ri), Some(node)) = (&p.recursion, p.recursion_index(), self.node)
+        else {
+            return;
+        };
+        if p.pruned.is_some() {
+            return;
+        }
+        let Some(l) = self.recursion_label(&rec.call_blocks) else {
+            return;
+        };
+        let ir = self.ir;
+        let ld = self.descs.loop_ptr(ir, p.loop_base + ri);
+        ir.call(self.rt.loop_exit.ty, self.rt.loop_exit.f, &[node, ld, l]);
     }
 }

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use taintprof_abi::{
     BranchRec, FuncDesc, Label, LoopDesc, ModuleDesc, SiteDesc, SrcLoc, ABI_VERSION, BRANCH_SWITCH,
     FUNC_CONTEXT_TRACKED, FUNC_RECURSIVE_STATIC, FUNC_STATICALLY_PRUNED, LOOP_CONST_TRIP,
-    MODULE_MAGIC,
+    LOOP_RECURSION, MODULE_MAGIC,
 };
 
 use super::{write_json, Exit, Inputs};
@@ -896,6 +896,51 @@ fn recursion_unrolled_by_inlining_is_folded() {
     assert!(v["warnings"].to_string().contains("'walk'"));
 }
 
+/// A recursion loop (`LOOP_RECURSION`, as the pass emits it for a V-cycle): the smooth
+/// loop and the call outside loops nest in it, the recursive call (folded) is in no
+/// loop; every activation reports it with the decision's label. Volume `levels*n`,
+/// and the report marks the loop.
+#[test]
+fn recursion_loops_multiply_what_they_enclose() {
+    let reg = registry(&["levels", "n"]);
+    let (levels, n): (Label, Label) = (1, 2);
+    let mut b = ModB::default();
+    let main = b.func("main", 1, 0);
+    let vcycle = b.func("vcycle", 10, FUNC_RECURSIVE_STATIC);
+    let smooth = b.func("smooth", 20, 0);
+    let rec = b.lp(vcycle, vec![at("vcycle", 10, 12)], None);
+    b.loops[rec].flags = LOOP_RECURSION;
+    let sl = b.lp(smooth, vec![at("smooth", 20, 21)], None);
+    let m = b.build();
+    let to_vcycle = m.site(vec![at("main", 1, 3)], None);
+    let to_smooth = m.site(vec![at("vcycle", 10, 11)], Some(rec));
+    let to_self = m.site(vec![at("vcycle", 10, 13)], None);
+    let t = in_thread(move || {
+        let mn = enter(0, 0, m.f(main));
+        let mut v = enter(mn, to_vcycle, m.f(vcycle));
+        for _ in 0..3 {
+            let s = enter(v, to_smooth, m.f(smooth));
+            exit(s, m.l(sl), n);
+            v = enter(v, to_self, m.f(vcycle));
+        }
+        // Each activation returns and reports the decision to recurse.
+        for _ in 0..4 {
+            exit(v, m.l(rec), levels);
+        }
+    });
+    let v = report(&[m], &[t], reg);
+    let vc = func(&v, "vcycle");
+    assert_eq!(vc["volume"], "levels*n", "{vc:#}");
+    assert_eq!(vc["constant"], false);
+    let loops = vc["loops"].as_array().unwrap();
+    assert_eq!(loops.len(), 1, "{vc:#}");
+    assert_eq!(loops[0]["recursion"], true);
+    assert_eq!(loops[0]["params"], json!(["levels"]));
+    assert_eq!(loops[0]["executions"], 4);
+    assert_eq!(func(&v, "smooth")["loops"][0]["recursion"], false);
+    assert_eq!(vol(&v, "main"), "levels*n");
+}
+
 #[test]
 fn json_shape_follows_the_schema() {
     let reg = registry(&["m", "n", "k"]);
@@ -959,7 +1004,8 @@ fn json_shape_follows_the_schema() {
                     "executions",
                     "line",
                     "params",
-                    "parent_line"
+                    "parent_line",
+                    "recursion"
                 ]
             );
         }
