@@ -27,6 +27,10 @@ pub struct Config {
     /// `TAINTPROF_ABILIST`: colon-separated extra function-list files, read after the
     /// embedded `rt/abilist.txt`; later entries override earlier ones. Default: none.
     pub abilists: Vec<PathBuf>,
+    /// `TAINTPROF_ROUTINES`: colon-separated extra routine-database files (library
+    /// routines that are loops over their size, format in `rt/routines.txt`), read after
+    /// the embedded `rt/routines.txt`; later entries override earlier ones. Default: none.
+    pub routines: Vec<PathBuf>,
     /// `TAINTPROF_SIDECAR`: exact path of the compile-time JSON to write. Default: none.
     pub sidecar: Option<PathBuf>,
     /// `TAINTPROF_SIDECAR_DIR`: write `<dir>/<source-stem>.o.taintprof-static.json` instead
@@ -82,6 +86,7 @@ impl Default for Config {
         Config {
             mode: Mode::Taint,
             abilists: Vec::new(),
+            routines: Vec::new(),
             sidecar: None,
             sidecar_dir: None,
             pointer_labels: true,
@@ -129,6 +134,13 @@ impl Config {
         }
         if let Some(l) = get("TAINTPROF_ABILIST") {
             c.abilists = l
+                .split(':')
+                .filter(|s| !s.is_empty())
+                .map(PathBuf::from)
+                .collect();
+        }
+        if let Some(l) = get("TAINTPROF_ROUTINES") {
+            c.routines = l
                 .split(':')
                 .filter(|s| !s.is_empty())
                 .map(PathBuf::from)
@@ -271,12 +283,14 @@ mod tests {
             &[
                 ("TAINTPROF_POINTER_LABELS", "0"),
                 ("TAINTPROF_ABILIST", "a.txt::b.txt"),
+                ("TAINTPROF_ROUTINES", "r.txt"),
             ],
             "verbose",
         )
         .unwrap();
         assert!(!c.pointer_labels && c.verbose);
         assert_eq!(c.abilists.len(), 2);
+        assert_eq!(c.routines, vec![PathBuf::from("r.txt")]);
         let c = cfg(&[("TAINTPROF_POINTER_LABELS", "0")], "pointer-labels").unwrap();
         assert!(c.pointer_labels);
         assert!(cfg(&[("TAINTPROF_MODE", "fast")], "").is_err());

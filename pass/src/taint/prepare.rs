@@ -254,6 +254,8 @@ pub struct Prepared {
     /// Per block: its terminator is a decider whose label control-flow tainting
     /// ignores (the optimizer's loop machinery, see `branches::Class::silent`).
     pub silent: Vec<bool>,
+    /// Calls that are library loops (`crate::library`), set by the module driver.
+    pub library: Vec<crate::library::LibCall>,
 }
 
 impl Prepared {
@@ -576,5 +578,6 @@ pub fn prepare(ir: &Ir, f: V) -> Prepared {
         innermost,
         branch_sinks: Vec::new(),
         silent: Vec::new(),
+        library: Vec::new(),
     }
 }
