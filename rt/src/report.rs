@@ -570,13 +570,15 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
             j.kv_u64("line", k.line as u64);
             j.kv_u64("column", k.column as u64);
             j.kv_str("kind", g.kind());
+            // A loop that some copy of the code kept is a loop: its routine is not shown.
+            let library = g.library.filter(|_| g.kind() == "library");
             j.key("routine");
-            match g.library {
+            match library {
                 Some(d) => j.bytes(s(d.routine)),
                 None => j.null(),
             }
             j.key("cost");
-            match g.library {
+            match library {
                 Some(d) => j.bytes(s(d.cost)),
                 None => j.null(),
             }
