@@ -196,6 +196,8 @@ exit:
 ; memcpy of a variable length: runtime copy, then the cold OR.
 ; CHECK: call void @__tp_shadow_copy(ptr %p, ptr %q, i64 %len)
 ; CHECK-NEXT: [[NZ:%.*]] = icmp ne i16 [[CTRL]], 0
+; It is a library loop (variable length): reported before the call.
+; CHECK-NEXT: call void @__tp_loop_exit(ptr {{%.*}}, ptr {{.*}}@taintprof.loops{{.*}}, i16 {{%.*}})
 ; CHECK-NEXT: br i1 [[NZ]], label %[[COLD:.*]], label %[[REST:.*]], !prof
 ; CHECK: [[COLD]]:
 ; CHECK-NEXT: call void @__tp_shadow_or(ptr %p, i16 [[CTRL]], i64 %len)

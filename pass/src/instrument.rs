@@ -202,9 +202,13 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
         for c in &p.library {
             debug_assert_eq!(c.loop_index, descs.loops.len());
             loops.push(descs.loops.len());
+            let mut flags = abi::LOOP_LIBRARY;
+            if Namer::inst_loc(c.call).is_null() {
+                flags |= abi::LOOP_NO_DEBUG_LOC;
+            }
             descs.loops.push(LoopInfo {
                 chain: c.chain.clone(),
-                flags: abi::LOOP_LIBRARY,
+                flags,
                 const_trip_count: None,
                 parent: p.loop_around(c.block),
                 func: Some(fi),
