@@ -309,9 +309,7 @@ impl Descs {
                 let natural = f
                     .loops
                     .iter()
-                    .filter(|&&i| {
-                        self.loops[i].flags & (abi::LOOP_LIBRARY | abi::LOOP_FOLDED) == 0
-                    })
+                    .filter(|&&i| self.loops[i].flags & (abi::LOOP_LIBRARY | abi::LOOP_FOLDED) == 0)
                     .count();
                 ir.cstruct(
                     self.ty.func,

@@ -166,4 +166,3 @@ impl Recorded {
             .filter(move |p| !present.contains(&key(p)))
     }
 }
-

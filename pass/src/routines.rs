@@ -186,12 +186,20 @@ mod tests {
     #[test]
     fn embedded_database_maps_the_intrinsics() {
         let r = Routines::load(&[]).unwrap();
-        assert_eq!(r.for_intrinsic("llvm.memset.p0.i64").unwrap().name, "memset");
         assert_eq!(
-            r.for_intrinsic("llvm.memcpy.inline.p0.p0.i64").unwrap().name,
+            r.for_intrinsic("llvm.memset.p0.i64").unwrap().name,
+            "memset"
+        );
+        assert_eq!(
+            r.for_intrinsic("llvm.memcpy.inline.p0.p0.i64")
+                .unwrap()
+                .name,
             "memcpy"
         );
-        assert_eq!(r.for_intrinsic("llvm.memmove.p0.p0.i32").unwrap().name, "memmove");
+        assert_eq!(
+            r.for_intrinsic("llvm.memmove.p0.p0.i32").unwrap().name,
+            "memmove"
+        );
         assert_eq!(r.get("bsearch").unwrap().size_args, vec![2]);
         assert!(r.for_intrinsic("llvm.fmuladd.f64").is_none());
     }

@@ -424,7 +424,11 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
         j.kv_u64("functions", m.n_funcs as u64);
         // Natural loops of the IR; library and folded loops are counted apart.
         let (mut natural, mut library, mut folded) = (0u64, 0u64, 0u64);
-        for i in 0..if m.loops.is_null() { 0 } else { m.n_loops as usize } {
+        for i in 0..if m.loops.is_null() {
+            0
+        } else {
+            m.n_loops as usize
+        } {
             // SAFETY: the module has n_loops descriptors.
             let f = unsafe { (*m.loops.add(i)).flags };
             if f & LOOP_FOLDED != 0 {

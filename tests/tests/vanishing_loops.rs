@@ -45,7 +45,11 @@ fn loops_of_kind(r: &Report, kind: &str) -> Vec<(String, u64)> {
 }
 
 fn report_text(r: &Report) -> String {
-    let out = run_cmd(Command::new(bin_dir().join("taintprof")).arg("report").arg(&r.path));
+    let out = run_cmd(
+        Command::new(bin_dir().join("taintprof"))
+            .arg("report")
+            .arg(&r.path),
+    );
     assert!(
         out.status.success(),
         "{}",

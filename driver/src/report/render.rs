@@ -8,11 +8,11 @@
 //! functions; code paths never executed; warnings. Version 1 reports show the parts
 //! they have.
 
-use super::LoopKind;
 use super::summary::{
     BranchSummary, Coverage, FunctionClass, FunctionSummary, LoopSummary, ModuleSummary,
     PairSummary, PruningRow, Summary,
 };
+use super::LoopKind;
 use crate::table::{shown_name, Align, Table};
 use std::fmt::Write;
 
