@@ -61,6 +61,12 @@ pub struct Config {
     /// mapping at every access (a debugging aid). Pass parameters `shadow-sr` /
     /// `no-shadow-sr`.
     pub shadow_sr: bool,
+    /// `TAINTPROF_FOLDED`: `1` (default) records every loop's position before
+    /// optimization (the pipeline-start pass, -O1 and above) so that loops the optimizer
+    /// folds are reported as folded and loops it turns into `memset`/`memcpy` keep their
+    /// position (`crate::folded`); `0` skips the record (a debugging aid, and the
+    /// baseline for measuring its cost). Environment only: the record runs under clang.
+    pub folded: bool,
     /// `TAINTPROF_DN_INLINE_OPS` (denormal mode): `1` (default) handles the cold path of
     /// an FP operation inline: its counts go to per-thread counters and its result tags
     /// are computed with selects, with no call; `0` calls `__tpd_op` instead (the
@@ -94,6 +100,7 @@ impl Default for Config {
             control_flow: true,
             hoist: true,
             shadow_sr: true,
+            folded: true,
             dn_inline_ops: true,
             dn_inline_mem: true,
             dn_cover: true,
@@ -163,6 +170,7 @@ impl Config {
         for (name, field) in [
             ("TAINTPROF_HOIST", &mut c.hoist),
             ("TAINTPROF_SHADOW_SR", &mut c.shadow_sr),
+            ("TAINTPROF_FOLDED", &mut c.folded),
             ("TAINTPROF_DN_INLINE_OPS", &mut c.dn_inline_ops),
             ("TAINTPROF_DN_INLINE_MEM", &mut c.dn_inline_mem),
             ("TAINTPROF_DN_COVER", &mut c.dn_cover),
@@ -250,6 +258,8 @@ mod tests {
         assert!(cfg(&[], "").unwrap().hoist);
         assert!(!cfg(&[("TAINTPROF_HOIST", "0")], "").unwrap().hoist);
         assert!(!cfg(&[], "no-hoist").unwrap().hoist);
+        assert!(cfg(&[], "").unwrap().folded);
+        assert!(!cfg(&[("TAINTPROF_FOLDED", "0")], "").unwrap().folded);
         assert!(cfg(&[], "").unwrap().dn_inline_ops);
         assert!(
             !cfg(&[("TAINTPROF_DN_INLINE_OPS", "0")], "")

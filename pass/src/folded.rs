@@ -21,8 +21,9 @@
 //!   of the module has ([`Recorded::folded`]) becomes a descriptor flagged
 //!   `LOOP_FOLDED`, in the function it was written in.
 //!
-//! Positions are compared in the function they were written in (linkage name, file,
-//! line, column: the last entry of an inline chain), so inlining does not matter. Cost:
+//! Positions are compared in the function they were written in (file, definition line,
+//! line, column: the last entry of an inline chain, see [`Key`]), so inlining does not
+//! matter. Cost:
 //! one walk over the instructions (terminators and calls only look at metadata), no
 //! analysis; the metadata holds references to existing `DILocation`s only.
 
@@ -39,11 +40,21 @@ use std::ffi::CStr;
 pub const SRC_LOOPS: &CStr = c"taintprof.src_loops";
 pub const SRC_CALLS: &CStr = c"taintprof.src_calls";
 
-/// A position's identity in the function it was written in.
-pub type Key = (String, String, u32, u32);
+/// A position's identity in the function it was written in: file, the function's
+/// definition line, line, column. Not the function's name: a name can be spelled two
+/// ways (the IR's mangled name for a compiled function, the debug-info name for one that
+/// was inlined away, when `-gline-tables-only` omits linkage names), and a mismatch
+/// would report a surviving loop as folded. Two functions defined on one line (template
+/// instances) share keys: a loop folded in one and kept in the other counts as kept.
+pub type Key = (String, u32, u32, u32);
 
 pub fn key(l: &SrcLoc) -> Key {
-    (l.linkage.clone(), l.file.clone(), l.line, l.column)
+    (l.file.clone(), l.fn_line, l.line, l.column)
+}
+
+/// Same function as written (see [`Key`]).
+fn same_function(a: &SrcLoc, b: &SrcLoc) -> bool {
+    a.file == b.file && a.fn_line == b.fn_line
 }
 
 /// The pipeline-start pass: record loop and routine-call positions of module `m`.
@@ -121,7 +132,7 @@ impl Recorded {
             }
             let end = namer
                 .position(end)
-                .filter(|e| e.linkage == pos.linkage && e.file == pos.file)
+                .filter(|e| same_function(e, &pos))
                 .map_or((pos.line, pos.column), |e| (e.line, e.column));
             r.loops.push(RecLoop { pos, end });
         }
@@ -150,7 +161,7 @@ impl Recorded {
         let at = (pos.line, pos.column);
         self.loops
             .iter()
-            .filter(|l| l.pos.linkage == pos.linkage && l.pos.file == pos.file)
+            .filter(|l| same_function(&l.pos, pos))
             .filter(|l| (l.pos.line, l.pos.column) <= at && at <= l.end)
             // Innermost: the one that starts last.
             .max_by_key(|l| (l.pos.line, l.pos.column))
@@ -164,5 +175,64 @@ impl Recorded {
             .iter()
             .map(|l| &l.pos)
             .filter(move |p| !present.contains(&key(p)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(f: &str, line: u32, column: u32) -> SrcLoc {
+        SrcLoc {
+            function: f.into(),
+            linkage: f.into(),
+            file: "a.c".into(),
+            fn_line: 1,
+            line,
+            column,
+        }
+    }
+
+    fn recorded() -> Recorded {
+        // f: for (t) at 3:5 .. 9:5 { for (i) at 4:9 .. 5:20; memset(...) at 7:9 }
+        let mut r = Recorded::default();
+        r.loops.push(RecLoop {
+            pos: at("f", 3, 5),
+            end: (9, 5),
+        });
+        r.loops.push(RecLoop {
+            pos: at("f", 4, 9),
+            end: (5, 20),
+        });
+        r.calls.insert(key(&at("f", 7, 9)));
+        r
+    }
+
+    #[test]
+    fn a_call_the_optimizer_made_is_named_after_the_innermost_loop_around_it() {
+        let r = recorded();
+        // The store of the inner loop's body, turned into a memset.
+        assert_eq!(r.made_from(&at("f", 5, 13)), Some(&at("f", 4, 9)));
+        // Between the loops: the outer one.
+        assert_eq!(r.made_from(&at("f", 6, 9)), Some(&at("f", 3, 5)));
+    }
+
+    #[test]
+    fn calls_the_program_wrote_and_calls_outside_loops_keep_their_position() {
+        let r = recorded();
+        assert_eq!(r.made_from(&at("f", 7, 9)), None, "recorded call");
+        assert_eq!(r.made_from(&at("f", 12, 3)), None, "after the loops");
+        let mut g = at("g", 5, 13);
+        g.fn_line = 20;
+        assert_eq!(r.made_from(&g), None, "another function");
+        assert_eq!(Recorded::default().made_from(&at("f", 5, 13)), None);
+    }
+
+    #[test]
+    fn loops_without_a_surviving_position_are_folded() {
+        let r = recorded();
+        let present: HashSet<Key> = [key(&at("f", 3, 5))].into_iter().collect();
+        let folded: Vec<&SrcLoc> = r.folded(&present).collect();
+        assert_eq!(folded, [&at("f", 4, 9)]);
     }
 }

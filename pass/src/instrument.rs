@@ -102,13 +102,6 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
     if cfg.mode == Mode::Denormal {
         return crate::denormal::run(m, opt_level, &cfg, &list);
     }
-    let routines = match Routines::load(&cfg.routines) {
-        Ok(r) => r,
-        Err(e) => {
-            out.errors.push(e);
-            return out;
-        }
-    };
     // SAFETY: m is the module the pass manager hands us, alive for this call.
     let ir = unsafe { Ir::new(m) };
     let source = module_source(m);
@@ -120,6 +113,13 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
     }
     // Read (and erase) what the pipeline-start pass recorded, whatever happens next.
     let recorded = Recorded::take(m, &mut Namer::new(source.clone()));
+    let routines = match Routines::load(&cfg.routines) {
+        Ok(r) => r,
+        Err(e) => {
+            out.errors.push(e);
+            return out;
+        }
+    };
     let mut stats = Stats::default();
     let all = functions(m);
     let fns: Vec<V> = all
@@ -277,12 +277,25 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
         .map(folded::key)
         .collect();
     let gone: Vec<_> = recorded.folded(&present).cloned().collect();
-    for pos in gone {
-        let func = descs
-            .funcs
-            .iter()
-            .position(|f| f.loc.linkage == pos.linkage && f.loc.file == pos.file);
+    for mut pos in gone {
+        // The function it was written in, if the module still defines it: its own
+        // names, so that the runtime files the loop under the same function.
+        let defined: Vec<usize> = (0..descs.funcs.len())
+            .filter(|&f| {
+                let l = &descs.funcs[f].loc;
+                l.file == pos.file && l.fn_line == pos.fn_line
+            })
+            .collect();
+        let func = match defined[..] {
+            [f] => Some(f),
+            _ => defined
+                .iter()
+                .copied()
+                .find(|&f| descs.funcs[f].loc.linkage == pos.linkage),
+        };
         if let Some(f) = func {
+            pos.function = descs.funcs[f].loc.function.clone();
+            pos.linkage = descs.funcs[f].loc.linkage.clone();
             let i = descs.loops.len();
             descs.funcs[f].loops.push(i);
         }

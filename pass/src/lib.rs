@@ -150,7 +150,7 @@ pub unsafe extern "C" fn taintprof_record_loops(
         let Ok(cfg) = config::Config::load("") else {
             return;
         };
-        if cfg.mode != config::Mode::Taint {
+        if cfg.mode != config::Mode::Taint || !cfg.folded {
             return;
         }
         let (Ok(list), Ok(db)) = (
