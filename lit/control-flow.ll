@@ -189,8 +189,10 @@ exit:
 ; memcpy of 16 bytes: copy the labels inline, nothing ORed.
 ; CHECK-NEXT: call void @llvm.memmove.p0.p0.i64(ptr [[SP]], ptr [[SQ]], i64 32, i1 false)
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %q, i64 16, i1 false)
-; memcpy of a variable length: runtime copy.
+; memcpy of a variable length: runtime copy. It is a library loop (variable length):
+; reported before the call.
 ; CHECK-NEXT: call void @__tp_shadow_copy(ptr %p, ptr %q, i64 %len)
+; CHECK-NEXT: call void @__tp_loop_exit(ptr {{%.*}}, ptr {{.*}}@taintprof.loops{{.*}}, i16 {{%.*}})
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %q, i64 %len, i1 false)
 ; memset(p, v, 8): one inline store of label(v) per byte.
 ; CHECK: [[MSI:%.*]] = insertelement <8 x i16> poison, i16 [[LV]], i32 0

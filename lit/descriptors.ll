@@ -8,7 +8,7 @@
 ; RUN: %opt -passes=taintprof-taint -disable-output %inputs/matrix.ll
 ;
 ; CHECK-DAG: %taintprof.SrcLoc = type { ptr, ptr, ptr, i32, i32, i32, i32 }
-; CHECK-DAG: %taintprof.LoopDesc = type { ptr, i32, i32, i64, ptr, ptr }
+; CHECK-DAG: %taintprof.LoopDesc = type { ptr, i32, i32, i64, ptr, ptr, ptr, ptr }
 ; CHECK-DAG: %taintprof.BranchRec = type { ptr, ptr, i32, i16, i16, i64, i64 }
 ; CHECK-DAG: %taintprof.FuncDesc = type { %taintprof.SrcLoc, i32, i32 }
 ; CHECK-DAG: %taintprof.ModuleDesc = type { i32, i32, ptr, ptr, i32, i32, ptr, ptr, i32, i32, ptr }
@@ -23,7 +23,7 @@
 ; The i loop (13:3) and the j loop (14:5; vector, remainder and one more copy share it,
 ; all inside the i loop, loops[0]), in init_cpp (funcs[0]); in main (funcs[1]) the
 ; inlined i loop (twice) and count's while loop.
-; CHECK-DAG: @taintprof.loops = private constant [7 x %taintprof.LoopDesc] [%taintprof.LoopDesc { ptr [[CI:@taintprof.chain[.0-9]*]], i32 1, i32 0, i64 0, ptr null, ptr @taintprof.funcs }, %taintprof.LoopDesc { ptr [[CJ:@taintprof.chain[.0-9]*]], i32 1, i32 0, i64 0, ptr @taintprof.loops, ptr @taintprof.funcs }, %taintprof.LoopDesc { ptr [[CJ]], i32 1, i32 0, i64 0, ptr @taintprof.loops, ptr @taintprof.funcs }, %taintprof.LoopDesc { ptr [[CJ]], i32 1, i32 0, i64 0, ptr @taintprof.loops, ptr @taintprof.funcs }, %taintprof.LoopDesc { ptr [[CIM:@taintprof.chain[.0-9]*]], i32 2, i32 0, i64 0, ptr null, ptr [[MAINF:getelementptr inbounds \(\[2 x %taintprof.FuncDesc\], ptr @taintprof.funcs, i64 0, i64 1\)]] }, %taintprof.LoopDesc { ptr [[CIM]], i32 2, i32 0, i64 0, ptr null, ptr [[MAINF]] }, %taintprof.LoopDesc { ptr [[CC:@taintprof.chain[.0-9]*]], i32 2, i32 0, i64 0, ptr null, ptr [[MAINF]] }]
+; CHECK-DAG: @taintprof.loops = private constant [7 x %taintprof.LoopDesc] [%taintprof.LoopDesc { ptr [[CI:@taintprof.chain[.0-9]*]], i32 1, i32 0, i64 0, ptr null, ptr @taintprof.funcs, ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }, %taintprof.LoopDesc { ptr [[CJ:@taintprof.chain[.0-9]*]], i32 1, i32 0, i64 0, ptr @taintprof.loops, ptr @taintprof.funcs, ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }, %taintprof.LoopDesc { ptr [[CJ]], i32 1, i32 0, i64 0, ptr @taintprof.loops, ptr @taintprof.funcs, ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }, %taintprof.LoopDesc { ptr [[CJ]], i32 1, i32 0, i64 0, ptr @taintprof.loops, ptr @taintprof.funcs, ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }, %taintprof.LoopDesc { ptr [[CIM:@taintprof.chain[.0-9]*]], i32 2, i32 0, i64 0, ptr null, ptr [[MAINF:getelementptr inbounds \(\[2 x %taintprof.FuncDesc\], ptr @taintprof.funcs, i64 0, i64 1\)]], ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }, %taintprof.LoopDesc { ptr [[CIM]], i32 2, i32 0, i64 0, ptr null, ptr [[MAINF]], ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }, %taintprof.LoopDesc { ptr [[CC:@taintprof.chain[.0-9]*]], i32 2, i32 0, i64 0, ptr null, ptr [[MAINF]], ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }]
 ; CHECK-DAG: [[CI]] = private constant [1 x %taintprof.SrcLoc] [%taintprof.SrcLoc { ptr [[INITN]], ptr [[INITL]], ptr [[FILE]], i32 12, i32 13, i32 3, i32 0 }]
 ; CHECK-DAG: [[CJ]] = private constant [1 x %taintprof.SrcLoc] [%taintprof.SrcLoc { ptr [[INITN]], ptr [[INITL]], ptr [[FILE]], i32 12, i32 14, i32 5, i32 0 }]
 ; init_cpp inlined into main at 27:3: chain = [main:27:3, init_cpp:13:3].

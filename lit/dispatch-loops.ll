@@ -11,7 +11,7 @@ target triple = "x86_64-pc-linux-gnu"
 
 @labels = internal constant [3 x ptr] [ptr blockaddress(@run, %add), ptr blockaddress(@run, %sub), ptr blockaddress(@run, %halt)]
 
-; CHECK-DAG: @taintprof.loops = private constant [2 x %taintprof.LoopDesc] [%taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 1, i64 0, ptr null, ptr @taintprof.funcs }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 1, i64 0, ptr null, ptr @taintprof.funcs }]
+; CHECK-DAG: @taintprof.loops = private constant [2 x %taintprof.LoopDesc] [%taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 1, i64 0, ptr null, ptr @taintprof.funcs, ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 1, i64 0, ptr null, ptr @taintprof.funcs, ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }]
 ; CHECK-LABEL: define i64 @run(ptr %code)
 ; CHECK-NOT: call void @__tp_loop_exit({{.*}}i64 1)
 ; CHECK: halt:

@@ -19,7 +19,7 @@
 ; CHECK-DAG: %taintprof.FpSiteDesc = type { %taintprof.SiteDesc, ptr, i16, i16, i16, i16, i32, i32, ptr, i32, i32 }
 ; CHECK-DAG: %taintprof.SiteDesc = type { ptr, i32, i32, ptr }
 ; CHECK-DAG: %taintprof.SrcLoc = type { ptr, ptr, ptr, i32, i32, i32, i32 }
-; CHECK-DAG: %taintprof.LoopDesc = type { ptr, i32, i32, i64, ptr, ptr }
+; CHECK-DAG: %taintprof.LoopDesc = type { ptr, i32, i32, i64, ptr, ptr, ptr, ptr }
 ; CHECK-DAG: %taintprof.FuncDesc = type { %taintprof.SrcLoc, i32, i32 }
 ; magic "TPDN", ABI 7, source, sites, 80 sites, 106 block counters (13 counted blocks,
 ; then 3 for each of the 31 inline operation sites), 4 arrays, flags 0, base

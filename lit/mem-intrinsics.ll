@@ -19,6 +19,8 @@ define void @copy_const(ptr %d, ptr %s) {
 
 ; CHECK-LABEL: define void @move_var(ptr %d, ptr %s, i64 %n)
 ; CHECK: call void @__tp_shadow_copy(ptr %d, ptr %s, i64 %n)
+; A variable length makes the call a library loop (library-loops.ll).
+; CHECK-NEXT: call void @__tp_loop_exit(ptr {{%.*}}, ptr {{.*}}@taintprof.loops{{.*}}, i16 {{%.*}})
 ; CHECK-NEXT: call void @llvm.memmove.p0.p0.i64(ptr %d, ptr %s, i64 %n, i1 false)
 define void @move_var(ptr %d, ptr %s, i64 %n) {
   call void @llvm.memmove.p0.p0.i64(ptr %d, ptr %s, i64 %n, i1 false)
@@ -39,6 +41,7 @@ define void @set_const_zero(ptr %d) {
 ; CHECK: [[LV_RAW:%.*]] = load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
 ; CHECK-NEXT: [[LV:%.*]] = select i1 {{%.*}}, i16 [[LV_RAW]], i16 0
 ; CHECK: call void @__tp_shadow_set(ptr %d, i16 [[LV]], i64 %n)
+; CHECK-NEXT: call void @__tp_loop_exit(ptr {{%.*}}, ptr {{.*}}@taintprof.loops{{.*}}, i16 {{%.*}})
 ; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr %d, i8 %v, i64 %n, i1 false)
 define void @set_labelled(ptr %d, i8 %v, i64 %n) {
   call void @llvm.memset.p0.i64(ptr %d, i8 %v, i64 %n, i1 false)

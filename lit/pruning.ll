@@ -20,9 +20,12 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @taintprof.funcs = private constant [11 x %taintprof.FuncDesc] [%taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 1, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 5, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 1, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 1, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 1, i32 1 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 0 }, %taintprof.FuncDesc { %taintprof.SrcLoc { {{.*}} }, i32 2, i32 1 }]
 ; Loops: const_top (10 iterations), const_rotated (10), rec's recursion loop
 ; (LOOP_RECURSION | LOOP_NO_DEBUG_LOC = 33, never constant), param_loop (unknown: 0, no
-; flag besides LOOP_NO_DEBUG_LOC = 1), uses_const (10, with its sink), const_vectorized
+; flag besides LOOP_NO_DEBUG_LOC = 1), var_memset's memset (a library loop: LOOP_LIBRARY
+; | LOOP_NO_DEBUG_LOC = 9, routine "memset", cost "n"), uses_const (10, with its sink), const_vectorized
 ; (constant, but a vectorized copy: its own count, 25, is not the source loop's, so 0).
-; CHECK-DAG: @taintprof.loops = private constant [6 x %taintprof.LoopDesc] [%taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 10, ptr null, ptr getelementptr {{.*}} i64 1) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 10, ptr null, ptr getelementptr {{.*}} i64 2) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 33, i64 0, ptr null, ptr getelementptr {{.*}} i64 5) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 1, i64 0, ptr null, ptr getelementptr {{.*}} i64 6) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 10, ptr null, ptr getelementptr {{.*}} i64 8) }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 0, ptr null, ptr getelementptr {{.*}} i64 10) }]
+; CHECK-DAG: @taintprof.loops = private constant [7 x %taintprof.LoopDesc] [%taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 10, ptr null, ptr getelementptr {{.*}} i64 1), ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 10, ptr null, ptr getelementptr {{.*}} i64 2), ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 33, i64 0, ptr null, ptr getelementptr {{.*}} i64 5), ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 1, i64 0, ptr null, ptr getelementptr {{.*}} i64 6), ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 9, i64 0, ptr null, ptr getelementptr {{.*}} i64 7), ptr [[MEMSET:@taintprof.str[.0-9]*]], ptr [[COST:@taintprof.str[.0-9]*]] }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 10, ptr null, ptr getelementptr {{.*}} i64 8), ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }, %taintprof.LoopDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 3, i64 0, ptr null, ptr getelementptr {{.*}} i64 10), ptr {{@taintprof.str[.0-9]*}}, ptr {{@taintprof.str[.0-9]*}} }]
+; CHECK-DAG: [[MEMSET]] = private unnamed_addr constant [7 x i8] c"memset\00"
+; CHECK-DAG: [[COST]] = private unnamed_addr constant [2 x i8] c"n\00"
 
 ; No loops, no calls: pruned, no context; its label still flows.
 ; CHECK-LABEL: define i32 @leaf(i32 %x)
@@ -136,7 +139,7 @@ define void @var_memset(ptr %p, i64 %n) {
 ; counted; the runtime knows the count is constant from the descriptor).
 ; CHECK-LABEL: define void @uses_const(i32 %x)
 ; CHECK: call ptr @__tp_enter(
-; CHECK: call void @__tp_loop_exit(ptr {{%.*}}, ptr getelementptr inbounds ([6 x %taintprof.LoopDesc], ptr @taintprof.loops, i64 0, i64 4), i16
+; CHECK: call void @__tp_loop_exit(ptr {{%.*}}, ptr getelementptr inbounds ([7 x %taintprof.LoopDesc], ptr @taintprof.loops, i64 0, i64 5), i16
 define void @uses_const(i32 %x) {
 entry:
   br label %loop

@@ -204,9 +204,17 @@ pub struct SiteDesc {
     pub loop_: *const LoopDesc,
 }
 
-/// A natural loop. `chain[n-1]` is the loop's `for`/`while`/`do` keyword in the
-/// function it was written in; earlier entries are the inline call sites that put it
-/// into the physical function. LLVM type: `{ ptr, i32, i32, i64, ptr, ptr }`.
+/// A loop. `chain[n-1]` is the loop's `for`/`while`/`do` keyword in the function it
+/// was written in; earlier entries are the inline call sites that put it into the
+/// physical function. LLVM type: `{ ptr, i32, i32, i64, ptr, ptr, ptr, ptr }`.
+///
+/// Three kinds share the layout (see the flags): a natural loop of the physical
+/// function; a *library loop* ([`LOOP_LIBRARY`]): a call of a memory intrinsic with a
+/// variable length or of a routine of the pass's routine database, one execution per
+/// call, labelled by its size argument(s), at the call's position (or, for an
+/// intrinsic the optimizer made from a loop, at that loop's keyword); a *folded loop*
+/// ([`LOOP_FOLDED`]): a source loop that was there before optimization and is gone
+/// (closed form, full unrolling, deletion), never reported by `__tp_loop_exit`.
 #[repr(C)]
 #[derive(Debug)]
 pub struct LoopDesc {
@@ -218,8 +226,15 @@ pub struct LoopDesc {
     pub const_trip_count: u64,
     /// The enclosing natural loop in the same physical function, or null.
     pub parent: *const LoopDesc,
-    /// The physical function the loop was compiled into.
+    /// The physical function the loop was compiled into. For a folded loop: the
+    /// function it was written in if the module still defines it, else null.
     pub func: *const FuncDesc,
+    /// Library loops: the routine's name (`memset`, `qsort`, ...); empty otherwise.
+    /// Added at the end so that the fields above keep their offsets.
+    pub routine: *const c_char,
+    /// Library loops: the routine's cost in its size `n` as written in the routine
+    /// database (`n`, `n log n`, `log n`); empty otherwise. Shown, never computed with.
+    pub cost: *const c_char,
 }
 
 /// The loop has no debug location; `line` is 0 and it is named by its index.
@@ -234,6 +249,14 @@ pub const LOOP_NO_SINK: u32 = 1 << 2;
 /// reports, once per activation, the labels of the decisions that choose to recurse
 /// (`docs/internal/control-flow.md`, "Recursion"). Located at that decision.
 pub const LOOP_RECURSION: u32 = 1 << 5;
+/// A library loop: a memory intrinsic with a variable length, or a call of a routine
+/// of the routine database (`qsort`, `memcmp`, ...), reported once per call with the
+/// label of its size; `routine` and `cost` name it.
+pub const LOOP_LIBRARY: u32 = 1 << 3;
+/// A source loop the optimizer folded (closed form, full unrolling with a constant
+/// trip count, or deletion): recorded before optimization, gone after it. No code
+/// reports it; its parameters are unknown.
+pub const LOOP_FOLDED: u32 = 1 << 4;
 
 /// A function defined in the module. LLVM type: `{ SrcLoc, i32, i32 }`.
 #[repr(C)]
@@ -242,7 +265,8 @@ pub struct FuncDesc {
     pub loc: SrcLoc,
     /// `FUNC_*` flags.
     pub flags: u32,
-    /// Number of loops the pass found in the physical function (after inlining).
+    /// Number of natural loops the pass found in the physical function (after
+    /// inlining; library and folded loops are not counted).
     pub n_loops: u32,
 }
 
@@ -623,7 +647,7 @@ mod tests {
     fn layouts_match_the_llvm_types_the_pass_emits() {
         assert_eq!(size_of::<SrcLoc>(), 40);
         assert_eq!(size_of::<SiteDesc>(), 24);
-        assert_eq!(size_of::<LoopDesc>(), 40);
+        assert_eq!(size_of::<LoopDesc>(), 56);
         assert_eq!(size_of::<FuncDesc>(), 48);
         assert_eq!(size_of::<BranchRec>(), 40);
         assert_eq!(size_of::<ModuleDesc>(), 64);

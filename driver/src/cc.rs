@@ -175,7 +175,8 @@ pub fn help(lang: Lang) -> String {
          \x20 TAINTPROF_PLUGIN                      the pass plugin (libtaintprof_pass.so)\n\
          \x20 TAINTPROF_RUNTIME                     the runtime archive (libtaintprof_rt.a)\n\
          \x20 TAINTPROF_INCLUDE                     the directory with taintprof.h\n\
-         \x20 TAINTPROF_ABILIST, TAINTPROF_POINTER_LABELS   read by the pass (see the docs)\n\n\
+         \x20 TAINTPROF_ABILIST, TAINTPROF_POINTER_LABELS   read by the pass (see the docs)\n\
+         \x20 TAINTPROF_ROUTINES                    extra library routines that loop over a size (rt/routines.txt)\n\n\
          Example:  CC=taintprof-cc CXX=taintprof-c++ make && taintprof run -- ./app\n",
     );
     s

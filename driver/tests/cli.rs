@@ -121,6 +121,7 @@ fn report_json_is_normalized_and_stable() {
             "recommendation",
             "functions",
             "constant_functions",
+            "folded",
             "never_executed",
             "warnings"
         ]

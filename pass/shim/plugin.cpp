@@ -6,7 +6,9 @@
 //   1. registers the module pass with the new pass manager (pipeline-parsing callbacks
 //      for `opt -passes=taintprof-taint[<params>]` and `taintprof-denormal[<params>]`,
 //      OptimizerLast callback for
-//      `clang -fpass-plugin=`) and calls `taintprof_run_module` in Rust;
+//      `clang -fpass-plugin=`) and calls `taintprof_run_module` in Rust; at -O1 and
+//      above a pipeline-start pass calls `taintprof_record_loops` first (the loops as
+//      written, before the optimizer can fold them away);
 //   2. turns Rust-side errors into compiler diagnostics (`LLVMContext::emitError`), so a
 //      problem is reported as a compile error, never as a crash;
 //   3. offers small helpers (tp_*) for what the C API lacks: PromoteMemToReg, edge
@@ -67,7 +69,24 @@ using namespace llvm;
 extern "C" int taintprof_run_module(LLVMModuleRef M, int opt_level, const char *params,
                                     void *fam);
 
+// Implemented in Rust (src/lib.rs): records the source positions of the module's loops
+// (and of its memory-intrinsic and routine calls) before optimization, so that the
+// OptimizerLast pass can tell which loops the optimizer folded away (src/folded.rs).
+extern "C" int taintprof_record_loops(LLVMModuleRef M, int opt_level);
+
 namespace {
+/// Pipeline start (before any optimization): record where the loops are.
+struct TaintprofRecordPass : PassInfoMixin<TaintprofRecordPass> {
+  int OptLevel;
+  explicit TaintprofRecordPass(int L) : OptLevel(L) {}
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    taintprof_record_loops(wrap(&M), OptLevel);
+    // Only named metadata was added: no analysis is invalidated.
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 struct TaintprofPass : PassInfoMixin<TaintprofPass> {
   int OptLevel;       // 0..3, or -1 when run from an explicit opt pipeline
   std::string Params; // the text between <> in `taintprof-taint<...>`, may be empty
@@ -115,6 +134,11 @@ extern "C" void taintprof_register_callbacks(PassBuilder *PB) {
         MPM.addPass(TaintprofPass(-1, Params));
         return true;
       });
+  PB->registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel L) {
+    // Nothing folds loops at -O0: no record, no cost.
+    if (L.getSpeedupLevel() > 0)
+      MPM.addPass(TaintprofRecordPass(L.getSpeedupLevel()));
+  });
   PB->registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel L) {
     int Level = L.getSpeedupLevel();
     MPM.addPass(TaintprofPass(Level, std::string()));
@@ -704,6 +728,60 @@ extern "C" LLVMMetadataRef tp_loop_start_location(LLVMValueRef Term) {
     if (auto *L = dyn_cast_or_null<DILocation>(Op.get()))
       return wrap(L);
   return nullptr;
+}
+
+/// The loop's end location: the second DILocation operand of `!llvm.loop` on `Term`
+/// (the end of the loop statement), or null.
+extern "C" LLVMMetadataRef tp_loop_end_location(LLVMValueRef Term) {
+  auto *I = unwrap<Instruction>(Term);
+  MDNode *LoopID = I->getMetadata(LLVMContext::MD_loop);
+  if (!LoopID)
+    return nullptr;
+  bool First = true;
+  for (const MDOperand &Op : LoopID->operands())
+    if (auto *L = dyn_cast_or_null<DILocation>(Op.get())) {
+      if (!First)
+        return wrap(L);
+      First = false;
+    }
+  return nullptr;
+}
+
+/// Append `!{A, B}` (B may be null: `!{A}`) to the module's named metadata `Name`.
+extern "C" void tp_record_add(LLVMModuleRef M, const char *Name, LLVMMetadataRef A,
+                              LLVMMetadataRef B) {
+  Module *Mod = unwrap(M);
+  SmallVector<Metadata *, 2> Ops{unwrap(A)};
+  if (B)
+    Ops.push_back(unwrap(B));
+  Mod->getOrInsertNamedMetadata(Name)->addOperand(MDTuple::get(Mod->getContext(), Ops));
+}
+
+/// Number of operands of named metadata `Name` (0 if absent).
+extern "C" unsigned tp_record_count(LLVMModuleRef M, const char *Name) {
+  NamedMDNode *N = unwrap(M)->getNamedMetadata(Name);
+  return N ? N->getNumOperands() : 0;
+}
+
+/// Operand `I` of named metadata `Name`: its first and second operands (null if absent).
+extern "C" void tp_record_get(LLVMModuleRef M, const char *Name, unsigned I,
+                              LLVMMetadataRef *A, LLVMMetadataRef *B) {
+  *A = nullptr;
+  *B = nullptr;
+  NamedMDNode *N = unwrap(M)->getNamedMetadata(Name);
+  if (!N || I >= N->getNumOperands())
+    return;
+  MDNode *T = N->getOperand(I);
+  if (T->getNumOperands() > 0)
+    *A = wrap(T->getOperand(0).get());
+  if (T->getNumOperands() > 1)
+    *B = wrap(T->getOperand(1).get());
+}
+
+/// Remove named metadata `Name` (it must not reach the object file).
+extern "C" void tp_record_erase(LLVMModuleRef M, const char *Name) {
+  if (NamedMDNode *N = unwrap(M)->getNamedMetadata(Name))
+    unwrap(M)->eraseNamedMetadata(N);
 }
 
 /// Demangle an Itanium/Rust/D name; returns a malloc'd string (free with tp_free), or

@@ -27,6 +27,10 @@ pub struct Config {
     /// `TAINTPROF_ABILIST`: colon-separated extra function-list files, read after the
     /// embedded `rt/abilist.txt`; later entries override earlier ones. Default: none.
     pub abilists: Vec<PathBuf>,
+    /// `TAINTPROF_ROUTINES`: colon-separated extra routine-database files (library
+    /// routines that are loops over their size, format in `rt/routines.txt`), read after
+    /// the embedded `rt/routines.txt`; later entries override earlier ones. Default: none.
+    pub routines: Vec<PathBuf>,
     /// `TAINTPROF_SIDECAR`: exact path of the compile-time JSON to write. Default: none.
     pub sidecar: Option<PathBuf>,
     /// `TAINTPROF_SIDECAR_DIR`: write `<dir>/<source-stem>.o.taintprof-static.json` instead
@@ -57,6 +61,12 @@ pub struct Config {
     /// mapping at every access (a debugging aid). Pass parameters `shadow-sr` /
     /// `no-shadow-sr`.
     pub shadow_sr: bool,
+    /// `TAINTPROF_FOLDED`: `1` (default) records every loop's position before
+    /// optimization (the pipeline-start pass, -O1 and above) so that loops the optimizer
+    /// folds are reported as folded and loops it turns into `memset`/`memcpy` keep their
+    /// position (`crate::folded`); `0` skips the record (a debugging aid, and the
+    /// baseline for measuring its cost). Environment only: the record runs under clang.
+    pub folded: bool,
     /// `TAINTPROF_DN_INLINE_OPS` (denormal mode): `1` (default) handles the cold path of
     /// an FP operation inline: its counts go to per-thread counters and its result tags
     /// are computed with selects, with no call; `0` calls `__tpd_op` instead (the
@@ -82,6 +92,7 @@ impl Default for Config {
         Config {
             mode: Mode::Taint,
             abilists: Vec::new(),
+            routines: Vec::new(),
             sidecar: None,
             sidecar_dir: None,
             pointer_labels: true,
@@ -89,6 +100,7 @@ impl Default for Config {
             control_flow: true,
             hoist: true,
             shadow_sr: true,
+            folded: true,
             dn_inline_ops: true,
             dn_inline_mem: true,
             dn_cover: true,
@@ -134,6 +146,13 @@ impl Config {
                 .map(PathBuf::from)
                 .collect();
         }
+        if let Some(l) = get("TAINTPROF_ROUTINES") {
+            c.routines = l
+                .split(':')
+                .filter(|s| !s.is_empty())
+                .map(PathBuf::from)
+                .collect();
+        }
         c.sidecar = get("TAINTPROF_SIDECAR")
             .filter(|s| !s.is_empty())
             .map(PathBuf::from);
@@ -151,6 +170,7 @@ impl Config {
         for (name, field) in [
             ("TAINTPROF_HOIST", &mut c.hoist),
             ("TAINTPROF_SHADOW_SR", &mut c.shadow_sr),
+            ("TAINTPROF_FOLDED", &mut c.folded),
             ("TAINTPROF_DN_INLINE_OPS", &mut c.dn_inline_ops),
             ("TAINTPROF_DN_INLINE_MEM", &mut c.dn_inline_mem),
             ("TAINTPROF_DN_COVER", &mut c.dn_cover),
@@ -238,6 +258,8 @@ mod tests {
         assert!(cfg(&[], "").unwrap().hoist);
         assert!(!cfg(&[("TAINTPROF_HOIST", "0")], "").unwrap().hoist);
         assert!(!cfg(&[], "no-hoist").unwrap().hoist);
+        assert!(cfg(&[], "").unwrap().folded);
+        assert!(!cfg(&[("TAINTPROF_FOLDED", "0")], "").unwrap().folded);
         assert!(cfg(&[], "").unwrap().dn_inline_ops);
         assert!(
             !cfg(&[("TAINTPROF_DN_INLINE_OPS", "0")], "")
@@ -271,12 +293,14 @@ mod tests {
             &[
                 ("TAINTPROF_POINTER_LABELS", "0"),
                 ("TAINTPROF_ABILIST", "a.txt::b.txt"),
+                ("TAINTPROF_ROUTINES", "r.txt"),
             ],
             "verbose",
         )
         .unwrap();
         assert!(!c.pointer_labels && c.verbose);
         assert_eq!(c.abilists.len(), 2);
+        assert_eq!(c.routines, vec![PathBuf::from("r.txt")]);
         let c = cfg(&[("TAINTPROF_POINTER_LABELS", "0")], "pointer-labels").unwrap();
         assert!(c.pointer_labels);
         assert!(cfg(&[("TAINTPROF_MODE", "fast")], "").is_err());

@@ -235,6 +235,35 @@ impl Namer {
         out
     }
 
+    /// Position `loc` in the function it was written in (the last entry of its inline
+    /// chain), without a physical function: `None` when `loc` is not a DILocation with
+    /// a subprogram or has no line. Used for what the pipeline-start pass recorded
+    /// (`crate::folded`), whose functions may since have been inlined and deleted.
+    pub fn position(&mut self, loc: LLVMMetadataRef) -> Option<SrcLoc> {
+        let mut li = ffi::TpLocation {
+            line: 0,
+            column: 0,
+            inlined_at: std::ptr::null_mut(),
+            subprogram: std::ptr::null_mut(),
+        };
+        // SAFETY: loc is metadata of the module (the shim checks it is a DILocation).
+        if loc.is_null() || unsafe { ffi::tp_location_info(loc, &mut li) } == 0 {
+            return None;
+        }
+        if li.subprogram.is_null() || li.line == 0 {
+            return None;
+        }
+        let s = self.sub(li.subprogram, std::ptr::null_mut());
+        Some(SrcLoc {
+            function: s.function,
+            linkage: s.linkage,
+            file: s.file,
+            fn_line: s.line,
+            line: li.line,
+            column: li.column,
+        })
+    }
+
     /// Debug location of an instruction (null if none).
     pub fn inst_loc(i: V) -> LLVMMetadataRef {
         // SAFETY: i is an instruction.

@@ -8,7 +8,7 @@
 //! |--------------|---------------------------------------------------------|
 //! | `SrcLoc`     | `{ ptr, ptr, ptr, i32, i32, i32, i32 }`                  |
 //! | `SiteDesc`   | `{ ptr, i32, i32, ptr }` (chain, n, flags, loop)         |
-//! | `LoopDesc`   | `{ ptr, i32, i32, i64, ptr, ptr }` (.., parent, func)    |
+//! | `LoopDesc`   | `{ ptr, i32, i32, i64, ptr, ptr, ptr, ptr }` (.., parent, func, routine, cost) |
 //! | `FuncDesc`   | `{ SrcLoc, i32, i32 }`                                   |
 //! | `BranchRec`  | `{ ptr, ptr, i32, i16, i16, i64, i64 }` (mutable)        |
 //! | `ModuleDesc` | `{ i32, i32, ptr, ptr, i32, i32, ptr, ptr, i32, i32, ptr }` |
@@ -55,7 +55,7 @@ impl DescTypes {
         DescTypes {
             srcloc,
             site: ir.named_struct("taintprof.SiteDesc", &[p, i32t, i32t, p]),
-            loopd: ir.named_struct("taintprof.LoopDesc", &[p, i32t, i32t, i64t, p, p]),
+            loopd: ir.named_struct("taintprof.LoopDesc", &[p, i32t, i32t, i64t, p, p, p, p]),
             func: ir.named_struct("taintprof.FuncDesc", &[srcloc, i32t, i32t]),
             branch: ir.named_struct("taintprof.BranchRec", &[p, p, i32t, i16t, i16t, i64t, i64t]),
             module: ir.named_struct(
@@ -76,8 +76,11 @@ pub struct LoopInfo {
     pub const_trip_count: Option<u64>,
     /// Module loop index of the enclosing (logical) loop in the same physical function.
     pub parent: Option<usize>,
-    /// Module function index of the physical function.
-    pub func: usize,
+    /// Module function index of the physical function (a folded loop: of the function
+    /// it was written in, if the module still defines it).
+    pub func: Option<usize>,
+    /// Library loops: the routine's name and cost formula.
+    pub routine: Option<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
@@ -302,9 +305,15 @@ impl Descs {
             .iter()
             .map(|f| {
                 let loc = self.srcloc(ir, &f.loc);
+                // Natural loops only: library and folded loops are not loops of the IR.
+                let natural = f
+                    .loops
+                    .iter()
+                    .filter(|&&i| self.loops[i].flags & (abi::LOOP_LIBRARY | abi::LOOP_FOLDED) == 0)
+                    .count();
                 ir.cstruct(
                     self.ty.func,
-                    &[loc, ir.c32(f.flags), ir.c32(f.loops.len() as u32)],
+                    &[loc, ir.c32(f.flags), ir.c32(natural as u32)],
                 )
             })
             .collect();
@@ -316,6 +325,12 @@ impl Descs {
                     Some(p) => self.loop_ptr(ir, p),
                     None => ir.null_ptr(),
                 };
+                let func = match l.func {
+                    Some(f) => self.func_ptr(ir, f),
+                    None => ir.null_ptr(),
+                };
+                let (name, cost) = l.routine.clone().unwrap_or_default();
+                let (name, cost) = (self.string(ir, &name), self.string(ir, &cost));
                 ir.cstruct(
                     self.ty.loopd,
                     &[
@@ -324,7 +339,9 @@ impl Descs {
                         ir.c32(l.flags),
                         ir.c64(l.const_trip_count.unwrap_or(0)),
                         parent,
-                        self.func_ptr(ir, l.func),
+                        func,
+                        name,
+                        cost,
                     ],
                 )
             })
@@ -401,6 +418,9 @@ impl Descs {
                         .boolean("has_debug_loc", l.flags & abi::LOOP_NO_DEBUG_LOC == 0)
                         .boolean("has_sink", l.flags & abi::LOOP_NO_SINK == 0)
                         .boolean("recursion", l.flags & abi::LOOP_RECURSION != 0)
+                        .str("kind", loop_kind(l.flags))
+                        .opt_str("routine", l.routine.as_ref().map(|r| r.0.as_str()))
+                        .opt_str("cost", l.routine.as_ref().map(|r| r.1.as_str()))
                         .arr("inline_chain", l.chain.iter().map(loc_json).collect())
                 })
                 .collect();
@@ -433,6 +453,17 @@ impl Descs {
             )
             .arr("functions", funcs)
             .render()
+    }
+}
+
+/// `loop` (a natural loop), `library` or `folded` (see `taintprof_abi::LoopDesc`).
+pub fn loop_kind(flags: u32) -> &'static str {
+    if flags & abi::LOOP_FOLDED != 0 {
+        "folded"
+    } else if flags & abi::LOOP_LIBRARY != 0 {
+        "library"
+    } else {
+        "loop"
     }
 }
 

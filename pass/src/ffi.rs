@@ -97,6 +97,25 @@ extern "C" {
     pub fn tp_location_info(loc: LLVMMetadataRef, out: *mut TpLocation) -> c_int;
     pub fn tp_subprogram_info(sp: LLVMMetadataRef, out: *mut TpSubprogram) -> c_int;
     pub fn tp_loop_start_location(term: LLVMValueRef) -> LLVMMetadataRef;
+    /// The second DILocation of `!llvm.loop` on `term` (the loop statement's end), or null.
+    pub fn tp_loop_end_location(term: LLVMValueRef) -> LLVMMetadataRef;
+    /// Append `!{a, b}` (`!{a}` when `b` is null) to named metadata `name`.
+    pub fn tp_record_add(
+        m: LLVMModuleRef,
+        name: *const c_char,
+        a: LLVMMetadataRef,
+        b: LLVMMetadataRef,
+    );
+    pub fn tp_record_count(m: LLVMModuleRef, name: *const c_char) -> c_uint;
+    /// Operands 0 and 1 of entry `i` of named metadata `name` (null when absent).
+    pub fn tp_record_get(
+        m: LLVMModuleRef,
+        name: *const c_char,
+        i: c_uint,
+        a: *mut LLVMMetadataRef,
+        b: *mut LLVMMetadataRef,
+    );
+    pub fn tp_record_erase(m: LLVMModuleRef, name: *const c_char);
     pub fn tp_demangle(name: *const c_char, len: usize) -> *mut c_char;
     pub fn tp_free(p: *mut c_char);
     pub fn tp_module_has_debug_info(m: LLVMModuleRef) -> c_int;

@@ -18,8 +18,11 @@ use crate::descriptors::{
     sidecar_path, write_atomic, BranchInfo, Descs, FuncInfo, LoopInfo, Site, MODULE_GLOBAL,
 };
 use crate::ffi;
+use crate::folded::{self, Recorded};
 use crate::ir::{self, Ir, V};
+use crate::library::{self, LibCall};
 use crate::prune::{self, Callee, FnFacts, Reason};
+use crate::routines::Routines;
 use crate::taint::branches::{self, branch_flags, branch_successors, successor_site, MAX_SUCC};
 use crate::taint::calls::{call_kind, CallKind};
 use crate::taint::control::terminator_condition;
@@ -110,6 +113,15 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
         }
         return out;
     }
+    // Read (and erase) what the pipeline-start pass recorded, whatever happens next.
+    let recorded = Recorded::take(m, &mut Namer::new(source.clone()));
+    let routines = match Routines::load(&cfg.routines) {
+        Ok(r) => r,
+        Err(e) => {
+            out.errors.push(e);
+            return out;
+        }
+    };
     let mut stats = Stats::default();
     let all = functions(m);
     let fns: Vec<V> = all
@@ -129,7 +141,7 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
     for p in prepared.iter_mut() {
         p.trip = trip_counts(fam, p);
     }
-    decide_pruning(&mut prepared, &fns, &list, &mut stats);
+    decide_pruning(&mut prepared, &fns, &list, &routines, &mut stats);
     let mut descs = Descs::new(&ir, Namer::new(source.clone()));
     let has_debug = unsafe { ffi::tp_module_has_debug_info(m) } != 0;
     if !has_debug {
@@ -143,6 +155,13 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
         p.func_index = fi;
         p.loop_base = loop_base;
         loop_base += p.n_loop_descs();
+        if p.pruned.is_none() {
+            p.library = library_calls(p, &list, &routines, &recorded, &mut descs.namer);
+            for (k, c) in p.library.iter_mut().enumerate() {
+                c.loop_index = loop_base + k;
+            }
+            loop_base += p.library.len();
+        }
     }
     for p in prepared.iter_mut() {
         let fi = p.func_index;
@@ -201,7 +220,8 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
                 flags,
                 const_trip_count: p.trip[li].flatten(),
                 parent: parent.map(|pl| p.loop_base + pl),
-                func: fi,
+                func: Some(fi),
+                routine: None,
             });
         }
         if let Some(rec) = &p.recursion {
@@ -216,8 +236,26 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
                 flags,
                 const_trip_count: None,
                 parent: None,
-                func: fi,
+                func: Some(fi),
+                routine: None,
             });
+        }
+        for c in &p.library {
+            debug_assert_eq!(c.loop_index, descs.loops.len());
+            loops.push(descs.loops.len());
+            let mut flags = abi::LOOP_LIBRARY;
+            if Namer::inst_loc(c.call).is_null() {
+                flags |= abi::LOOP_NO_DEBUG_LOC;
+            }
+            descs.loops.push(LoopInfo {
+                chain: c.chain.clone(),
+                flags,
+                const_trip_count: None,
+                parent: p.loop_around(c.block),
+                func: Some(fi),
+                routine: Some((c.routine.name.clone(), c.routine.cost.clone())),
+            });
+            stats.library_loops += 1;
         }
         let mut flags = 0;
         if p.tracked {
@@ -271,6 +309,47 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
         stats.eh_exit_edges += p.skipped_eh_exits;
         stats.indirect_exit_edges += p.skipped_indirect_exits;
     }
+    // Source loops that are gone: neither a natural loop nor a library loop has their
+    // position any more.
+    let present: std::collections::HashSet<folded::Key> = descs
+        .loops
+        .iter()
+        .filter_map(|l| l.chain.last())
+        .map(folded::key)
+        .collect();
+    let gone: Vec<_> = recorded.folded(&present).cloned().collect();
+    for mut pos in gone {
+        // The function it was written in, if the module still defines it: its own
+        // names, so that the runtime files the loop under the same function.
+        let defined: Vec<usize> = (0..descs.funcs.len())
+            .filter(|&f| {
+                let l = &descs.funcs[f].loc;
+                l.file == pos.file && l.fn_line == pos.fn_line
+            })
+            .collect();
+        let func = match defined[..] {
+            [f] => Some(f),
+            _ => defined
+                .iter()
+                .copied()
+                .find(|&f| descs.funcs[f].loc.linkage == pos.linkage),
+        };
+        if let Some(f) = func {
+            pos.function = descs.funcs[f].loc.function.clone();
+            pos.linkage = descs.funcs[f].loc.linkage.clone();
+            let i = descs.loops.len();
+            descs.funcs[f].loops.push(i);
+        }
+        descs.loops.push(LoopInfo {
+            chain: vec![pos],
+            flags: abi::LOOP_FOLDED,
+            const_trip_count: None,
+            parent: None,
+            func,
+            routine: None,
+        });
+        stats.folded_loops += 1;
+    }
     descs.reserve(&ir);
     let rt = Runtime::declare(&ir);
     for p in &prepared {
@@ -300,7 +379,7 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
              {} loops ({} constant trip count, {} without sink, {} without debug location), {} irreducible cycles ignored, \
              {} branch sinks ({} cold calls), control flow {} ({} slots, {} block labels extending a dominator's, {} labelled writes, {} control-passing calls), \
              {} allocas promoted, {} loads, {} stores, {} calls through the label ABI, {} listed calls, \
-             {} call sites, {} zero label PHIs removed, {} inserted instructions simplified away, {} hoisted out of loops, {} loop exits into EH pads not reported, \
+             {} call sites, {} library loops, {} folded loops, {} zero label PHIs removed, {} inserted instructions simplified away, {} hoisted out of loops, {} loop exits into EH pads not reported, \
              {} indirectbr loop exits not reported",
             if opt_level < 0 { "opt".to_string() } else { opt_level.to_string() },
             stats.functions,
@@ -328,6 +407,8 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
             stats.calls,
             stats.listed_calls,
             descs.n_sites(),
+            stats.library_loops,
+            stats.folded_loops,
             stats.zero_shadow_phis,
             stats.simplified,
             stats.hoisted,
@@ -390,7 +471,11 @@ fn trip_counts(fam: *mut c_void, p: &Prepared) -> Vec<Option<Option<u64>>> {
 }
 
 /// What a call means for static pruning.
-fn callee_of(i: V, list: &AbiList, index: &HashMap<V, usize>) -> Callee {
+fn callee_of(i: V, list: &AbiList, db: &Routines, index: &HashMap<V, usize>) -> Callee {
+    // A library loop (a routine call with a variable size) is a loop of the caller.
+    if library::routine_of(i, list, db).is_some() {
+        return Callee::NonTrivial;
+    }
     match call_kind(i, list) {
         CallKind::InlineAsm => Callee::NonTrivial,
         // A memory intrinsic with a variable length is a loop the optimizer turned into
@@ -414,7 +499,13 @@ fn callee_of(i: V, list: &AbiList, index: &HashMap<V, usize>) -> Callee {
 }
 
 /// Static pruning and static recursion for every prepared function.
-fn decide_pruning(prepared: &mut [Prepared], fns: &[V], list: &AbiList, stats: &mut Stats) {
+fn decide_pruning(
+    prepared: &mut [Prepared],
+    fns: &[V],
+    list: &AbiList,
+    db: &Routines,
+    stats: &mut Stats,
+) {
     let index: HashMap<V, usize> = fns.iter().enumerate().map(|(i, &f)| (f, i)).collect();
     let facts: Vec<FnFacts> = prepared
         .iter()
@@ -423,7 +514,7 @@ fn decide_pruning(prepared: &mut [Prepared], fns: &[V], list: &AbiList, stats: &
             for b in p.an.cfg.reverse_post_order() {
                 for i in ir::instructions(p.an.blocks[b]) {
                     if matches!(ir::opcode(i), Op::LLVMCall | Op::LLVMInvoke) {
-                        calls.push(callee_of(i, list, &index));
+                        calls.push(callee_of(i, list, db, &index));
                     }
                 }
             }
@@ -438,7 +529,7 @@ fn decide_pruning(prepared: &mut [Prepared], fns: &[V], list: &AbiList, stats: &
     for (fi, p) in prepared.iter_mut().enumerate() {
         let d = decisions[fi];
         if d.recursive && d.pruned.is_none() {
-            p.recursion = recursion(p, |i| match callee_of(i, list, &index) {
+            p.recursion = recursion(p, |i| match callee_of(i, list, db, &index) {
                 Callee::Local(t) => decisions[t].scc == d.scc,
                 _ => false,
             });
@@ -541,4 +632,63 @@ fn is_inlined(loc: inkwell::llvm_sys::prelude::LLVMMetadataRef) -> bool {
     };
     // SAFETY: loc is a DILocation (or the shim returns 0).
     unsafe { ffi::tp_location_info(loc, &mut li) != 0 && !li.inlined_at.is_null() }
+}
+
+/// The library loops of `p` (`crate::library`), in block order, with their identities.
+/// A call the optimizer made from a source loop that is still a natural loop of this
+/// function (loop idiom recognition took one store out of a loop that stays) is left
+/// out: that loop reports its executions itself, with its exit test's labels.
+fn library_calls(
+    p: &Prepared,
+    list: &AbiList,
+    db: &Routines,
+    recorded: &Recorded,
+    namer: &mut Namer,
+) -> Vec<LibCall> {
+    let mut natural: Option<std::collections::HashSet<folded::Key>> = None;
+    let mut out = Vec::new();
+    for b in 0..p.an.blocks.len() {
+        if !p.an.dom.contains(b) {
+            continue;
+        }
+        for i in ir::instructions(p.an.blocks[b]) {
+            let Some(routine) = library::routine_of(i, list, db) else {
+                continue;
+            };
+            let mut chain = namer.chain(Namer::inst_loc(i), p.f);
+            if let Some(src) = chain.last().and_then(|l| recorded.made_from(l)) {
+                let (line, column) = (src.line, src.column);
+                let natural = natural.get_or_insert_with(|| {
+                    p.an.forest
+                        .loops
+                        .iter()
+                        .filter_map(|l| {
+                            let t: Vec<V> = l
+                                .latches
+                                .iter()
+                                .map(|&b| ir::terminator(p.an.blocks[b]))
+                                .collect();
+                            let dl = loop_location(&t, p.an.blocks[l.header]);
+                            (!dl.is_null()).then(|| namer.chain(dl, p.f))
+                        })
+                        .filter_map(|c| c.last().map(folded::key))
+                        .collect()
+                });
+                let last = chain.last_mut().expect("chains are never empty");
+                last.line = line;
+                last.column = column;
+                if natural.contains(&folded::key(last)) {
+                    continue;
+                }
+            }
+            out.push(LibCall {
+                call: i,
+                block: b,
+                routine,
+                chain,
+                loop_index: 0,
+            });
+        }
+    }
+    out
 }

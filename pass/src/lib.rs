@@ -18,6 +18,9 @@
 //! | `lib.rs`        | plugin entry points; panics and errors become compile errors        |
 //! | `config`        | every knob (environment variables, opt pass parameters)              |
 //! | `abilist`       | the function list (`rt/abilist.txt` + `TAINTPROF_ABILIST`)           |
+//! | `routines`      | the routine database (`rt/routines.txt` + `TAINTPROF_ROUTINES`)      |
+//! | `library`       | library loops: memory intrinsics and routines that loop over a size |
+//! | `folded`        | loops recorded before optimization; the ones the optimizer folded    |
 //! | `instrument`    | the module driver: order of pre-check, preparation, instrumentation |
 //! | `taint`         | per-function instrumentation (see its sub-modules)                   |
 //! | `denormal`      | denormal mode: FP sites, tags, marked arrays (see its sub-modules)   |
@@ -45,11 +48,14 @@ mod debugloc;
 mod denormal;
 mod descriptors;
 mod ffi;
+mod folded;
 mod instrument;
 mod ir;
 mod json;
+mod library;
 mod loops;
 mod prune;
+mod routines;
 mod sysv;
 mod taint;
 
@@ -125,6 +131,49 @@ fn invalid_ir(m: inkwell::llvm_sys::prelude::LLVMModuleRef) -> Option<String> {
         let first = text.lines().take(2).collect::<Vec<_>>().join(": ");
         first.chars().take(300).collect()
     })
+}
+
+/// Called by the shim's pipeline-start pass (at -O1 and above) for each module, before
+/// any optimization: records the source positions of its loops and routine calls
+/// (`folded::record`). Returns 0; 2 after an internal panic (nothing is recorded then,
+/// and no loop is reported folded). Configuration errors are left to
+/// `taintprof_run_module`, which reports them.
+///
+/// # Safety
+/// `m` must be the live module the pass manager is running on.
+#[no_mangle]
+pub unsafe extern "C" fn taintprof_record_loops(
+    m: inkwell::llvm_sys::prelude::LLVMModuleRef,
+    _opt_level: c_int,
+) -> c_int {
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let Ok(cfg) = config::Config::load("") else {
+            return;
+        };
+        if cfg.mode != config::Mode::Taint || !cfg.folded {
+            return;
+        }
+        let (Ok(list), Ok(db)) = (
+            abilist::AbiList::load(&cfg.abilists),
+            routines::Routines::load(&cfg.routines),
+        ) else {
+            return;
+        };
+        folded::record(m, &list, &db);
+    }));
+    match result {
+        Ok(()) => 0,
+        Err(_) => {
+            // Drop a partial record: an incomplete list would report loops as folded
+            // that are not.
+            // SAFETY: m is the live module.
+            unsafe {
+                ffi::tp_record_erase(m, folded::SRC_LOOPS.as_ptr());
+                ffi::tp_record_erase(m, folded::SRC_CALLS.as_ptr());
+            }
+            2
+        }
+    }
 }
 
 /// Called by the shim for each module. Returns 0 on success, 1 if errors were

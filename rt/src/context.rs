@@ -809,6 +809,8 @@ mod tests {
             const_trip_count: 0,
             parent: ptr::null(),
             func: ptr::null(),
+            routine: ptr::null(),
+            cost: ptr::null(),
         }))
     }
     /// A descriptor reference that may cross threads in tests.

@@ -61,8 +61,8 @@ use core::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use taintprof_abi::{
     BranchRec, FuncDesc, Label, LoopDesc, ModuleDesc, SiteDesc, SrcLoc, BRANCH_SWITCH,
-    BRANCH_TRUNCATED, FUNC_RECURSIVE_STATIC, FUNC_STATICALLY_PRUNED, LOOP_CONST_TRIP, LOOP_NO_SINK,
-    LOOP_RECURSION,
+    BRANCH_TRUNCATED, FUNC_RECURSIVE_STATIC, FUNC_STATICALLY_PRUNED, LOOP_CONST_TRIP, LOOP_FOLDED,
+    LOOP_LIBRARY, LOOP_NO_SINK, LOOP_RECURSION,
 };
 
 use crate::context::{Node, ThreadState};
@@ -599,6 +599,12 @@ pub struct LoopGroup {
     /// A recursion loop (`LOOP_RECURSION`): the function's recursion, counted as a loop
     /// over the decisions that choose to recurse.
     pub recursion: bool,
+    /// Some descriptor is a natural loop (neither library nor folded).
+    pub natural: bool,
+    /// The first library-loop descriptor (`LOOP_LIBRARY`: its routine and cost), if any.
+    pub library: Option<&'static LoopDesc>,
+    /// Some descriptor is a folded loop (`LOOP_FOLDED`).
+    pub any_folded: bool,
     /// Union over all executions and contexts.
     pub label: Label,
     pub executions: u64,
@@ -607,6 +613,27 @@ pub struct LoopGroup {
     descs: (u32, u32),
     /// Range of [`Model::loop_contexts`].
     pub contexts: (u32, u32),
+}
+
+impl LoopGroup {
+    /// Only folded descriptors: the optimizer removed the loop from every copy of the
+    /// code (a copy that kept it, in another module, makes it an ordinary loop).
+    pub fn folded(&self) -> bool {
+        self.any_folded && !self.natural && self.library.is_none()
+    }
+
+    /// The report's `kind`: `loop`, `library` or `folded`.
+    pub fn kind(&self) -> &'static str {
+        if self.natural {
+            "loop"
+        } else if self.library.is_some() {
+            "library"
+        } else if self.any_folded {
+            "folded"
+        } else {
+            "loop"
+        }
+    }
 }
 
 /// A function as written.
@@ -914,6 +941,9 @@ impl Model {
                     static_const: false,
                     no_sink: false,
                     recursion: false,
+                    natural: false,
+                    library: None,
+                    any_folded: false,
                     label: 0,
                     executions: 0,
                     parent: NONE,
@@ -924,8 +954,15 @@ impl Model {
             prev = Some(*lr);
             let gi = self.loops.len().saturating_sub(1);
             // SAFETY: valid descriptor (checked above).
-            let d = unsafe { &*lr.desc };
+            let d: &'static LoopDesc = unsafe { &*lr.desc };
             if let Some(g) = self.loops.as_mut_slice().get_mut(gi) {
+                if d.flags & LOOP_LIBRARY != 0 {
+                    g.library = g.library.or(Some(d));
+                } else if d.flags & LOOP_FOLDED != 0 {
+                    g.any_folded = true;
+                } else {
+                    g.natural = true;
+                }
                 if d.const_trip_count != 0 {
                     g.const_trip = d.const_trip_count;
                 }

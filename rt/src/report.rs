@@ -50,7 +50,9 @@ use core::ffi::c_char;
 use core::fmt::Write as _;
 use core::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering::*};
 
-use taintprof_abi::{Label, ModuleDesc, MODULE_CONTROL_FLOW, MODULE_NO_DEBUG_INFO};
+use taintprof_abi::{
+    Label, ModuleDesc, LOOP_FOLDED, LOOP_LIBRARY, MODULE_CONTROL_FLOW, MODULE_NO_DEBUG_INFO,
+};
 
 use crate::context::{self, ThreadState};
 use crate::json::{Json, Sink};
@@ -363,7 +365,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
     let mut j = Json::new(out, 4);
     j.begin_object();
     j.kv_str("schema", "taintprof.taint");
-    j.kv_u64("version", 2);
+    j.kv_u64("version", 3);
     j.kv_str("taintprof_version", crate::VERSION);
 
     write_program_and_exit(&mut j, inp.name, inp.path, inp.argv, inp.pid, inp.exit);
@@ -420,7 +422,26 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
         j.begin_object();
         j.kv_bytes("source", s(m.source_file));
         j.kv_u64("functions", m.n_funcs as u64);
-        j.kv_u64("loops", m.n_loops as u64);
+        // Natural loops of the IR; library and folded loops are counted apart.
+        let (mut natural, mut library, mut folded) = (0u64, 0u64, 0u64);
+        for i in 0..if m.loops.is_null() {
+            0
+        } else {
+            m.n_loops as usize
+        } {
+            // SAFETY: the module has n_loops descriptors.
+            let f = unsafe { (*m.loops.add(i)).flags };
+            if f & LOOP_FOLDED != 0 {
+                folded += 1;
+            } else if f & LOOP_LIBRARY != 0 {
+                library += 1;
+            } else {
+                natural += 1;
+            }
+        }
+        j.kv_u64("loops", natural);
+        j.kv_u64("library_loops", library);
+        j.kv_u64("folded_loops", folded);
         j.end_object();
     }
     j.end_array();
@@ -552,6 +573,19 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
             j.begin_object();
             j.kv_u64("line", k.line as u64);
             j.kv_u64("column", k.column as u64);
+            j.kv_str("kind", g.kind());
+            // A loop that some copy of the code kept is a loop: its routine is not shown.
+            let library = g.library.filter(|_| g.kind() == "library");
+            j.key("routine");
+            match library {
+                Some(d) => j.bytes(s(d.routine)),
+                None => j.null(),
+            }
+            j.key("cost");
+            match library {
+                Some(d) => j.bytes(s(d.cost)),
+                None => j.null(),
+            }
             j.key("parent_line");
             match model.group(g.parent) {
                 Some(p) if g.parent != NONE => j.u64(loc(p.key).line as u64),
@@ -618,8 +652,11 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
         }
     }
     let (mut l_static, mut l_const, mut l_rel, mut l_never) = (0u64, 0u64, 0u64, 0u64);
+    let mut l_folded = 0u64;
     for l in model.loops.as_slice() {
-        if l.static_const {
+        if l.folded() {
+            l_folded += 1;
+        } else if l.static_const {
             l_static += 1;
         } else if l.executions == 0 {
             l_never += 1;
@@ -646,6 +683,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
     j.kv_u64("constant", l_const);
     j.kv_u64("relevant", l_rel);
     j.kv_u64("never_ran", l_never);
+    j.kv_u64("folded", l_folded);
     j.end_object();
     j.end_object();
 
@@ -1355,6 +1393,8 @@ mod tests {
             const_trip_count: trip,
             parent: core::ptr::null(),
             func: core::ptr::null(),
+            routine: core::ptr::null(),
+            cost: core::ptr::null(),
         }
     }
     fn fd(loc: SrcLoc) -> FuncDesc {
@@ -1539,7 +1579,7 @@ mod tests {
         let v = run(&inputs(&w, &mods, &ths, reg, Exit::Code(3)));
 
         assert_eq!(v["schema"], "taintprof.taint");
-        assert_eq!(v["version"], 2);
+        assert_eq!(v["version"], 3);
         assert_eq!(v["taintprof_version"], crate::VERSION);
         assert_eq!(v["program"]["name"], "prog");
         assert_eq!(v["program"]["pid"], 42);
@@ -1552,7 +1592,7 @@ mod tests {
         );
         assert_eq!(
             v["modules"][0],
-            serde_json::json!({"source": "prog.c", "functions": 3, "loops": 4})
+            serde_json::json!({"source": "prog.c", "functions": 3, "loops": 4, "library_loops": 0, "folded_loops": 0})
         );
         assert_eq!(v["modules"][1]["source"], "other.c");
         assert_eq!(v["options"]["control_flow"], false);

@@ -225,7 +225,7 @@ fn check_common(v: &Value, n: &str) {
         .ends_with("/fake_instrumented"));
     assert_eq!(
         v["modules"],
-        serde_json::json!([{"source": "fake_instrumented.c", "functions": 3, "loops": 2}])
+        serde_json::json!([{"source": "fake_instrumented.c", "functions": 3, "loops": 2, "library_loops": 0, "folded_loops": 0}])
     );
     let warnings = v["warnings"].to_string();
     assert!(warnings.contains("from_the_future.c"), "{warnings}");

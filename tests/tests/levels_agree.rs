@@ -56,7 +56,12 @@ fn control_flow_programs_agree() {
     check("cf_selector.c", &["50", "1", "4", "0.5"], &[], 5);
     check("cf_selector.cpp", &["50", "1", "4"], &[], 2);
     check("cf_perftaint_units.c", &["5", "10"], &[], 2);
-    check("cf_lulesh_mini.c", &["8", "11", "5", "1", "1"], &["-lm"], 15);
+    check(
+        "cf_lulesh_mini.c",
+        &["8", "11", "5", "1", "1"],
+        &["-lm"],
+        15,
+    );
     check("cf_recursion.c", &["20", "4", "1000", "9"], &[], 3);
     check("cf_goto.c", &["999"], &[], 1);
 }

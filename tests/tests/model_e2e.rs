@@ -36,7 +36,7 @@ fn paper_foo_a_by_data_flow_b_by_control_flow() {
     at_each_level(&["paper_foo.c"], &[], |b| {
         for args in [["1", "1"], ["0", "0"]] {
             let (r, _) = b.run_ok(&args);
-            assert_eq!(r.json["version"], 2);
+            assert_eq!(r.json["version"], 3);
             assert_eq!(
                 r.json["options"]["control_flow"], true,
                 "[{}] control flow is on by default",
@@ -241,6 +241,16 @@ fn constant_functions_statically_and_dynamically_pruned() {
                 .find(|x| x["line"] == l.line)
                 .unwrap();
             assert_eq!(raw["const_trip_count"], 16, "[{}] {raw}", b.opt);
+        } else {
+            // At -O2 it is reported as folded by the optimizer (no code ran it).
+            let line = r.marker_line("@fixed");
+            let raw = fixed["loops"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["line"] == line)
+                .unwrap_or_else(|| panic!("[{}] no folded loop at {line}: {fixed}", b.opt));
+            assert_eq!(raw["kind"], "folded", "[{}] {raw}", b.opt);
         }
         let unreg = r.function("unregistered_work");
         assert_eq!(unreg["statically_pruned"], false, "[{}]", b.opt);
@@ -274,10 +284,16 @@ fn constant_functions_statically_and_dynamically_pruned() {
             b.opt
         );
         let ls = &s["loops"];
-        let lsum = ["statically_pruned", "constant", "relevant", "never_ran"]
-            .iter()
-            .map(|k| ls[k].as_u64().unwrap())
-            .sum::<u64>();
+        let lsum = [
+            "statically_pruned",
+            "constant",
+            "relevant",
+            "never_ran",
+            "folded",
+        ]
+        .iter()
+        .map(|k| ls[k].as_u64().unwrap())
+        .sum::<u64>();
         assert_eq!(lsum, ls["total"].as_u64().unwrap(), "[{}] {ls}", b.opt);
     });
 }

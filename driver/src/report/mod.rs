@@ -1,7 +1,7 @@
 //! Reading taint reports (`<prog>.<pid>.taintprof.json`, see `docs/report-schema.md`)
 //! and presenting them.
 //!
-//! - this module: the schema (versions 1 and 2) as Rust types, loading and validation
+//! - this module: the schema (versions 1 to 3) as Rust types, loading and validation
 //!   ([`load`]);
 //! - [`summary`]: the presentation model — Table 2 (pruning), Table 3 (coverage, with
 //!   user subsets), functions with volumes, pairs, loop nests, contexts and branches,
@@ -34,7 +34,7 @@ use std::path::Path;
 /// The `schema` value of taint reports.
 pub const TAINT_SCHEMA: &str = "taintprof.taint";
 /// The newest taint report schema version this driver reads.
-pub const TAINT_VERSION: u64 = 2;
+pub const TAINT_VERSION: u64 = 3;
 /// The oldest taint report schema version this driver reads.
 pub const MIN_TAINT_VERSION: u64 = 1;
 
@@ -142,6 +142,9 @@ pub struct LoopCounts {
     pub relevant: u64,
     #[serde(default)]
     pub never_ran: u64,
+    /// Loops the optimizer folded (`kind: folded`); absent in older reports: 0.
+    #[serde(default)]
+    pub folded: u64,
 }
 
 /// `coverage[]` (version 2): functions (by their own loops) and loops that depend on at
@@ -219,6 +222,12 @@ pub struct Module {
     pub functions: u64,
     #[serde(default)]
     pub loops: u64,
+    /// Library loops (memset, qsort, ... calls); absent in older reports: 0.
+    #[serde(default)]
+    pub library_loops: u64,
+    /// Loops the optimizer folded; absent in older reports: 0.
+    #[serde(default)]
+    pub folded_loops: u64,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -326,6 +335,15 @@ pub struct Loop {
     pub line: u32,
     #[serde(default)]
     pub column: u32,
+    /// `loop` (natural), `library` (a routine call over its size) or `folded` (gone at
+    /// -O2: closed form, unrolled or deleted); absent in older reports: `loop`.
+    #[serde(default)]
+    pub kind: LoopKind,
+    /// Library loops: the routine (`qsort`) and its cost formula (`n log n`).
+    #[serde(default)]
+    pub routine: Option<String>,
+    #[serde(default)]
+    pub cost: Option<String>,
     /// Version 2: the line of the enclosing loop in the same function.
     #[serde(default)]
     pub parent_line: Option<u32>,
@@ -340,6 +358,16 @@ pub struct Loop {
     /// Contexts the runtime did not list (`TAINTPROF_MAX_CONTEXTS`); absent: 0.
     #[serde(default)]
     pub contexts_omitted: u64,
+}
+
+/// `loops[].kind`.
+#[derive(Debug, Clone, Copy, Default, Deserialize, serde::Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LoopKind {
+    #[default]
+    Loop,
+    Library,
+    Folded,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -493,11 +521,11 @@ mod tests {
         assert!(e.contains("not a taintprof report"), "{e}");
         let e = parse("[1,2]").unwrap_err().to_string();
         assert!(e.contains("not a taintprof report"), "{e}");
-        let e = parse("{\"schema\":\"taintprof.taint\",\"version\":3}")
+        let e = parse("{\"schema\":\"taintprof.taint\",\"version\":4}")
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("version 3") && e.contains("reads versions 1 to 2"),
+            e.contains("version 4") && e.contains("reads versions 1 to 3"),
             "{e}"
         );
         let e = parse("{\"schema\":\"taintprof.taint\",\"version\":0}")

@@ -12,6 +12,7 @@ use super::summary::{
     BranchSummary, Coverage, FunctionClass, FunctionSummary, LoopSummary, ModuleSummary,
     PairSummary, PruningRow, Summary,
 };
+use super::LoopKind;
 use crate::table::{shown_name, Align, Table};
 use std::fmt::Write;
 
@@ -75,6 +76,7 @@ pub fn full_with(s: &Summary, o: &RenderOptions) -> String {
     out.push('\n');
     functions_section(&mut out, s, &files, o);
     constant_section(&mut out, s, &files, o);
+    folded_section(&mut out, s, &files, o);
     never_executed_section(&mut out, s, &files, o);
     warnings(&mut out, s);
     next_steps(&mut out, s);
@@ -276,12 +278,24 @@ fn more_contexts(omitted: u64) -> Option<String> {
 /// with the first names, so that the header stays a header.
 fn modules_line(modules: &[ModuleSummary], files: &Files) -> String {
     const LISTED: usize = 4;
-    let counts = |functions: u64, loops: u64| {
-        format!(
+    // Library calls and folded loops only when there are some (older reports: never).
+    let counts = |functions: u64, loops: u64, library: u64, folded: u64| {
+        let mut c = format!(
             "compiled: {}, {}",
             plural(functions as usize, "function", "functions"),
             plural(loops as usize, "IR loop", "IR loops")
-        )
+        );
+        if library > 0 {
+            let _ = write!(
+                c,
+                ", {}",
+                plural(library as usize, "library loop", "library loops")
+            );
+        }
+        if folded > 0 {
+            let _ = write!(c, ", {folded} folded");
+        }
+        c
     };
     if modules.len() <= LISTED {
         let mods: Vec<String> = modules
@@ -290,7 +304,7 @@ fn modules_line(modules: &[ModuleSummary], files: &Files) -> String {
                 format!(
                     "{} ({})",
                     files.show(&m.source),
-                    counts(m.functions, m.loops)
+                    counts(m.functions, m.loops, m.library_loops, m.folded_loops)
                 )
             })
             .collect();
@@ -298,6 +312,8 @@ fn modules_line(modules: &[ModuleSummary], files: &Files) -> String {
     }
     let functions = modules.iter().map(|m| m.functions).sum();
     let loops = modules.iter().map(|m| m.loops).sum();
+    let library = modules.iter().map(|m| m.library_loops).sum();
+    let folded = modules.iter().map(|m| m.folded_loops).sum();
     let names: Vec<String> = modules[..LISTED - 1]
         .iter()
         .map(|m| files.show(&m.source))
@@ -305,7 +321,7 @@ fn modules_line(modules: &[ModuleSummary], files: &Files) -> String {
     format!(
         "{} modules ({}): {} and {} more",
         modules.len(),
-        counts(functions, loops),
+        counts(functions, loops, library, folded),
         names.join(", "),
         modules.len() - (LISTED - 1)
     )
@@ -724,12 +740,17 @@ fn function_block(
             if let Some(n) = l.const_trip_count {
                 notes.push(format!("constant trip count {n}"));
             }
-            t.row([
-                label,
-                param_set(&l.params),
-                runs(l.executions),
-                notes.join("; "),
-            ]);
+            match l.kind {
+                LoopKind::Library => notes.push(library_text(l)),
+                LoopKind::Folded => notes.push(FOLDED_TEXT.to_string()),
+                LoopKind::Loop => {}
+            }
+            let (params, ran) = if l.kind == LoopKind::Folded {
+                ("?".to_string(), String::new())
+            } else {
+                (param_set(&l.params), runs(l.executions))
+            };
+            t.row([label, params, ran, notes.join("; ")]);
             let mut extra = Vec::new();
             if !l.contexts.is_empty() && (!v2 || o.verbose) {
                 let mut ct = Table::new(&[Align::Left, Align::Left, Align::Right]);
@@ -777,6 +798,59 @@ fn function_block(
         .collect();
     if !branches.is_empty() {
         keyed(out, "branches", &branches);
+    }
+}
+
+/// What a folded loop is (`kind: folded`), after its position.
+const FOLDED_TEXT: &str =
+    "folded by the optimizer: its cost is a closed form or it was deleted; parameters unknown";
+
+/// `qsort over {n} (n log n)`.
+fn library_text(l: &LoopSummary) -> String {
+    let routine = l.routine.as_deref().unwrap_or("library routine");
+    let size = if l.params.is_empty() {
+        "a size that depends on no parameter".to_string()
+    } else {
+        format!("{{{}}}", l.params.join(", "))
+    };
+    // A linear cost is what "over" says already; others are shown as the database
+    // writes them, in the routine's size n.
+    match l.cost.as_deref() {
+        Some(c) if !c.is_empty() && c != "n" => format!("{routine} over {size} ({c})"),
+        _ => format!("{routine} over {size}"),
+    }
+}
+
+/// Loops the optimizer folded in functions that are not parameter-dependent: such a
+/// function is constant as compiled, which says nothing about the loop as written.
+fn folded_section(out: &mut String, s: &Summary, files: &Files, o: &RenderOptions) {
+    if s.folded.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nLoops folded by the optimizer ({}): the functions are not simply constant",
+        s.folded.len()
+    );
+    let cap = if o.verbose { usize::MAX } else { o.cap };
+    let mut t = Table::new(&[Align::Left, Align::Left, Align::Left]);
+    for l in s.folded.iter().take(cap) {
+        t.row([
+            shown_name(&l.function),
+            location(files, &l.file, l.line),
+            format!(
+                "folded by the optimizer (line {}): its cost is a closed form or it was deleted; parameters unknown",
+                l.line
+            ),
+        ]);
+    }
+    out.push_str(&t.render("  "));
+    if s.folded.len() > cap {
+        let _ = writeln!(
+            out,
+            "  ... and {} more (--verbose lists all)",
+            s.folded.len() - cap
+        );
     }
 }
 
@@ -1453,12 +1527,21 @@ mod tests {
             source: source.to_string(),
             functions,
             loops,
+            library_loops: 0,
+            folded_loops: 0,
         };
         let files = Files::from_files(["/p/a.c", "/p/b.c"].into_iter());
         let few = [m("/p/a.c", 1, 0), m("/p/b.c", 3, 2)];
         assert_eq!(
             modules_line(&few, &files),
             "a.c (compiled: 1 function, 0 IR loops); b.c (compiled: 3 functions, 2 IR loops)"
+        );
+        let mut lib = m("/p/b.c", 3, 2);
+        lib.library_loops = 2;
+        lib.folded_loops = 1;
+        assert_eq!(
+            modules_line(&[lib], &files),
+            "b.c (compiled: 3 functions, 2 IR loops, 2 library loops, 1 folded)"
         );
         let many: Vec<ModuleSummary> = (0..31).map(|k| m(&format!("/p/m{k}.c"), 2, 1)).collect();
         assert_eq!(

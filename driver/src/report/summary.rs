@@ -9,7 +9,7 @@
 //! defines coverage) and, for version 1 reports, which have no model structure, for the
 //! per-parameter table and the loop row of Table 2.
 
-use super::{Branch, CallSite, Function, Loop, Report};
+use super::{Branch, CallSite, Function, Loop, LoopKind, Report};
 use serde::Serialize;
 
 /// What to add to the summary beyond the report itself.
@@ -46,6 +46,10 @@ pub struct Summary {
     /// name), then the others in report order.
     pub functions: Vec<FunctionSummary>,
     pub constant_functions: ConstantFunctions,
+    /// Loops the optimizer folded (`kind: folded`) in functions that are not
+    /// parameter-dependent: what makes such a function look constant may be the
+    /// optimizer's doing (their own loop rows say so in the others).
+    pub folded: Vec<LoopRef>,
     pub never_executed: NeverExecuted,
     pub warnings: Vec<String>,
 }
@@ -80,6 +84,8 @@ pub struct ModuleSummary {
     pub source: String,
     pub functions: u64,
     pub loops: u64,
+    pub library_loops: u64,
+    pub folded_loops: u64,
 }
 
 /// Table 2. In version 1 reports only the function total is known (`null` otherwise)
@@ -251,6 +257,11 @@ pub struct LoopSummary {
     pub params: Vec<String>,
     pub executions: u64,
     pub const_trip_count: Option<u64>,
+    /// `loop`, `library` (a routine call over its size) or `folded`.
+    pub kind: LoopKind,
+    /// Library loops: the routine and its cost formula.
+    pub routine: Option<String>,
+    pub cost: Option<String>,
     /// The calling contexts, only when they differ in their parameter sets.
     pub contexts: Vec<LoopContextSummary>,
     /// Contexts the report does not list (the runtime's `TAINTPROF_MAX_CONTEXTS`).
@@ -492,6 +503,21 @@ pub fn summarize(report: &Report, source: &str) -> Summary {
         dynamically_pruned: Vec::new(),
         without_loops: 0,
     };
+    let folded: Vec<LoopRef> = functions
+        .iter()
+        .filter(|f| !f.is_relevant())
+        .flat_map(|f| {
+            f.loops
+                .iter()
+                .filter(|l| l.kind == LoopKind::Folded)
+                .map(move |l| LoopRef {
+                    function: f.name.clone(),
+                    file: f.file.clone(),
+                    line: l.line,
+                    column: l.column,
+                })
+        })
+        .collect();
     let mut never = NeverExecuted {
         branches: Vec::new(),
         functions: Vec::new(),
@@ -512,7 +538,12 @@ pub fn summarize(report: &Report, source: &str) -> Summary {
             FunctionClass::Relevant | FunctionClass::DynamicallyPruned | FunctionClass::Constant
         );
         if ran || !v2 {
-            for l in f.loops.iter().filter(|l| l.executions == 0) {
+            // A folded loop has no code that could run: it is listed apart.
+            for l in f
+                .loops
+                .iter()
+                .filter(|l| l.executions == 0 && l.kind != LoopKind::Folded)
+            {
                 if l.const_trip_count.is_some() && v2 {
                     continue;
                 }
@@ -615,6 +646,8 @@ pub fn summarize(report: &Report, source: &str) -> Summary {
                 source: m.source.clone(),
                 functions: m.functions,
                 loops: m.loops,
+                library_loops: m.library_loops,
+                folded_loops: m.folded_loops,
             })
             .collect(),
         pruning,
@@ -622,6 +655,7 @@ pub fn summarize(report: &Report, source: &str) -> Summary {
         recommendation,
         functions,
         constant_functions,
+        folded,
         never_executed: never,
         warnings: report.warnings.clone(),
     }
@@ -856,6 +890,9 @@ fn loop_summaries(f: &Function, params: &[String]) -> Vec<LoopSummary> {
                 params: order_params(&l.params, params),
                 executions: l.executions,
                 const_trip_count: l.const_trip_count,
+                kind: l.kind,
+                routine: l.routine.clone(),
+                cost: l.cost.clone(),
                 contexts: differing_contexts(l, params),
                 contexts_omitted: l.contexts_omitted,
             }

@@ -324,7 +324,8 @@ fn describe_function(d: &mut DnDescs, p: &mut Prepared, func_index: usize) {
             flags,
             const_trip_count: None,
             parent: l.parent.map(|pl| p.loop_base + p.rep(pl)),
-            func: func_index,
+            func: Some(func_index),
+            routine: None,
         });
     }
     d.base.funcs.push(FuncInfo {

@@ -83,6 +83,10 @@ pub struct Stats {
     pub branch_sinks: usize,
     pub cold_calls: usize,
     pub hoisted: usize,
+    /// Calls reported as library loops (`crate::library`).
+    pub library_loops: usize,
+    /// Source loops the optimizer folded (`crate::folded`).
+    pub folded_loops: usize,
 }
 
 /// Most leaves a union collects (longer chains are ORed as they come).
@@ -274,6 +278,7 @@ impl<'a> FnInstr<'a> {
         self.control_store_slots()?;
         if self.p.pruned.is_none() {
             self.loop_sinks()?;
+            self.library_sinks()?;
             self.branch_sinks()?;
         }
         // From here on blocks are split: no more block-indexed work.

@@ -259,6 +259,8 @@ pub struct Prepared {
     /// The recursion loop, for a function in a cycle of the module's call graph (set by
     /// the module driver; never in denormal mode).
     pub recursion: Option<Recursion>,
+    /// Calls that are library loops (`crate::library`), set by the module driver.
+    pub library: Vec<crate::library::LibCall>,
 }
 
 /// The *recursion loop* of a recursive function (`docs/internal/control-flow.md`,
@@ -685,5 +687,6 @@ pub fn prepare(ir: &Ir, f: V) -> Prepared {
         branch_sinks: Vec::new(),
         silent: Vec::new(),
         recursion: None,
+        library: Vec::new(),
     }
 }

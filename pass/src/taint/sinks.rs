@@ -12,6 +12,13 @@
 //! * where an execution ends (a dedicated block on each edge leaving the region, see
 //!   `prepare`), `__tp_loop_exit(node, &loopdesc, acc)` reports it once.
 //!
+//! Library loops (`crate::library`: a `memset` with a variable length, a `qsort`) are
+//! one execution per call: right before the call, `__tp_loop_exit(node, &loopdesc,
+//! label)` with the union of the labels of the size argument(s), the label the source
+//! loop's exit test would have had. They are not pushed on the loops in flight: the
+//! call ends before any report could be written inside it, except from a callback
+//! (a `qsort` comparator), and then the loop was reported already.
+//!
 //! Exits into EH pads (the loop is left by an exception) cannot be given a block of
 //! their own and are not reported; a loop with no reportable exit is flagged
 //! `LOOP_NO_SINK` by the module driver.
@@ -104,6 +111,24 @@ impl FnInstr<'_> {
                     .loop_ptr(ir, p.loop_base + p.rep(p.sinks[si].members[0]));
                 ir.call(self.rt.loop_exit.ty, self.rt.loop_exit.f, &[node, ld, a]);
             }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn library_sinks(&mut self) -> Result<(), String> {
+        let (ir, p) = (self.ir, self.p);
+        let Some(node) = self.node else {
+            return Ok(());
+        };
+        for c in &p.library {
+            let mut labels = Vec::new();
+            for &a in &c.routine.size_args {
+                labels.push(self.label(ir::operand(c.call, a))?);
+            }
+            ir.before(c.call);
+            let l = self.union(&labels, ir.i16);
+            let ld = self.descs.loop_ptr(ir, c.loop_index);
+            ir.call(self.rt.loop_exit.ty, self.rt.loop_exit.f, &[node, ld, l]);
         }
         Ok(())
     }

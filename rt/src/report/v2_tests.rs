@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use taintprof_abi::{
     BranchRec, FuncDesc, Label, LoopDesc, ModuleDesc, SiteDesc, SrcLoc, ABI_VERSION, BRANCH_SWITCH,
     FUNC_CONTEXT_TRACKED, FUNC_RECURSIVE_STATIC, FUNC_STATICALLY_PRUNED, LOOP_CONST_TRIP,
-    LOOP_RECURSION, MODULE_MAGIC,
+    LOOP_FOLDED, LOOP_LIBRARY, LOOP_RECURSION, MODULE_MAGIC,
 };
 
 use super::{write_json, Exit, Inputs};
@@ -60,6 +60,8 @@ struct LoopSpec {
     trip: u64,
     parent: Option<usize>,
     func: usize,
+    /// Library loops: routine and cost.
+    routine: Option<(&'static str, &'static str)>,
 }
 
 struct BranchSpec {
@@ -92,8 +94,29 @@ impl ModB {
             trip: 0,
             parent,
             func,
+            routine: None,
         });
         self.loops.len() - 1
+    }
+    /// A library loop (`LOOP_LIBRARY`) of `routine` with cost `cost`.
+    fn lib_lp(
+        &mut self,
+        func: usize,
+        chain: Vec<SrcLoc>,
+        parent: Option<usize>,
+        routine: &'static str,
+        cost: &'static str,
+    ) -> usize {
+        let i = self.lp(func, chain, parent);
+        self.loops[i].flags = LOOP_LIBRARY;
+        self.loops[i].routine = Some((routine, cost));
+        i
+    }
+    /// A loop the optimizer folded (`LOOP_FOLDED`).
+    fn folded_lp(&mut self, func: usize, chain: Vec<SrcLoc>) -> usize {
+        let i = self.lp(func, chain, None);
+        self.loops[i].flags = LOOP_FOLDED;
+        i
     }
     fn const_lp(&mut self, func: usize, chain: Vec<SrcLoc>, trip: u64) -> usize {
         let i = self.lp(func, chain, None);
@@ -140,6 +163,8 @@ impl ModB {
                 const_trip_count: s.trip,
                 parent: core::ptr::null(),
                 func: unsafe { funcs.add(s.func) },
+                routine: s.routine.map_or(core::ptr::null(), |r| cs(r.0)),
+                cost: s.routine.map_or(core::ptr::null(), |r| cs(r.1)),
             });
         }
         let nl = loops.len();
@@ -438,7 +463,7 @@ fn matmul_volumes_pairs_and_contexts() {
     let reg = registry(&["m", "n", "k"]);
     let (m, t) = matmul_o0();
     let v = report(&[m], &[t], reg);
-    assert_eq!(v["version"], 2);
+    assert_eq!(v["version"], 3);
     // Nested multiplies, sequenced adds, joint stays joint, terms largest first.
     assert_eq!(vol(&v, "multiply"), "m*n*k");
     assert_eq!(vol(&v, "checksum"), "(m,n)");
@@ -809,7 +834,7 @@ fn summary_coverage_recommendation_recursion_and_branches() {
     );
     assert_eq!(
         s["loops"],
-        json!({"total": 8, "statically_pruned": 1, "constant": 1, "relevant": 5, "never_ran": 1})
+        json!({"total": 8, "statically_pruned": 1, "constant": 1, "relevant": 5, "never_ran": 1, "folded": 0})
     );
     for k in ["functions", "loops"] {
         let o = s[k].as_object().unwrap();
@@ -1001,11 +1026,14 @@ fn json_shape_follows_the_schema() {
                     "column",
                     "const_trip_count",
                     "contexts",
+                    "cost",
                     "executions",
+                    "kind",
                     "line",
                     "params",
                     "parent_line",
-                    "recursion"
+                    "recursion",
+                    "routine"
                 ]
             );
         }
@@ -1207,4 +1235,55 @@ fn functions_on_the_inline_chain_of_a_taken_branch_ran() {
     // Inlined everywhere, no loop, no call: statically pruned, like the pass would.
     assert_eq!(func(&v, "other")["statically_pruned"], true);
     assert_eq!(v["summary"]["functions"]["never_ran"], 0);
+}
+
+/// A `memcpy` inside a time loop (a library loop whose parent is the time loop), a
+/// `qsort` at top level, and a loop the optimizer folded in another function.
+#[test]
+fn library_and_folded_loops_have_their_kind_routine_cost_and_volume() {
+    const N: Label = 1;
+    const STEPS: Label = 2;
+    let reg = registry(&["n", "steps"]);
+    let mut b = ModB::default();
+    let main = b.func("main", 30, 0);
+    let sum = b.func("sum_k", 5, FUNC_STATICALLY_PRUNED);
+    let time = b.lp(main, vec![at("main", 30, 32)], None);
+    let copy = b.lib_lp(main, vec![at("main", 30, 33)], Some(time), "memcpy", "n");
+    let sort = b.lib_lp(main, vec![at("main", 30, 36)], None, "qsort", "n log n");
+    b.folded_lp(sum, vec![at("sum_k", 5, 7)]);
+    let m = b.build();
+    let t = in_thread(move || {
+        let mn = enter(0, 0, m.f(main));
+        for _ in 0..3 {
+            exit(mn, m.l(copy), N);
+        }
+        exit(mn, m.l(time), STEPS);
+        exit(mn, m.l(sort), N);
+    });
+    let v = report(&[m], &[t], reg);
+    let main_f = func(&v, "main");
+    let loops = main_f["loops"].as_array().unwrap();
+    let at_line = |l: u64| loops.iter().find(|x| x["line"] == l).unwrap();
+    assert_eq!(at_line(32)["kind"], "loop");
+    assert!(at_line(32)["routine"].is_null() && at_line(32)["cost"].is_null());
+    assert_eq!(at_line(33)["kind"], "library");
+    assert_eq!(at_line(33)["routine"], "memcpy");
+    assert_eq!(at_line(33)["cost"], "n");
+    assert_eq!(at_line(33)["params"], json!(["n"]));
+    assert_eq!(at_line(33)["parent_line"], 32);
+    assert_eq!(at_line(33)["executions"], 3);
+    assert_eq!(at_line(36)["routine"], "qsort");
+    assert_eq!(at_line(36)["cost"], "n log n");
+    assert_eq!(vol(&v, "main"), "n*steps + n");
+    let sum_f = func(&v, "sum_k");
+    let fl = &sum_f["loops"][0];
+    assert_eq!(fl["kind"], "folded");
+    assert_eq!(fl["line"], 7);
+    assert_eq!(fl["params"], json!([]));
+    assert_eq!(fl["executions"], 0);
+    assert_eq!(v["summary"]["loops"]["folded"], 1);
+    assert_eq!(v["summary"]["loops"]["never_ran"], 0);
+    assert_eq!(v["modules"][0]["loops"], 1);
+    assert_eq!(v["modules"][0]["library_loops"], 2);
+    assert_eq!(v["modules"][0]["folded_loops"], 1);
 }

@@ -14,6 +14,7 @@ typedef struct LoopDesc {
   uint64_t const_trip_count;
   const struct LoopDesc *parent;
   const FuncDesc *func;
+  const char *routine, *cost; /* library loops (LOOP_LIBRARY); null otherwise */
 } LoopDesc;
 typedef struct {
   const SiteDesc *site;

@@ -63,7 +63,7 @@ static DnModuleDesc module = {DN_MODULE_MAGIC, DN_ABI_VERSION, F, sites, N_SITES
                               globals, 1, 0, DN_BASE_UNREGISTERED, 0};
 
 /* A taint-mode module (for the mixed-mode error). */
-typedef struct { const void *chain; uint32_t n_chain, flags; uint64_t trip; const void *parent, *func; } LoopDesc;
+typedef struct { const void *chain; uint32_t n_chain, flags; uint64_t trip; const void *parent, *func; const char *routine, *cost; } LoopDesc;
 typedef struct {
   uint32_t magic, abi_version;
   const char *source_file;
