@@ -64,6 +64,8 @@ fn control_flow_programs_agree() {
     );
     check("cf_recursion.c", &["20", "4", "1000", "9"], &[], 3);
     check("cf_goto.c", &["999"], &[], 1);
+    check("cf_memset.c", &["40", "3", "20"], &[], 4);
+    check("cf_folded.c", &["9", "30"], &[], 1);
 }
 
 #[test]
