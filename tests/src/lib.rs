@@ -193,6 +193,25 @@ impl Run {
 }
 
 impl Build {
+    /// `taintprof report <report> --scorep-filter <file>` in this build's directory: the
+    /// filter's text (panics with the driver's stderr if it fails).
+    pub fn scorep_filter(&self, r: &Report) -> String {
+        let filter = self.dir.join("taintprof.filter");
+        let out = run_cmd(
+            Command::new(bin_dir().join("taintprof"))
+                .arg("report")
+                .arg(&r.path)
+                .arg("--scorep-filter")
+                .arg(&filter),
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read_to_string(&filter).unwrap()
+    }
+
     /// Runs the program with `args`, reports going to a fresh directory.
     pub fn run(&self, args: &[&str]) -> Run {
         self.run_env(args, &[])
@@ -468,6 +487,12 @@ impl Report {
             self.opt
         );
     }
+}
+
+/// Whether a Score-P filter's text includes function `f` (`INCLUDE MANGLED f`).
+pub fn filter_includes(text: &str, f: &str) -> bool {
+    text.lines()
+        .any(|l| l.trim() == format!("INCLUDE MANGLED {f}"))
 }
 
 /// Finds the line (1-based) of `marker` (e.g. `@outer`) in one of `sources`.

@@ -327,20 +327,7 @@ fn scorep_filter_and_experiment_design_for_three_parameters() {
     let b = compile(&["three_params.c"], "-O2", &[]);
     let (r, _) = b.run_ok(&[]);
     let taintprof = bin_dir().join("taintprof");
-    let filter = b.dir.join("taintprof.filter");
-    let out = run_cmd(
-        Command::new(&taintprof)
-            .arg("report")
-            .arg(&r.path)
-            .arg("--scorep-filter")
-            .arg(&filter),
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = std::fs::read_to_string(&filter).unwrap();
+    let text = b.scorep_filter(&r);
     assert!(
         text.contains("SCOREP_REGION_NAMES_BEGIN") && text.contains("SCOREP_REGION_NAMES_END"),
         "{text}"

@@ -3,7 +3,6 @@
 //! program is checked at -O0 and -O2 with the same answers: function, line, parameters,
 //! volume.
 
-use std::process::Command;
 use taintprof_tests::*;
 
 /// `cf_recursion K LEVELS N M`.
@@ -88,24 +87,8 @@ fn recursive_functions_are_in_the_scorep_filter() {
     for opt in OPT_LEVELS {
         let b = compile(&["cf_recursion.c"], opt, &[]);
         let (r, _) = b.run_ok(&RECURSION_ARGS);
-        let filter = b.dir.join("taintprof.filter");
-        let out = run_cmd(
-            Command::new(bin_dir().join("taintprof"))
-                .arg("report")
-                .arg(&r.path)
-                .arg("--scorep-filter")
-                .arg(&filter),
-        );
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = std::fs::read_to_string(&filter).unwrap();
-        let included = |f: &str| {
-            text.lines()
-                .any(|l| l.trim() == format!("INCLUDE MANGLED {f}"))
-        };
+        let text = b.scorep_filter(&r);
+        let included = |f: &str| filter_includes(&text, f);
         for f in [
             "fib", "vcycle", "smooth", "is_even", "is_odd", "ping", "pong", "main",
         ] {
