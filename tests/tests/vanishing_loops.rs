@@ -197,6 +197,11 @@ fn loops_folded_by_the_optimizer_are_reported_as_folded() {
                 )),
                 "{text}"
             );
+            // A function that looks constant because the optimizer folded its loop is
+            // still measured: the Score-P filter includes it.
+            let filter = b.scorep_filter(&r);
+            assert!(filter_includes(&filter, "sum_k"), "{filter}");
+            assert!(filter.contains("folded by the optimizer"), "{filter}");
             // A folded loop is no loop that never ran.
             assert!(
                 !text.contains(&format!("cf_folded.c:{line}  sum_k")),

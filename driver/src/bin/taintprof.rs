@@ -397,13 +397,18 @@ fn report_command(a: &ReportArgs) -> anyhow::Result<i32> {
             std::fs::write(out, &f.text)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
             errln!(
-                "taintprof: wrote {}: {} parameter-dependent {} included, {} excluded{}",
+                "taintprof: wrote {}: {} parameter-dependent {} included{}, {} excluded{}",
                 out.display(),
                 f.included,
                 if f.included == 1 {
                     "function"
                 } else {
                     "functions"
+                },
+                if f.folded > 0 {
+                    format!(" ({} of them for a loop the optimizer folded)", f.folded)
+                } else {
+                    String::new()
                 },
                 f.excluded,
                 if f.skipped.is_empty() {

@@ -37,11 +37,13 @@
 //!   controlled separately (e.g. `SCOREP_MPI_ENABLE_GROUPS`).
 //!
 //! Which functions are included is the report's answer: a non-empty `inclusive_params`
-//! (the function's own loops or its callees' depend on a parameter). Functions that
-//! never ran in the analysed run are excluded, and the header says how many.
+//! (the function's own loops or its callees' depend on a parameter), and the functions
+//! that ran but look constant with a loop the optimizer folded (their cost may depend on
+//! a parameter nobody can name any more). Functions that never ran in the analysed run
+//! are excluded, and the header says how many.
 
 use super::render::{location, Files};
-use super::summary::{FunctionClass, Summary};
+use super::summary::{FunctionClass, FunctionSummary, Summary};
 use std::fmt::Write;
 
 /// A generated filter.
@@ -53,6 +55,9 @@ pub struct Filter {
     pub included: usize,
     /// Functions of the report left out (by the catch-all `EXCLUDE *`).
     pub excluded: usize,
+    /// Of the included, functions that look constant but ran with a loop the optimizer
+    /// folded.
+    pub folded: usize,
     /// Parameter-dependent functions whose names cannot be written as a pattern.
     pub skipped: Vec<String>,
 }
@@ -98,10 +103,25 @@ pub fn filter(s: &Summary) -> Result<Filter, String> {
         ));
     }
 
+    // Functions that ran and look constant only because the optimizer folded a loop of
+    // theirs (a closed form, a full unroll): their cost may depend on a parameter the
+    // report cannot name, so they are measured rather than silently dropped.
+    let folded: Vec<_> = s
+        .functions
+        .iter()
+        .filter(|f| {
+            !f.is_relevant()
+                && f.class != FunctionClass::NeverRan
+                && s.folded
+                    .iter()
+                    .any(|l| l.function == f.name && l.file == f.file)
+        })
+        .collect();
+
     let files = Files::new(s);
     let mut names: Vec<String> = Vec::new();
     let mut skipped = Vec::new();
-    for f in &relevant {
+    for f in relevant.iter().chain(&folded) {
         match pattern(&f.linkage) {
             Some(p) => {
                 if !names.contains(&p) {
@@ -112,8 +132,14 @@ pub fn filter(s: &Summary) -> Result<Filter, String> {
         }
     }
     names.sort();
-    let count = |c: FunctionClass| s.functions.iter().filter(|f| f.class == c).count();
-    let excluded = s.functions.len() - relevant.len();
+    let is_folded = |f: &FunctionSummary| folded.iter().any(|g| std::ptr::eq(*g, f));
+    let count = |c: FunctionClass| {
+        s.functions
+            .iter()
+            .filter(|f| f.class == c && !is_folded(f))
+            .count()
+    };
+    let excluded = s.functions.len() - relevant.len() - folded.len();
 
     let mut t = String::new();
     let version = if s.program.taintprof_version.is_empty() {
@@ -143,6 +169,17 @@ pub fn filter(s: &Summary) -> Result<Filter, String> {
             "functions"
         }
     );
+    if !folded.is_empty() {
+        let _ = writeln!(
+            t,
+            "# also includes {} that ran with a loop the optimizer folded (its parameters are unknown);",
+            if folded.len() == 1 {
+                "1 function".to_string()
+            } else {
+                format!("{} functions", folded.len())
+            }
+        );
+    }
     let _ = writeln!(
         t,
         "# excludes the other {excluded} of the report ({} statically pruned, {} dynamically pruned,",
@@ -194,6 +231,14 @@ pub fn filter(s: &Summary) -> Result<Filter, String> {
             one_line(f.volume.as_deref().unwrap_or("")),
         ]);
     }
+    for f in &folded {
+        table.row([
+            one_line(&f.name),
+            location(&files, &f.file, f.line),
+            "?".to_string(),
+            "folded by the optimizer".to_string(),
+        ]);
+    }
     for l in table.lines("#   ") {
         t.push_str(&l);
         t.push('\n');
@@ -208,6 +253,7 @@ pub fn filter(s: &Summary) -> Result<Filter, String> {
         text: t,
         included: names.len(),
         excluded,
+        folded: folded.len(),
         skipped,
     })
 }
