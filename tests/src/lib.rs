@@ -325,6 +325,22 @@ pub fn base_name(name: &str) -> &str {
 }
 
 impl Report {
+    /// `taintprof report <this report>`: the text a user reads (panics with the
+    /// driver's stderr if it fails).
+    pub fn text(&self) -> String {
+        let out = run_cmd(
+            Command::new(bin_dir().join("taintprof"))
+                .arg("report")
+                .arg(&self.path),
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
     pub fn load(path: &Path) -> Report {
         let text = std::fs::read_to_string(path).unwrap();
         let json: Value = serde_json::from_str(&text)

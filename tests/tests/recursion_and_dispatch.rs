@@ -36,6 +36,14 @@ fn recursion_decided_by_a_parameter_is_a_loop_over_it() {
             "[{opt}] fib has one loop: its recursion (tail-recursion elimination's loop at -O2 is the same one): {fib}"
         );
         assert_eq!(loop_json(&r, "fib", "@fib")["recursion"], true, "[{opt}]");
+        // The text report says what the loop at the decision is.
+        let text = r.text();
+        let line = r.marker_line("@fib");
+        assert!(
+            text.lines().any(|l| l.contains(&format!("line {line}"))
+                && l.contains("recursion: the depth, decided here")),
+            "[{opt}] {text}"
+        );
 
         // The V-cycle: a recursion over {levels} around the smooth loops over {n}.
         r.assert_loop("vcycle", "@vcycle", &["levels"]);

@@ -8,7 +8,6 @@
 //!   reported as `folded` at -O2 instead of vanishing, and only there (`cf_folded.c`).
 
 use serde_json::Value;
-use std::process::Command;
 use taintprof_tests::*;
 
 /// The report's loop entry at the line of `marker` in `func`.
@@ -42,20 +41,6 @@ fn loops_of_kind(r: &Report, kind: &str) -> Vec<(String, u64)> {
         }
     }
     out
-}
-
-fn report_text(r: &Report) -> String {
-    let out = run_cmd(
-        Command::new(bin_dir().join("taintprof"))
-            .arg("report")
-            .arg(&r.path),
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]
@@ -126,7 +111,7 @@ fn loops_turned_into_memset_and_memcpy_keep_their_parameters() {
         // A loop made into a call is a library loop, not a folded one.
         assert!(loops_of_kind(&r, "folded").is_empty(), "[{}]", b.opt);
         assert_eq!(r.json["summary"]["loops"]["folded"], 0);
-        let text = report_text(&r);
+        let text = r.text();
         assert!(
             text.contains("qsort over {n} (n log n)"),
             "[{}] {text}",
@@ -159,7 +144,7 @@ fn loops_folded_by_the_optimizer_are_reported_as_folded() {
         assert_eq!(loop_entry(&r, "scale", "@scale")["kind"], "loop");
         let sum = loop_entry(&r, "sum_k", "@sum");
         let unrolled = loop_entry(&r, "first4", "@unrolled");
-        let text = report_text(&r);
+        let text = r.text();
         if b.opt == "-O0" {
             // The loop exists and depends on k; nothing is folded.
             r.assert_loop("sum_k", "@sum", &["k"]);

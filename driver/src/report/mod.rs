@@ -344,6 +344,10 @@ pub struct Loop {
     pub routine: Option<String>,
     #[serde(default)]
     pub cost: Option<String>,
+    /// Version 3: the function's recursion, counted as a loop over the decisions that
+    /// choose to recurse (located at that decision); absent in older reports: `false`.
+    #[serde(default)]
+    pub recursion: bool,
     /// Version 2: the line of the enclosing loop in the same function.
     #[serde(default)]
     pub parent_line: Option<u32>,

@@ -740,6 +740,9 @@ fn function_block(
             if let Some(n) = l.const_trip_count {
                 notes.push(format!("constant trip count {n}"));
             }
+            if l.recursion {
+                notes.push(RECURSION_TEXT.to_string());
+            }
             match l.kind {
                 LoopKind::Library => notes.push(library_text(l)),
                 LoopKind::Folded => notes.push(FOLDED_TEXT.to_string()),
@@ -800,6 +803,9 @@ fn function_block(
         keyed(out, "branches", &branches);
     }
 }
+
+/// What a recursion loop is (`recursion: true`): its line is the decision to recurse.
+const RECURSION_TEXT: &str = "recursion: the depth, decided here";
 
 /// What a folded loop is (`kind: folded`), after its position.
 const FOLDED_TEXT: &str =

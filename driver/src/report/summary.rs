@@ -262,6 +262,8 @@ pub struct LoopSummary {
     /// Library loops: the routine and its cost formula.
     pub routine: Option<String>,
     pub cost: Option<String>,
+    /// The function's recursion (a loop over the decisions that choose to recurse).
+    pub recursion: bool,
     /// The calling contexts, only when they differ in their parameter sets.
     pub contexts: Vec<LoopContextSummary>,
     /// Contexts the report does not list (the runtime's `TAINTPROF_MAX_CONTEXTS`).
@@ -893,6 +895,7 @@ fn loop_summaries(f: &Function, params: &[String]) -> Vec<LoopSummary> {
                 kind: l.kind,
                 routine: l.routine.clone(),
                 cost: l.cost.clone(),
+                recursion: l.recursion,
                 contexts: differing_contexts(l, params),
                 contexts_omitted: l.contexts_omitted,
             }
