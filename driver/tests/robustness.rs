@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use taintprof_driver::locate::Locator;
 use taintprof_driver::report::{self, Report};
+mod common;
+use common::{text, WorkDir};
 
 const TAINTPROF: &str = env!("CARGO_BIN_EXE_taintprof");
 const CC: &str = env!("CARGO_BIN_EXE_taintprof-cc");
@@ -39,35 +41,8 @@ fn require_toolchain() {
     }
 }
 
-/// A test's working directory: removed when the test passes, kept when it fails.
-struct WorkDir(PathBuf);
-
-impl std::ops::Deref for WorkDir {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for WorkDir {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            eprintln!("test files kept in {}", self.0.display());
-        } else {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
 fn workdir(name: &str) -> WorkDir {
-    let dir = std::env::temp_dir().join(format!("taintprof-robust-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    WorkDir(dir)
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    common::fresh_dir("robust", name)
 }
 
 fn fixture(name: &str) -> PathBuf {

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use taintprof_driver::locate::Locator;
 use taintprof_driver::report::{self, Report};
+mod common;
+use common::{text, WorkDir};
 
 const CC: &str = env!("CARGO_BIN_EXE_taintprof-cc");
 const CXX: &str = env!("CARGO_BIN_EXE_taintprof-cxx");
@@ -31,40 +33,12 @@ fn artifacts() -> Result<(), String> {
     Ok(())
 }
 
-/// A test's working directory: removed when the test passes, kept for a look when it
-/// fails.
-struct WorkDir(PathBuf);
-
-impl std::ops::Deref for WorkDir {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for WorkDir {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            eprintln!("test files kept in {}", self.0.display());
-        } else {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
 /// A fresh working directory; panics, naming what is missing, if the artifacts are absent.
 fn setup(name: &str) -> WorkDir {
     if let Err(why) = artifacts() {
         panic!("{name}: {why}\n(run scripts/setup.sh, or `cargo build --release --workspace`)");
     }
-    let dir = std::env::temp_dir().join(format!("taintprof-it-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    WorkDir(dir)
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    common::fresh_dir("it", name)
 }
 
 fn run_in(dir: &Path, program: impl AsRef<std::ffi::OsStr>, args: &[&str]) -> Output {
