@@ -16,15 +16,16 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; The module says whether control flow was tracked (MODULE_CONTROL_FLOW = 1, plus
 ; MODULE_NO_DEBUG_INFO = 2 here).
-; CHECK: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 9, {{.*}}, i32 3, ptr null }
-; DF: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 9, {{.*}}, i32 2, ptr null }
+; CHECK: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 10, {{.*}}, i32 3, ptr null }
+; DF: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 10, {{.*}}, i32 2, ptr null }
 ; DF-NOT: __tp_ctrl_tls
 ; DF-NOT: __tp_shadow_or
 
 ; Perf-Taint's foo: `d = 2 * a; if (b) d++; else d--;` -> d depends on a and b.
 ; CHECK-LABEL: define i32 @foo(i32 %a, i32 %b)
 ; CHECK: [[LA:%.*]] = select i1 [[OK:%.*]], i16 {{%.*}}, i16 0
-; CHECK: [[LB:%.*]] = select i1 [[OK]], i16 {{%.*}}, i16 0
+; CHECK: load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_arg_tls, i64 0, i64 1)
+; CHECK-NEXT: [[LB:%.*]] = select i1 [[OK]], i16 {{%.*}}, i16 0
 ; CHECK: then:
 ; CHECK: [[T:%.*]] = or i16 [[LA]], [[LB]]
 ; CHECK: else:
@@ -32,6 +33,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: join:
 ; CHECK-NEXT: %r = phi i32
 ; CHECK-NEXT: [[R:%.*]] = phi i16 [ [[T]], %then ], [ [[E]], %else ]
+; CHECK-NEXT: phi i16
 ; CHECK-NEXT: store i16 [[R]], ptr @__tp_ret_tls
 ; Data flow only: d depends on a.
 ; DF-LABEL: define i32 @foo(i32 %a, i32 %b)
@@ -62,29 +64,37 @@ join:
 ; CHECK: [[LN:%.*]] = select i1 [[OK:%.*]], i16 {{%.*}}, i16 0
 ; CHECK: [[LM:%.*]] = select i1 [[OK]], i16 {{%.*}}, i16 0
 ; (Label PHIs: the loop accumulator first, then one per PHI of the program, in order.)
+; (Then the loop's exit-test slot of identity.rs, and the R label of %cnt: count's
+; own data is m, the inner loop's exit tests.)
 ; CHECK: outer:
 ; CHECK-NEXT: [[OACC:%.*]] = phi i16 [ 0, %entry ], [ [[ONEXT:%.*]], %outer.latch ]
+; CHECK-NEXT: [[OEXIT:%.*]] = phi i16 [ 0, %entry ], [ [[OEXIT2:%.*]], %outer.latch ]
 ; CHECK-NEXT: %i = phi i32
 ; CHECK-NEXT: %cnt = phi i64
 ; CHECK-NEXT: [[SI:%.*]] = phi i16 [ 0, %entry ], [ [[SOC:%.*]], %outer.latch ]
 ; CHECK-NEXT: [[SCNT:%.*]] = phi i16 [ 0, %entry ], [ [[SCNT2:%.*]], %outer.latch ]
+; CHECK-NEXT: [[RCNT:%.*]] = phi i16 [ 0, %entry ], [ [[RCNT2:%.*]], %outer.latch ]
 ; CHECK-NEXT: %oc = icmp slt i32 %i, %n
 ; CHECK-NEXT: [[SOC]] = or i16 [[SI]], [[LN]]
+; CHECK-NEXT: [[OEXIT2]] = or i16 [[OEXIT]], {{%.*}}
 ; CHECK-NEXT: [[ONEXT]] = or i16 [[OACC]], [[SOC]]
 ; CHECK: inner:
 ; CHECK-NEXT: [[IACC:%.*]] = phi i16 [ 0, %outer.body ], [ [[INEXT:%.*]], %inner.latch ]
+; CHECK-NEXT: [[IEXIT:%.*]] = phi i16 [ 0, %outer.body ], [ [[IEXIT2:%.*]], %inner.latch ]
 ; CHECK-NEXT: %j = phi i32
 ; CHECK-NEXT: %cnt.in = phi i64
 ; CHECK-NEXT: [[SJ:%.*]] = phi i16 [ 0, %outer.body ], [ [[SIC:%.*]], %inner.latch ]
 ; CHECK-NEXT: [[SCIN:%.*]] = phi i16 [ [[SCNT]], %outer.body ], [ [[SCIN2:%.*]], %inner.latch ]
 ; CHECK-NEXT: %ic = icmp slt i32 %j, %m
 ; CHECK-NEXT: [[SIC]] = or i16 [[SJ]], [[LM]]
+; CHECK-NEXT: [[IEXIT2]] = or i16 [[IEXIT]], {{%.*}}
 ; CHECK-NEXT: [[INEXT]] = or i16 [[IACC]], [[SIC]]
 ; CHECK: inner.latch:
 ; CHECK: [[SCIN2]] = or i16 [[SCIN]], [[SIC]]
 ; CHECK: outer.latch:
 ; CHECK: call void @__tp_loop_exit(ptr {{%.*}}, ptr {{.*}}@taintprof.loops{{.*}}, i16 [[INEXT]])
 ; CHECK: [[SCNT2]] = or i16 [[SCIN]], [[SOC]]
+; CHECK-NEXT: [[RCNT2]] = or i16 [[RCNT]], [[IEXIT2]]
 ; CHECK: exit:
 ; CHECK: call void @__tp_loop_exit(ptr {{%.*}}, ptr @taintprof.loops, i16 [[ONEXT]])
 ; CHECK: store i16 [[SCNT]], ptr @__tp_ret_tls
@@ -235,10 +245,15 @@ exit:
 ; CHECK: [[OK:%.*]] = icmp eq ptr {{%.*}}, @callee_writes
 ; CHECK: [[C:%.*]] = load i16, ptr @__tp_ctrl_tls, align 2
 ; CHECK-NEXT: [[ENTRY:%.*]] = select i1 [[OK]], i16 [[C]], i16 0
+; CHECK: = and i16
+; CHECK: [[RQ:%.*]] = and i16
 ; CHECK: %u = add i32 %o, 7
 ; CHECK: [[U:%.*]] = or i16 {{%.*}}, [[ENTRY]]
 ; CHECK: store i32 %u, ptr %p
-; CHECK: store i64 0, ptr {{%.*}}, align 2
+; The constant 7 takes the label of its address (R of %q: identity.rs), no control label.
+; CHECK-NEXT: [[W:%.*]] = zext i16 [[RQ]] to i64
+; CHECK-NEXT: [[WS:%.*]] = mul i64 [[W]], 281479271743489
+; CHECK-NEXT: store i64 [[WS]], ptr {{%.*}}, align 2
 ; CHECK-NEXT: store i32 7, ptr %q
 define void @callee_writes(ptr %p, ptr %q) {
   %o = load i32, ptr %p
@@ -255,7 +270,9 @@ define void @callee_writes(ptr %p, ptr %q) {
 ; CHECK: [[LB:%.*]] = select i1 [[OK]], i16 {{%.*}}, i16 0
 ; CHECK: yes:
 ; CHECK-NEXT: [[R:%.*]] = or i16 [[LB]], [[LA]]
+; CHECK-NEXT: {{%.*}} = or i16
 ; CHECK-NEXT: store i16 [[R]], ptr @__tp_ret_tls
+; CHECK: store i16 {{%.*}}, ptr @__tp_retz_tls
 ; CHECK-NEXT: ret i32 %b
 define i32 @early(i32 %a, i32 %b, i32 %x) {
 entry:
@@ -302,7 +319,7 @@ done:
 ; CHECK-NEXT: [[LC:%.*]] = select i1 [[OK]], i16 {{%.*}}, i16 0
 ; CHECK: join.tp.edge:
 ; CHECK-NEXT: [[LR:%.*]] = load i16, ptr @__tp_ret_tls
-; CHECK-NEXT: [[E:%.*]] = or i16 [[LR]], [[LC]]
+; CHECK: [[E:%.*]] = or i16 [[LR]], [[LC]]
 ; CHECK: join:
 ; CHECK: phi i16 [ [[E]], %join.tp.edge ], [ [[LC]], %other ]
 declare i32 @may_throw(i32)

@@ -15,6 +15,11 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: [[LC:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
 ; CHECK: [[LV:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
 ; CHECK: [[ENTRY:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
+; The load through %q takes R of the pointer: its label less the Z its caller passed.
+; CHECK-NEXT: load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_argz_tls
+; CHECK-NEXT: [[ZQ:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
+; CHECK-NEXT: [[NZ:%[0-9]+]] = xor i16 [[ZQ]], -1
+; CHECK-NEXT: [[RQ:%[0-9]+]] = and i16 [[LQ]], [[NZ]]
 ; CHECK: then:
 ; CHECK-NEXT: [[CTRL:%[0-9]+]] = or i16 [[ENTRY]], [[LC]]
 ; CHECK-NEXT: [[W:%[0-9]+]] = zext i16 [[LV]] to i64
@@ -22,7 +27,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: store i64 [[S]], ptr
 ; CHECK-NEXT: store i32 %v, ptr %p
 ; CHECK: %u = add i32 %o, 1
-; CHECK-NEXT: [[U:%[0-9]+]] = or i16 [[LQ]], [[CTRL]]
+; CHECK-NEXT: [[U:%[0-9]+]] = or i16 [[RQ]], [[CTRL]]
 ; CHECK: store i32 %u, ptr %q
 define void @if_writes(ptr %p, ptr %q, i32 %c, i32 %v) {
 entry:
@@ -46,6 +51,11 @@ exit:
 ; CHECK: [[LC:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
 ; CHECK: [[LV:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
 ; CHECK: [[ENTRY:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
+; The load through %q takes R of the pointer: its label less the Z its caller passed.
+; CHECK-NEXT: load i16, ptr getelementptr inbounds ([64 x i16], ptr @__tp_argz_tls
+; CHECK-NEXT: [[ZQ:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
+; CHECK-NEXT: [[NZ:%[0-9]+]] = xor i16 [[ZQ]], -1
+; CHECK-NEXT: [[RQ:%[0-9]+]] = and i16 [[LQ]], [[NZ]]
 ; CHECK: loop:
 ; CHECK: [[CLH:%[0-9]+]] = or i16 {{%[0-9]+}}, [[LN]]
 ; CHECK: body:

@@ -10,7 +10,7 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-pc-linux-gnu"
 
 ; Six blocks, then three inline counters per site (6, 9, ..., 21): n_blocks = 24.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 9, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 24,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 24,
 ; CHECK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[FCMP:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 6, i32 0 }
 ; CHECK-SAME: ptr @[[FCMP]], i16 2, i16 4, i16 8, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 9, i32 1 }
@@ -21,7 +21,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @[[FCMP]] = private unnamed_addr constant [5 x i8] c"fcmp\00"
 ; CHECK-DAG: @[[FPTOSI]] = private unnamed_addr constant [7 x i8] c"fptosi\00"
 ; CHECK-DAG: @[[FPTOUI]] = private unnamed_addr constant [7 x i8] c"fptoui\00"
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 9, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 6,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 6,
 ; HOOK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: i16 2, i16 4, i16 8, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }

@@ -23,7 +23,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; 4 x86_fp80, 5 fp128), lanes, flags, block counter, index, module, first of the three
 ; inline counters. The 11 blocks have counters 0-10, so n_blocks = 11 + 3 * 13 = 50
 ; and the sites' counters start at 11, three apart.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 9, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 50,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 50,
 ; CHECK: @taintprof.fpsites = private constant [13 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 11, i32 0 }
 ; CHECK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 14, i32 1 }
@@ -47,7 +47,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @[[FPEXT]] = private unnamed_addr constant [6 x i8] c"fpext\00"
 ; CHECK-DAG: @[[FPTRUNC]] = private unnamed_addr constant [8 x i8] c"fptrunc\00"
 ; With the hooks: the blocks alone, FPSITE_NO_COUNTERS (-1) everywhere.
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 9, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 11,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 11,
 ; HOOK: @taintprof.fpsites = private constant [13 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }

@@ -1,10 +1,11 @@
-; Shadow PHIs are inserted before the debug records attached to the first non-PHI
+; Shadow PHIs (the label, and the R label of identity.rs) are inserted before the debug records attached to the first non-PHI
 ; instruction (a PHI must not carry debug records); the module still verifies with its
 ; debug info intact.
 ; RUN: %opt -passes=taintprof-taint,verify -S < %s 2>&1 | %FileCheck %s
 ; CHECK-NOT: ignoring invalid debug info
 ; CHECK: j:
 ; CHECK-NEXT: %p = phi i32 [ %a, %entry ], [ %b, %l ]
+; CHECK-NEXT: phi i16
 ; CHECK-NEXT: phi i16
 ; CHECK-NEXT: #dbg_value(i32 %p
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -38,7 +38,7 @@
 use core::ffi::c_char;
 
 /// Bumped whenever a layout, name or meaning below changes.
-pub const ABI_VERSION: u32 = 9;
+pub const ABI_VERSION: u32 = 10;
 
 /// Magic number at the start of every [`ModuleDesc`] ("TPMD").
 pub const MODULE_MAGIC: u32 = 0x544d_5044;
@@ -81,6 +81,15 @@ pub const TLS_ARG_LABELS: &str = "__tp_arg_tls";
 /// `i16`: label of the return value. Callers pre-set it to the union of the argument
 /// labels so that an uninstrumented callee yields a conservative answer.
 pub const TLS_RET_LABEL: &str = "__tp_ret_tls";
+/// `[MAX_ARG_SLOTS x i16]`: for each argument of the call in flight, the labels of
+/// [`TLS_ARG_LABELS`] that a loop's back edge gave it in the caller and that an identity
+/// use (a remainder, a mask, a load address) drops (`Z`; `docs/internal/control-flow.md`,
+/// "Loop indices used as identities"). Instrumented callers write every slot they
+/// write in [`TLS_ARG_LABELS`].
+pub const TLS_ARG_ITER_LABELS: &str = "__tp_argz_tls";
+/// `i16`: `Z` of the return value (as [`TLS_ARG_ITER_LABELS`]). Callers pre-set it to 0,
+/// which is right for an uninstrumented callee.
+pub const TLS_RET_ITER_LABEL: &str = "__tp_retz_tls";
 /// `i16`: control label in force at the call site (control-flow tainting): what a store
 /// in the callee that updates the value it overwrites ORs in (a plain overwrite takes
 /// none; `docs/internal/control-flow.md`, Rule 2).

@@ -13,6 +13,10 @@
 TP_TLS uint16_t __tp_arg_tls[64] __attribute__((aligned(64)));
 /* Label of the return value of the call in flight. */
 TP_TLS uint16_t __tp_ret_tls;
+/* Labels of each argument (and of the return value) that came from a loop's back edge
+ * in the caller: an identity use drops them (taintprof-abi, TLS_ARG_ITER_LABELS). */
+TP_TLS uint16_t __tp_argz_tls[64] __attribute__((aligned(64)));
+TP_TLS uint16_t __tp_retz_tls;
 /* Control label in force at the call site (control-flow tainting). */
 TP_TLS uint16_t __tp_ctrl_tls;
 /* Union of the labels of the variadic arguments of the call in flight. */

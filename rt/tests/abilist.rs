@@ -236,6 +236,8 @@ fn every_wrap_entry_has_its_wrapper_in_the_runtime() {
     for tls in [
         abi::TLS_ARG_LABELS,
         abi::TLS_RET_LABEL,
+        abi::TLS_ARG_ITER_LABELS,
+        abi::TLS_RET_ITER_LABEL,
         abi::TLS_CTRL_LABEL,
         abi::TLS_VA_LABEL,
         abi::TLS_VA_STACK_BYTES,

@@ -154,12 +154,51 @@ fn a_lulesh_like_code_gets_the_expected_sets() {
         r.assert_loop("apply_material_properties", "@regions", &["regions"]);
         r.assert_loop("main", "@init", &["size"]);
         r.assert_loop("main", "@sum", &["size"]);
-        // The time loop: `cost` no longer reaches it (the pressures the repeated
-        // per-region loop overwrites do not depend on how often it ran). Still
-        // over-approximated: `regions` and `balance` arrive because the element index
-        // read from a region's list (`k = list[i]`, `e[k]`) carries the per-region
-        // loop's labels — a loop index used as an identity (issue pattern 4, open). The
-        // right set is {size, iters}.
-        r.assert_loop("main", "@time", &["size", "regions", "iters", "balance"]);
+        // The time loop depends on the element count and the iterations only: `cost`
+        // does not reach it (the pressures the repeated per-region loop overwrites do
+        // not depend on how often it ran), nor do `regions` and `balance` (the element
+        // index read from a region's list, `e[list[i]]`, is an identity: the address of
+        // a load drops the labels the per-region loop's back edge gave `i`).
+        r.assert_loop("main", "@time", &["size", "iters"]);
+    });
+}
+
+/// Issue pattern 4: a value derived from a loop index and used as an identity (a random
+/// seed, a hash, a material `h % NMAT` or `i & 7`, an element `list[i]`) does not hand
+/// the loop's labels to the loops it picks; a magnitude use (`for (j < i)`) keeps them.
+/// XSBench-shaped: the seed goes through calls at -O0 and is inlined at -O2.
+#[test]
+fn loop_indices_used_as_identities_do_not_reach_the_kernels() {
+    at_each_level(&["cf_identity.c"], &[], |b| {
+        let (r, _) = b.run_ok(&["50", "20", "30", "10"]);
+        assert_eq!(r.parameters(), ["lookups", "isotopes", "gridpoints", "n"]);
+        r.assert_loop("main", "@lookups", &["lookups"]);
+        // The seed, the energy and the material drawn from it name a lookup.
+        r.assert_loop("pick_mat", "@pick", &[]);
+        r.assert_loop("pick_mat", "@running", &[]);
+        r.assert_loop("calculate_macro_xs", "@nuclides", &["isotopes"]);
+        r.assert_loop("union_search", "@union_search", &["isotopes", "gridpoints"]);
+        // The grid searched was picked by a nuclide id computed `% isotopes` (data).
+        r.assert_loop(
+            "nuclide_search",
+            "@nuclide_search",
+            &["isotopes", "gridpoints"],
+        );
+        // Jumping the generator ahead by 2 * i steps takes log2(2 * i) steps: the index
+        // is a magnitude there.
+        r.assert_loop("fast_forward_LCG", "@ff", &["lookups"]);
+        // A hash (`xor`, then `% NMAT`) and a mask (`i & 7`) are identities.
+        r.assert_loop("main", "@hashed", &["lookups"]);
+        r.assert_loop("main", "@hashed_nucs", &["isotopes"]);
+        r.assert_loop("main", "@masked_nucs", &["isotopes"]);
+        // A triangular loop uses its outer index as a magnitude.
+        r.assert_loop("main", "@outer", &["n"]);
+        r.assert_loop("main", "@triangle", &["n"]);
+        let pick = r.function("pick_mat");
+        assert!(
+            str_set(&pick["inclusive_params"]).is_empty(),
+            "[{}] pick_mat must be constant: {pick}",
+            b.opt
+        );
     });
 }

@@ -56,6 +56,7 @@ fn control_flow_programs_agree() {
     check("cf_selector.c", &["50", "1", "4", "0.5"], &[], 5);
     check("cf_selector.cpp", &["50", "1", "4"], &[], 2);
     check("cf_perftaint_units.c", &["5", "10"], &[], 2);
+    check("cf_identity.c", &["50", "20", "30", "10"], &[], 14);
     check(
         "cf_lulesh_mini.c",
         &["8", "11", "5", "1", "1"],

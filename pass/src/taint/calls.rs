@@ -3,6 +3,8 @@
 //! Caller side of an ordinary call (DESIGN decision 4):
 //! * each argument's collapsed label goes into `__tp_arg_tls[i]` (arguments past the
 //!   last slot are ORed into it);
+//! * with control-flow tainting, each argument's `Z` (the labels a loop's back edge gave
+//!   it, `identity.rs`) goes into `__tp_argz_tls[i]`, and `__tp_retz_tls` is pre-set to 0;
 //! * `__tp_ret_tls` is pre-set to the union of the argument labels, the conservative
 //!   answer if the callee is not instrumented (an instrumented callee overwrites it);
 //! * `byval` arguments leave their source pointer in `__tp_byval_tls[i]`;
@@ -108,6 +110,7 @@ impl FnInstr<'_> {
                     let labels = self.arg_labels(i)?;
                     let s = self.union(&labels, target);
                     self.set_shadow(i, s);
+                    self.pure_call_r(i, &labels)?;
                 }
                 return Ok(());
             }
@@ -159,6 +162,9 @@ impl FnInstr<'_> {
                     },
                 };
                 self.set_shadow(i, s);
+                if rule == RetRule::Tls {
+                    self.call_result_r(i);
+                }
             }
             if returns_twice {
                 // setjmp returns a second time after a longjmp from deeper frames
@@ -189,6 +195,21 @@ impl FnInstr<'_> {
         }
         let all = self.union(labels, ir.i16);
         ir.store(all, rt.ret_tls, 2);
+        // The labels a back edge gave each argument (`identity.rs`), and 0 for the
+        // result's, which is right unless an instrumented callee says otherwise.
+        if self.cf.is_some() {
+            let at = ir::block_of(i);
+            for k in 0..labels.len().min(last) {
+                let z = self.zlabel_at(ir::operand(i, k as u32), at)?;
+                let g = ir.const_elem_ptr(rt.argz_tls_ty, rt.argz_tls, k as u64);
+                ir.store(z, g, 2);
+            }
+            if labels.len() > last {
+                let g = ir.const_elem_ptr(rt.argz_tls_ty, rt.argz_tls, last as u64);
+                ir.store(ir.c16(0), g, 2);
+            }
+            ir.store(ir.c16(0), rt.retz_tls, 2);
+        }
         // byval sources, and the ABI view of every argument for varargs.
         let fnty = unsafe { LLVMGetCalledFunctionType(i) };
         let n_fixed = unsafe { LLVMCountParamTypes(fnty) } as usize;

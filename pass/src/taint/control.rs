@@ -17,7 +17,8 @@
 //!   (`memory::updates_itself`) and atomics OR `ctrl(B)` into the labels they write
 //!   (`memory.rs`, `calls.rs`); plain overwrites (other stores, scatters, memory
 //!   intrinsics, runtime wrappers) OR nothing. An update of a stack slot of this
-//!   activation ORs only the decisions made since the slot came alive
+//!   activation ORs only the decisions made since the slot came alive: its
+//!   `lifetime.start`, or a dominating plain overwrite of the whole slot
 //!   ([`FnInstr::local_slot_control_label`]).
 //! * Rule 3: calls through the label ABI store `ctrl(B)` into `__tp_ctrl_tls`
 //!   (`calls.rs`); `ret` ORs `cl(P), P ∈ CD*(B)` — not `entry`.
@@ -34,6 +35,7 @@
 //! splat too for vector stores), a call two TLS stores; blocks without stores, calls or
 //! PHIs pay nothing.
 
+use super::memory::updates_itself;
 use super::FnInstr;
 use crate::cdeps::ControlDeps;
 use crate::cfg::{Cfg, DomTree};
@@ -55,6 +57,9 @@ pub struct Control {
     ctrl: HashMap<usize, V>,
     /// (from, to, shadow type) -> edge label.
     edges: HashMap<(usize, usize, T), V>,
+    /// (from, to) -> edge label with the condition's `R` (`identity.rs`), where it
+    /// differs from the `i16` one.
+    redges: HashMap<(usize, usize), V>,
     /// `entry`: the control label at the call site that called this activation.
     entry: V,
 }
@@ -192,6 +197,7 @@ impl FnInstr<'_> {
             slots,
             ctrl: HashMap::new(),
             edges: HashMap::new(),
+            redges: HashMap::new(),
             entry,
         });
         // The entry block first, at the end of the prologue (its top holds allocas);
@@ -257,7 +263,8 @@ impl FnInstr<'_> {
     /// behaves like the register it would be without `&` (and `-O0`, where the slot
     /// lives in the callee, agrees with `-O2`, where inlining put it into the caller's
     /// loop). `None` if `ptr` is not such a slot (the full `ctrl(B)` applies).
-    pub(crate) fn local_slot_control_label(&self, b: B, ptr: V) -> Option<V> {
+    pub(crate) fn local_slot_control_label(&self, update: V, ptr: V) -> Option<V> {
+        let b = ir::block_of(update);
         let cf = self.cf.as_ref()?;
         let slot = stack_slot(ptr)?;
         let an = &self.p.an;
@@ -284,7 +291,13 @@ impl FnInstr<'_> {
                 Some(e) => e.intersection(&set).copied().collect(),
             });
         }
-        let enclosing = enclosing.unwrap_or_default();
+        let mut enclosing = enclosing.unwrap_or_default();
+        // A plain overwrite of the whole slot that dominates the update is a birth too:
+        // what the slot held before it no longer matters (`uint64_t seed = 1070;` in a
+        // loop body, then `seed = next(seed)`; -O0 has no lifetime markers).
+        if let Some(d) = self.rebirth_before(slot, update) {
+            enclosing.extend(cf.deps.cd[d].iter().copied());
+        }
         let mut c = self.ir.c16(0);
         for &p in &cf.deps.cd[idx] {
             if !enclosing.contains(&p) {
@@ -293,6 +306,58 @@ impl FnInstr<'_> {
             }
         }
         Some(c)
+    }
+
+    /// The block index of the nearest plain store that overwrites all of `slot` (an
+    /// alloca) and dominates instruction `update`.
+    fn rebirth_before(&self, slot: V, update: V) -> Option<usize> {
+        let b = ir::block_of(update);
+        let an = &self.p.an;
+        let bi = *an.index.get(&b)?;
+        let size = self.ir.alloc_size(unsafe { LLVMGetAllocatedType(slot) });
+        let mut best: Option<(usize, usize)> = None; // (dominator depth, block)
+        for user in ir::users(slot) {
+            if !ir::is_instruction(user)
+                || ir::opcode(user) != Op::LLVMStore
+                || ir::operand(user, 1) != slot
+            {
+                continue;
+            }
+            let v = ir::operand(user, 0);
+            if self.ir.store_size(ir::type_of(v)) != size
+                || (updates_itself(v, slot) && !super::identity::is_identity_value(v))
+            {
+                continue;
+            }
+            let Some(&d) = an.index.get(&ir::block_of(user)) else {
+                continue;
+            };
+            let before = if d == bi {
+                let mut x = ir::next_instruction(user);
+                while !x.is_null() && x != update {
+                    x = ir::next_instruction(x);
+                }
+                !x.is_null()
+            } else {
+                an.dom.dominates(d, bi)
+            };
+            if !before {
+                continue;
+            }
+            let depth = {
+                let mut k = 0;
+                let mut x = d;
+                while let Some(Some(p)) = an.dom.idom.get(x) {
+                    k += 1;
+                    x = *p;
+                }
+                k
+            };
+            if best.is_none_or(|(bd, _)| depth > bd) {
+                best = Some((depth, d));
+            }
+        }
+        best.map(|x| x.1)
     }
 
     /// The label `ret` in block `b` adds to the returned value: `OR cl(P), P ∈ CD*(b)`
@@ -350,31 +415,7 @@ impl FnInstr<'_> {
         let scalar = match self.cf.as_ref().unwrap().edges.get(&(q, j, self.ir.i16)) {
             Some(&v) => v,
             None => {
-                let ps = {
-                    let cf = self.cf.as_ref().unwrap();
-                    cf.deps.edge_deciders(q, j, &an.dom, &an.forest)
-                };
-                let t = ir::terminator(from);
-                self.ir.at_end(from);
-                let silent = self.p.silent.get(q).copied().unwrap_or(false);
-                // A check whose other side ends the program decides nothing here
-                // (`Cfg::mark_program_ends`): only a block with two ways on does.
-                let mut ways_on: Vec<usize> = an.cfg.succs[q]
-                    .iter()
-                    .copied()
-                    .filter(|&s| !an.cfg.ends_program.contains(&(q, s)))
-                    .collect();
-                ways_on.sort_unstable();
-                ways_on.dedup();
-                let decides = ways_on.len() > 1;
-                let mut e = match terminator_condition(t) {
-                    Some(c) if !silent && decides => self.label(c)?,
-                    _ => self.ir.c16(0),
-                };
-                for p in ps {
-                    let l = self.cl_load(p);
-                    e = self.ir.or(e, l);
-                }
+                let e = self.edge_label_with(q, j, false)?;
                 let i16t = self.ir.i16;
                 self.cf.as_mut().unwrap().edges.insert((q, j, i16t), e);
                 e
@@ -384,6 +425,88 @@ impl FnInstr<'_> {
         let v = self.adapt(scalar, st);
         self.cf.as_mut().unwrap().edges.insert((q, j, st), v);
         Ok(Some(v))
+    }
+
+    /// The edge label of `from -> to` (`i16`) with the `R` of the deciding condition
+    /// (`identity.rs`): the same value as [`Self::edge_label`] where that `R` is its
+    /// shadow.
+    pub(crate) fn edge_label_r(&mut self, from: B, to: B) -> Result<Option<V>, String> {
+        if self.cf.is_none() {
+            return Ok(None);
+        }
+        let an = &self.p.an;
+        let (Some(&q), Some(&j)) = (an.index.get(&from), an.index.get(&to)) else {
+            return Ok(None);
+        };
+        // The same label as Rule 1's unless the edge's condition or a dominating
+        // decider's has an `R` of its own.
+        let mut conds: Vec<V> = terminator_condition(ir::terminator(from))
+            .into_iter()
+            .collect();
+        {
+            let cf = self.cf.as_ref().unwrap();
+            for p in cf.deps.edge_deciders(q, j, &an.dom, &an.forest) {
+                if an.dom.dominates(p, q) {
+                    conds.extend(terminator_condition(ir::terminator(an.blocks[p])));
+                }
+            }
+        }
+        let mut same = true;
+        for c in conds {
+            if self.rlabel_differs(c)? {
+                same = false;
+                break;
+            }
+        }
+        if same {
+            return self.edge_label(from, to, self.ir.i16);
+        }
+        if let Some(&v) = self.cf.as_ref().unwrap().redges.get(&(q, j)) {
+            return Ok(Some(v));
+        }
+        let e = self.edge_label_with(q, j, true)?;
+        self.cf.as_mut().unwrap().redges.insert((q, j), e);
+        Ok(Some(e))
+    }
+
+    /// Emit the `i16` label of edge `q -> j` at the end of `q`: its condition's label
+    /// (`R` of it if `r`) and the `cl` of the deciders Rule 1 names.
+    fn edge_label_with(&mut self, q: usize, j: usize, r: bool) -> Result<V, String> {
+        let an = &self.p.an;
+        let from = an.blocks[q];
+        let ps = {
+            let cf = self.cf.as_ref().unwrap();
+            cf.deps.edge_deciders(q, j, &an.dom, &an.forest)
+        };
+        let t = ir::terminator(from);
+        self.ir.at_end(from);
+        let silent = self.p.silent.get(q).copied().unwrap_or(false);
+        // A check whose other side ends the program decides nothing here
+        // (`Cfg::mark_program_ends`): only a block with two ways on does.
+        let mut ways_on: Vec<usize> = an.cfg.succs[q]
+            .iter()
+            .copied()
+            .filter(|&s| !an.cfg.ends_program.contains(&(q, s)))
+            .collect();
+        ways_on.sort_unstable();
+        ways_on.dedup();
+        let decides = ways_on.len() > 1;
+        let mut e = match terminator_condition(t) {
+            Some(c) if !silent && decides && r => self.rlabel_at(c, from)?,
+            Some(c) if !silent && decides => self.label(c)?,
+            _ => self.ir.c16(0),
+        };
+        for p in ps {
+            // With `r`, a decider that dominates the edge gives the `R` of its
+            // condition, which is available here; others give their `cl` slot.
+            let cond = terminator_condition(ir::terminator(an.blocks[p]));
+            let l = match cond {
+                Some(c) if r && an.dom.dominates(p, q) => self.rlabel_at(c, from)?,
+                _ => self.cl_load(p),
+            };
+            e = self.ir.or(e, l);
+        }
+        Ok(e)
     }
 
     /// Store `cl(P)` for every slot: the label of `P`'s condition, just before `P`'s

@@ -23,6 +23,7 @@
 //! lane-repeating shuffle of the `i16` view). Shadow addresses come from `addr.rs`
 //! (strength-reduced) or the formula. Shadow accesses use `align 2`.
 
+use super::identity::is_identity_value;
 use super::{FnInstr, Fold, Leaves};
 use crate::ir::{self, T, V};
 use inkwell::llvm_sys::core::*;
@@ -366,8 +367,16 @@ impl FnInstr<'_> {
         // `table[k]` depends on `k`, unless every entry is the same constant (the
         // optimizer folds such a load at -O2; Perf-Taint's "bound read from constant
         // data"): then which entry was read changes nothing.
+        // The address is an identity: its `R`, without the labels a loop's back edge
+        // gave the index (`list[i]` does not depend on how many `i` there are;
+        // `identity.rs`).
         if self.cfg.pointer_labels && !reads_uniform_constant(p, t) {
-            s = self.union(&[s, self.shadow(p)?], self.sty(t));
+            let sp = if ir::is_vector(ir::type_of(p)) {
+                self.shadow(p)?
+            } else {
+                self.address_label(p, ir::block_of(i))?
+            };
+            s = self.union(&[s, sp], self.sty(t));
         }
         self.stats.loads += 1;
         self.set_shadow(i, s);
@@ -390,16 +399,31 @@ impl FnInstr<'_> {
         // the decisions made since the slot came alive. Not for pointers: which object a
         // decision picked is an identity, not a magnitude
         // (docs/internal/control-flow.md, Rule 2, "Pointers").
-        let s = if ir::is_pointer_like(t) || !updates_itself(v, p) {
+        // A value made by an identity operation (`seed = (a * seed + c) % m`) names
+        // rather than counts: its store is a plain overwrite (`identity.rs`).
+        let s = if ir::is_pointer_like(t) || !updates_itself(v, p) || is_identity_value(v) {
             s
         } else {
-            match self.local_slot_control_label(ir::block_of(i), p) {
+            match self.local_slot_control_label(i, p) {
                 Some(c) => {
                     self.stats.control_writes += 1;
                     self.union(&[s, c], ir::type_of(s))
                 }
                 None => self.with_control(i, s),
             }
+        };
+        // A constant stored says nothing but where it was stored: a terminator, a
+        // sentinel (`code[n] = OP_HALT`, `s[len] = 0`). Its position is its meaning, so
+        // it carries the labels of its address (those of a load's, `identity.rs`): a
+        // loop that scans for it runs as far as the position says.
+        let s = if self.cf.is_some()
+            && unsafe { !LLVMIsAConstant(v).is_null() }
+            && !ir::is_vector(ir::type_of(p))
+        {
+            let a = self.address_label(p, ir::block_of(i))?;
+            self.union(&[s, a], ir::type_of(s))
+        } else {
+            s
         };
         self.store_shadow(p, t, s);
         self.stats.stores += 1;

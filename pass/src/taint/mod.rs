@@ -13,6 +13,7 @@
 //! * `addr`       — shadow addresses derived along the pointer arithmetic;
 //! * `calls`      — the thread-local call ABI, the function list, intrinsics, varargs;
 //! * `control`    — explicit control-flow tainting (`cl` slots, `ctrl(B)`, join labels);
+//! * `identity`   — the second label `R` of scalars: loop indices used as identities;
 //! * `sinks`      — loop accumulators and `__tp_loop_exit`, calling contexts;
 //! * `branches`   — branch sinks (`BranchRec`s), which branches get one;
 //! * `intrinsics` — which intrinsic moves labels how;
@@ -32,6 +33,7 @@ mod addr;
 pub mod branches;
 pub mod calls;
 pub(crate) mod control;
+mod identity;
 pub mod intrinsics;
 mod memory;
 pub mod prepare;
@@ -174,6 +176,18 @@ pub struct FnInstr<'a> {
     pub(crate) p: &'a Prepared,
     pub(crate) f: V,
     shadows: HashMap<V, V>,
+    /// `R` labels (`identity.rs`) of the values whose `R` differs from their shadow.
+    rshadows: HashMap<V, V>,
+    /// Placeholder `R` PHIs, filled after the shadow PHIs.
+    rphis: Vec<(V, V)>,
+    /// `R` of each parameter where it may differ from its shadow.
+    arg_r: Vec<Option<V>>,
+    /// Innermost loop (forest index) of each block index.
+    loop_of: Vec<Option<usize>>,
+    /// Per loop: the slot holding the `R` of its exit tests (`identity.rs`).
+    rexit: std::cell::RefCell<HashMap<usize, V>>,
+    /// Exit-test updates (slot, exiting block) waiting for the test's label.
+    rexit_pending: std::cell::RefCell<Vec<(V, usize)>>,
     /// Planned shadow addresses of pointers (`addr.rs`).
     sptrs: HashMap<V, V>,
     /// Leaf sets of union results (see [`FnInstr::union`]); only used while visiting.
@@ -223,6 +237,12 @@ impl<'a> FnInstr<'a> {
             p,
             f: p.f,
             shadows: HashMap::new(),
+            rshadows: HashMap::new(),
+            rphis: Vec::new(),
+            arg_r: Vec::new(),
+            loop_of: Vec::new(),
+            rexit: Default::default(),
+            rexit_pending: Default::default(),
             sptrs: HashMap::new(),
             leaves: Default::default(),
             phis: Vec::new(),
@@ -259,6 +279,7 @@ impl<'a> FnInstr<'a> {
             .flat_map(ir::instructions)
             .collect();
         let plan = if self.cfg.control_flow {
+            self.loop_of = self.innermost_loops();
             Some(self.control_analyze())
         } else {
             None
@@ -272,9 +293,11 @@ impl<'a> FnInstr<'a> {
                 self.visit(i)?;
             }
         }
+        self.flush_rexit_pending()?;
         // Leaves may name shadow PHIs that `fill_phis` replaces by 0.
         self.leaves.borrow_mut().clear();
         self.fill_phis()?;
+        self.fill_rphis()?;
         self.control_store_slots()?;
         if self.p.pruned.is_none() {
             self.loop_sinks()?;
@@ -285,7 +308,9 @@ impl<'a> FnInstr<'a> {
         self.run_deferred();
         // Put the loop accumulators and the control slots into registers (DESIGN
         // decision 3).
-        let mut a = self.accs.clone();
+        // (Promoted first, the exit-test slots' PHIs end up after the others.)
+        let mut a = self.rexit_slots();
+        a.extend(self.accs.iter().copied());
         a.extend(self.in_flight.iter().flatten().flat_map(|&(e, d)| [e, d]));
         if let Some(cf) = &self.cf {
             a.extend(cf.slots());
@@ -575,6 +600,7 @@ impl<'a> FnInstr<'a> {
 
     fn prologue(&mut self, plan: Option<control::Plan>) {
         let ir = self.ir;
+        let cf_on = plan.is_some();
         // The instrumented function reads and writes thread-local label slots and
         // shadow memory: attributes such as `memory(argmem: read)` or `memory(none)`
         // inferred for the original code are no longer true, and code generation
@@ -636,12 +662,14 @@ impl<'a> FnInstr<'a> {
             None => v,
         };
         // Argument labels: read before anything can call out and overwrite the slots.
+        let mut pending_r = Vec::with_capacity(params.len());
         for (k, p) in params.iter().enumerate() {
             let slot = k.min(taintprof_abi::MAX_ARG_SLOTS - 1) as u64;
             let g = ir.const_elem_ptr(self.rt.arg_tls_ty, self.rt.arg_tls, slot);
             let l = guard(ir.load(ir.i16, g, 2), ir.c16(0));
             let st = self.sty(ir::type_of(*p));
             self.arg_shadows.push(self.adapt(l, st));
+            pending_r.push((cf_on && identity::has_r(ir::type_of(*p))).then_some((slot, l)));
         }
         if vararg {
             self.va_label = Some(guard(ir.load(ir.i16, self.rt.va_label_tls, 2), ir.c16(0)));
@@ -669,6 +697,14 @@ impl<'a> FnInstr<'a> {
         let entry_label = plan
             .as_ref()
             .map(|_| guard(ir.load(ir.i16, self.rt.ctrl_tls, 2), ir.c16(0)));
+        // Each argument's `R = S & !Z` (`identity.rs`); unused loads are simplified away.
+        for r in pending_r {
+            self.arg_r.push(r.map(|(slot, l)| {
+                let g = ir.const_elem_ptr(self.rt.argz_tls_ty, self.rt.argz_tls, slot);
+                let z = guard(ir.load(ir.i16, g, 2), ir.c16(0));
+                ir.and(l, ir.not(z))
+            }));
+        }
         if self.p.tracked {
             let parent = ir.load(ir.ptr, self.rt.ctx_tls, 8);
             let site = ir.load(ir.ptr, self.rt.site_tls, 8);
@@ -735,7 +771,16 @@ impl<'a> FnInstr<'a> {
             | Op::LLVMICmp
             | Op::LLVMFCmp => {
                 ir.after(i);
-                let s = self.union_operands(i, &[0, 1])?;
+                // A remainder, xor or low-bit mask names its operand: the labels a back
+                // edge gave it say which iteration this is, not how big (`identity.rs`).
+                let s = if self.cf.is_some()
+                    && identity::has_r(ir::type_of(i))
+                    && identity::is_identity_op(i)
+                {
+                    self.identity_shadow(i)?
+                } else {
+                    self.union_operands(i, &[0, 1])?
+                };
                 self.set_shadow(i, s);
             }
             Op::LLVMTrunc
@@ -783,6 +828,7 @@ impl<'a> FnInstr<'a> {
                 let sp = ir.phi(self.sty(ir::type_of(i)));
                 self.phis.push((i, sp));
                 self.set_shadow(i, sp);
+                self.visit_phi_r(i);
             }
             Op::LLVMGetElementPtr => {
                 ir.after(i);
@@ -887,6 +933,7 @@ impl<'a> FnInstr<'a> {
                 ))
             }
         }
+        self.visit_r(i)?;
         Ok(())
     }
 
@@ -908,12 +955,26 @@ impl<'a> FnInstr<'a> {
                 let mut l = self.label(ir::operand(i, 0))?;
                 // Rule 3: returning from different places is a join (not for pointers,
                 // see Rule 1 in `fill_phis`).
-                if !ir::is_pointer_like(ir::type_of(ir::operand(i, 0))) {
+                let v = ir::operand(i, 0);
+                let mut r = self.rlabel_at(v, ir::block_of(i))?;
+                let differs = r != l;
+                if !ir::is_pointer_like(ir::type_of(v)) {
                     if let Some(c) = self.ret_control_label(ir::block_of(i)) {
                         l = ir.or(l, c);
+                        r = ir.or(r, c);
                     }
                 }
                 ir.store(l, self.rt.ret_tls, 2);
+                // `Z` of the result (`identity.rs`): always written, or a caller would
+                // read what a callee of ours left.
+                if self.cf.is_some() {
+                    let z = if differs {
+                        ir.and(l, ir.not(r))
+                    } else {
+                        ir.c16(0)
+                    };
+                    ir.store(z, self.rt.retz_tls, 2);
+                }
             }
         }
         if let Some(parent) = self.parent {
@@ -933,20 +994,7 @@ impl<'a> FnInstr<'a> {
             let mut done: HashMap<B, V> = HashMap::new();
             // A join of one value (`if (x) r = 2; else r = 2;`, or `v` and the PHI
             // itself around a loop) selects nothing: Rule 1 adds no label.
-            let mut values: Vec<V> = (0..n)
-                .map(|k| unsafe { LLVMGetIncomingValue(phi, k) })
-                .filter(|&v| v != phi)
-                .collect();
-            values.sort_unstable();
-            values.dedup();
-            // A join of loads only picks which memory was read: the -O2 form of a load
-            // through a selected pointer (GVN forwarding `u->n` through a loop that
-            // swaps `u` and `v`), which Rule 1 leaves alone ("Pointers"); the values
-            // carry the labels of the memory they were read from.
-            let from_memory = values
-                .iter()
-                .all(|&v| ir::is_instruction(v) && ir::opcode(v) == Op::LLVMLoad);
-            let selects = values.len() > 1 && !from_memory;
+            let selects = phi_selects(phi);
             for k in 0..n {
                 let v = unsafe { LLVMGetIncomingValue(phi, k) };
                 let from = unsafe { LLVMGetIncomingBlock(phi, k) };
@@ -1005,7 +1053,7 @@ impl<'a> FnInstr<'a> {
         }
         // Shadows of other values may *be* one of these PHIs (an OR with 0 folds to
         // its other operand): redirect every map entry before erasing.
-        for s in self.shadows.values_mut() {
+        for s in self.shadows.values_mut().chain(self.rshadows.values_mut()) {
             if zero.contains(s) {
                 *s = self.ir.null(ir::type_of(*s));
             }
@@ -1021,4 +1069,24 @@ impl<'a> FnInstr<'a> {
             }
         }
     }
+}
+
+/// Whether PHI `phi` selects between values (Rule 1 gives it edge labels). A join of
+/// one value (`if (x) r = 2; else r = 2;`, or `v` and the PHI itself around a loop)
+/// selects nothing. Nor does a join of loads, which only picks which memory was read:
+/// the -O2 form of a load through a selected pointer (GVN forwarding `u->n` through a
+/// loop that swaps `u` and `v`), which Rule 1 leaves alone ("Pointers"); the values
+/// carry the labels of the memory they were read from.
+pub(crate) fn phi_selects(phi: V) -> bool {
+    let n = unsafe { LLVMCountIncoming(phi) };
+    let mut values: Vec<V> = (0..n)
+        .map(|k| unsafe { LLVMGetIncomingValue(phi, k) })
+        .filter(|&v| v != phi)
+        .collect();
+    values.sort_unstable();
+    values.dedup();
+    let from_memory = values
+        .iter()
+        .all(|&v| ir::is_instruction(v) && ir::opcode(v) == Op::LLVMLoad);
+    values.len() > 1 && !from_memory
 }
