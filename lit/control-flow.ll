@@ -5,10 +5,11 @@
 ; calls (ctrl(B) into __tp_ctrl_tls before the call, read at entry) and returns.
 ; With TAINTPROF_CONTROL_FLOW=0 (or the pass parameter no-control-flow) none of it is
 ; emitted: data flow only.
-; The CHECK lines see the code as the rules emit it (no-hoist); the HOIST lines check
-; what the final loop clean-up makes of it (label code out of loops).
-; RUN: %opt '-passes=taintprof-taint<no-hoist>,verify' -S < %s | %FileCheck %s
-; RUN: %opt -passes=taintprof-taint,verify -S < %s | %FileCheck %s --check-prefix=HOIST
+; The CHECK lines see the code as the rules emit it (no-hoist, and no-split: control
+; labels as they are, not moved onto twin bits; control-writes.ll checks that); the
+; HOIST lines check what the final loop clean-up makes of it (label code out of loops).
+; RUN: %opt '-passes=taintprof-taint<no-hoist;no-split>,verify' -S < %s | %FileCheck %s
+; RUN: %opt '-passes=taintprof-taint<no-split>,verify' -S < %s | %FileCheck %s --check-prefix=HOIST
 ; RUN: %opt_dataflow < %s | %FileCheck %s --check-prefix=DF
 ; RUN: env TAINTPROF_CONTROL_FLOW=0 TAINTPROF_HOIST=0 %opt_taint < %s | %FileCheck %s --check-prefix=DF
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -4,7 +4,7 @@
 ; (`*p = v`) stores a value that does not depend on that and ORs nothing. A decision that
 ; merely picks whether an object is written (a solver selector) selects; it does not
 ; count.
-; RUN: %opt_rules < %s | %FileCheck %s
+; RUN: %opt '-passes=taintprof-taint<no-hoist>' -S < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -20,6 +20,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[ZQ:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
 ; CHECK-NEXT: [[NZ:%[0-9]+]] = xor i16 [[ZQ]], -1
 ; CHECK-NEXT: [[RQ:%[0-9]+]] = and i16 [[LQ]], [[NZ]]
+; CHECK: [[SH:%[0-9]+]] = load i16, ptr @__tp_ctrl_shift
 ; CHECK: then:
 ; CHECK-NEXT: [[CTRL:%[0-9]+]] = or i16 [[ENTRY]], [[LC]]
 ; CHECK-NEXT: [[W:%[0-9]+]] = zext i16 [[LV]] to i64
@@ -27,7 +28,14 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: store i64 [[S]], ptr
 ; CHECK-NEXT: store i32 %v, ptr %p
 ; CHECK: %u = add i32 %o, 1
-; CHECK-NEXT: [[U:%[0-9]+]] = or i16 [[RQ]], [[CTRL]]
+; The control label moves onto the parameters' twin bits (to_control, the split of
+; rt/src/split.rs: shift [[SH]] = __tp_ctrl_shift).
+; CHECK-NEXT: [[T1:%[0-9]+]] = lshr i16 [[CTRL]], [[SH]]
+; CHECK-NEXT: [[T2:%[0-9]+]] = or i16 [[CTRL]], [[T1]]
+; CHECK-NEXT: [[T3:%[0-9]+]] = lshr i16 -1, [[SH]]
+; CHECK-NEXT: [[T4:%[0-9]+]] = and i16 [[T2]], [[T3]]
+; CHECK-NEXT: [[CC:%[0-9]+]] = shl i16 [[T4]], [[SH]]
+; CHECK-NEXT: [[U:%[0-9]+]] = or i16 [[RQ]], [[CC]]
 ; CHECK: store i32 %u, ptr %q
 define void @if_writes(ptr %p, ptr %q, i32 %c, i32 %v) {
 entry:
@@ -56,6 +64,7 @@ exit:
 ; CHECK-NEXT: [[ZQ:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
 ; CHECK-NEXT: [[NZ:%[0-9]+]] = xor i16 [[ZQ]], -1
 ; CHECK-NEXT: [[RQ:%[0-9]+]] = and i16 [[LQ]], [[NZ]]
+; CHECK: [[SH:%[0-9]+]] = load i16, ptr @__tp_ctrl_shift
 ; CHECK: loop:
 ; CHECK: [[CLH:%[0-9]+]] = or i16 {{%[0-9]+}}, [[LN]]
 ; CHECK: body:
@@ -64,7 +73,12 @@ exit:
 ; CHECK-NEXT: [[W:%[0-9]+]] = zext i16 [[LV]] to i64
 ; CHECK: store i32 %v, ptr %p
 ; CHECK: %u = add i32 %o, 1
-; CHECK-NEXT: {{%[0-9]+}} = or i16 {{%[0-9]+}}, [[CTRL]]
+; CHECK-NEXT: [[T1:%[0-9]+]] = lshr i16 [[CTRL]], [[SH]]
+; CHECK-NEXT: [[T2:%[0-9]+]] = or i16 [[CTRL]], [[T1]]
+; CHECK-NEXT: [[T3:%[0-9]+]] = lshr i16 -1, [[SH]]
+; CHECK-NEXT: [[T4:%[0-9]+]] = and i16 [[T2]], [[T3]]
+; CHECK-NEXT: [[CC:%[0-9]+]] = shl i16 [[T4]], [[SH]]
+; CHECK-NEXT: {{%[0-9]+}} = or i16 {{%[0-9]+}}, [[CC]]
 ; CHECK: store i32 %u, ptr %q
 define void @loop_writes(ptr %p, ptr %q, i32 %n, i32 %c, i32 %v) {
 entry:

@@ -6,8 +6,10 @@
 # Substitutions:
 #   %plugin      the plugin .so
 #   %opt_taint   opt-19 with the plugin loaded, running `taintprof-taint`, printing IR
-#   %opt_rules   the same, without the final loop hoisting (`no-hoist`): the code as
-#                the rules emit it, for tests that check the rules themselves
+#   %opt_rules   the same, without the final loop hoisting (`no-hoist`) and without
+#                moving control labels onto twin bits (`no-split`): the code as the
+#                rules emit it, for tests that check the rules themselves
+#                (control-writes.ll checks the split)
 #   %opt_dataflow  %opt_rules with control-flow tainting off (data flow only), for the
 #                tests of data-flow propagation (control flow has its own tests)
 #   %opt_denormal  opt-19 with the plugin loaded, running `taintprof-denormal`
@@ -42,7 +44,7 @@ filecheck = os.path.join(llvm_bin, "FileCheck")
 opt = "opt-19"
 
 config.substitutions.append(("%opt_taint", f"{opt} -load-pass-plugin={plugin} -passes=taintprof-taint -S"))
-config.substitutions.append(("%opt_rules", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<no-hoist>' -S"))
+config.substitutions.append(("%opt_rules", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<no-hoist;no-split>' -S"))
 config.substitutions.append(("%opt_dataflow", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<no-control-flow;no-hoist>' -S"))
 config.substitutions.append(("%opt_denormal", f"{opt} -load-pass-plugin={plugin} -passes=taintprof-denormal,verify -S"))
 config.substitutions.append(("%opt_dn_nomem", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<mode=denormal;no-dn-inline-mem>,verify' -S"))

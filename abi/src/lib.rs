@@ -90,6 +90,18 @@ pub const TLS_ARG_ITER_LABELS: &str = "__tp_argz_tls";
 /// `i16`: `Z` of the return value (as [`TLS_ARG_ITER_LABELS`]). Callers pre-set it to 0,
 /// which is right for an uninstrumented callee.
 pub const TLS_RET_ITER_LABEL: &str = "__tp_retz_tls";
+/// `i16` (not thread-local): where the labels that came through control flow go, as
+/// a shift. 0: onto the parameters' own bits (one bit per parameter, up to
+/// [`MAX_PARAMS`]). [`CTRL_SPLIT_SHIFT`]: onto a twin bit, `bit + 8`, so that a label
+/// says which parameters came only through control flow (at most
+/// [`MAX_PARAMS_SPLIT`] parameters). Instrumented code turns a control label `c` into
+/// `((c | c >> s) & (0xffff >> s)) << s`. Set once by the runtime at start-up
+/// (`TAINTPROF_CONTROL_SPLIT`), before `main`.
+pub const GLOBAL_CTRL_SHIFT: &str = "__tp_ctrl_shift";
+/// The shift of [`GLOBAL_CTRL_SHIFT`] when the control-flow split is on.
+pub const CTRL_SPLIT_SHIFT: u32 = 8;
+/// Parameters that fit with the control-flow split on.
+pub const MAX_PARAMS_SPLIT: usize = 8;
 /// `i16`: control label in force at the call site (control-flow tainting): what a store
 /// in the callee that updates the value it overwrites ORs in (a plain overwrite takes
 /// none; `docs/internal/control-flow.md`, Rule 2).

@@ -55,6 +55,12 @@ pub struct Config {
     /// debugging aid; the lit tests use it to check the rules themselves). Pass
     /// parameters `hoist` / `no-hoist`.
     pub hoist: bool,
+    /// Move control labels onto the parameters' twin bits as they join a value
+    /// (`FnInstr::to_control`, the runtime's `TAINTPROF_CONTROL_SPLIT`); off, the code
+    /// ORs control labels as they are, which is what the runtime's split off means
+    /// anyway. Pass parameters `split` / `no-split` (the lit tests of the rules read
+    /// the code without it).
+    pub split: bool,
     /// `TAINTPROF_SHADOW_SR`: `1` (default) derives the shadow address of an access from
     /// the shadow address of the pointer it is computed from (`pass/src/taint/addr.rs`),
     /// so that loops step shadow addresses like application addresses; `0` computes the
@@ -99,6 +105,7 @@ impl Default for Config {
             verbose: false,
             control_flow: true,
             hoist: true,
+            split: true,
             shadow_sr: true,
             folded: true,
             dn_inline_ops: true,
@@ -189,6 +196,8 @@ impl Config {
                 "no-control-flow" => c.control_flow = false,
                 "hoist" => c.hoist = true,
                 "no-hoist" => c.hoist = false,
+                "split" => c.split = true,
+                "no-split" => c.split = false,
                 "shadow-sr" => c.shadow_sr = true,
                 "no-shadow-sr" => c.shadow_sr = false,
                 "dn-inline-ops" => c.dn_inline_ops = true,
@@ -202,7 +211,7 @@ impl Config {
                 "mode=denormal" => c.mode = Mode::Denormal,
                 other => {
                     return Err(format!(
-                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, shadow-sr, no-shadow-sr, dn-inline-ops, no-dn-inline-ops, dn-inline-mem, no-dn-inline-mem, dn-cover, no-dn-cover, verbose, mode=taint, mode=off, mode=denormal)"
+                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, split, no-split, shadow-sr, no-shadow-sr, dn-inline-ops, no-dn-inline-ops, dn-inline-mem, no-dn-inline-mem, dn-cover, no-dn-cover, verbose, mode=taint, mode=off, mode=denormal)"
                     ))
                 }
             }

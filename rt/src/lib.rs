@@ -14,7 +14,8 @@
 //! | [`stack`] | an unlimited stack size limit: re-executing with a finite one before the shadow is reserved, restoring the limit afterwards | once |
 //! | [`options`] | every environment knob, its default, parsed once at start-up | no |
 //! | [`shadow`] | the direct-mapped shadow (one 16-bit label per byte); `__tp_shadow_copy/set/union/or` | yes |
-//! | [`params`] | the parameter registry (label bit per name, max 16, names checked); `tp_register_variable`, `tp_has_label`, `tp_delete_label` | no |
+//! | [`params`] | the parameter registry (label bit per name, max 16; the ninth turns the control-flow split off; names checked); `tp_register_variable`, `tp_has_label`, `tp_delete_label` | no |
+//! | [`split`] | the control-flow split of labels (data bits and control twins, `__tp_ctrl_shift`), folded where labels are read | no |
 //! | [`arena`] | per-thread bump allocator over `mmap`'d chunks (no malloc, no locks) | yes |
 //! | [`context`] | per-thread calling-context trees and loop records; `__tp_enter`, `__tp_loop_exit` | **yes** |
 //! | [`exits`] | `_exit`, `_Exit`, `quick_exit` and exec wrappers (with `exec_shim.c`): the report before a process ends without exit handlers | no |
@@ -101,6 +102,7 @@ pub mod params;
 pub mod report;
 pub mod shadow;
 pub mod signals;
+pub mod split;
 pub mod stack;
 pub mod sys;
 pub mod volume;

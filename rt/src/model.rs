@@ -607,6 +607,9 @@ pub struct LoopGroup {
     pub any_folded: bool,
     /// Union over all executions and contexts.
     pub label: Label,
+    /// The parameters of `label` that reached the loop through data flow in some
+    /// execution ([`crate::split`]); the rest came only through control flow.
+    pub data: Label,
     pub executions: u64,
     /// Enclosing loop group in the same function instance, or [`NONE`].
     pub parent: u32,
@@ -695,6 +698,9 @@ pub struct Item {
     /// Enclosing loop item in `owner`, or [`NONE`] (top level).
     pub parent: u32,
     pub label: Label,
+    /// The parameters of `label` that reached the loop through data flow
+    /// ([`crate::split`]); the rest came only through control flow.
+    pub data: Label,
     pub executions: u64,
     /// A loop record exists (not only created as a container).
     pub recorded: bool,
@@ -945,6 +951,7 @@ impl Model {
                     library: None,
                     any_folded: false,
                     label: 0,
+                    data: 0,
                     executions: 0,
                     parent: NONE,
                     descs: (i as u32, i as u32),
@@ -1290,7 +1297,7 @@ impl Model {
             };
             if let Some(g) = self.branches.as_mut_slice().last_mut() {
                 g.recs.1 = i as u32 + 1;
-                g.label |= label;
+                g.label |= crate::split::params(label);
                 g.switch |= flags & BRANCH_SWITCH != 0;
                 g.truncated |= flags & BRANCH_TRUNCATED != 0;
                 g.executed |= taken != 0 || execs != 0;
@@ -1498,6 +1505,7 @@ impl Model {
                 owner: parent,
                 parent: NONE,
                 label: 0,
+                data: 0,
                 executions: 0,
                 recorded: false,
                 incl_label: 0,
@@ -1537,6 +1545,7 @@ impl Model {
             owner: x,
             parent: NONE,
             label: 0,
+            data: 0,
             executions: 0,
             recorded: false,
             incl_label: 0,
@@ -1689,7 +1698,8 @@ impl Model {
         }
         let li = self.loop_item(x, g);
         if let Some(t) = self.item_mut(li) {
-            t.label |= label;
+            t.label |= crate::split::params(label);
+            t.data |= crate::split::data(label);
             t.executions = t.executions.wrapping_add(execs);
             t.recorded = true;
         } else {
@@ -2010,7 +2020,7 @@ impl Model {
                 .map(|t| t.group)
                 .unwrap_or(NONE);
             let mut e = i;
-            let (mut label, mut execs) = (0, 0u64);
+            let (mut label, mut data, mut execs) = (0, 0, 0u64);
             while let Some(t) = self
                 .loop_contexts
                 .as_slice()
@@ -2021,6 +2031,7 @@ impl Model {
                     break;
                 }
                 label |= t.label;
+                data |= t.data;
                 execs = execs.wrapping_add(t.executions);
                 e += 1;
             }
@@ -2029,6 +2040,7 @@ impl Model {
             }
             if let Some(grp) = self.loops.as_mut_slice().get_mut(g as usize) {
                 grp.label = label;
+                grp.data = data;
                 grp.executions = execs;
                 grp.contexts = (i as u32, e as u32);
             }

@@ -14,6 +14,7 @@
 //! | `TAINTPROF_VERBOSE` | `0` | `1`: print start-up details (shadow range, report directory) on stderr. |
 //! | `TAINTPROF_UNLIMITED_STACK_MIB` | `8192` | Under an unlimited stack size limit (`ulimit -s unlimited`), the kernel's legacy memory layout puts shared libraries where the shadow memory must go, so start-up re-executes the program once with this soft limit in MiB (the kernel then keeps that much room below the main stack) and sets the limit back to unlimited in the new process ([`crate::stack`]). `0`: never re-execute; such a program then stops with an explanation. |
 //! | `TAINTPROF_MAX_CONTEXTS` | `32` | Calling contexts listed per function and per loop in the taint report (`0`: all). One context of each distinct parameter set is listed first, then the others in path order up to the limit; `contexts_omitted` counts the rest. Parameters, volumes and executions are computed from every context whatever the limit: a recursive parser's functions have hundreds of thousands of contexts, and listing them all wrote a 7 GB report. |
+//! | `TAINTPROF_CONTROL_SPLIT` | `1` | `1`: labels keep apart the parameters a value got through data and those it got only through control flow (a branch, a loop's exit test, a count), so the report can say per loop which parameters came only through control flow (`control_only_params`). This takes two label bits per parameter, so it holds 8 parameters: registering a 9th turns it off for the rest of the run (the report's `control_split` says so). `0`: one bit per parameter from the start, and the report does not make the distinction. Needs no rebuild. |
 //!
 //! Denormal mode (programs built with `--tp-mode=denormal`) only:
 //!
@@ -45,6 +46,7 @@ static SNAPSHOT_OPS: AtomicU64 = AtomicU64::new(0);
 static MAX_CONTEXTS: AtomicU64 = AtomicU64::new(32);
 static SNAPSHOT_MEMORY: AtomicU64 = AtomicU64::new(256);
 static ALL_SITES: AtomicBool = AtomicBool::new(false);
+static CONTROL_SPLIT: AtomicBool = AtomicBool::new(true);
 static UNLIMITED_STACK_MIB: AtomicU64 = AtomicU64::new(crate::stack::DEFAULT_MIB);
 
 /// The report directory, absolute, fixed at start-up. Written only by [`init`] (which
@@ -100,6 +102,12 @@ pub fn snapshot_memory_mib() -> u64 {
 /// `TAINTPROF_ALL_SITES`.
 pub fn all_sites() -> bool {
     ALL_SITES.load(Relaxed)
+}
+
+/// `TAINTPROF_CONTROL_SPLIT`: labels keep the parameters that came only through control
+/// flow on twin bits ([`crate::split`]).
+pub fn control_split() -> bool {
+    CONTROL_SPLIT.load(Relaxed)
 }
 
 /// The report directory (absolute when start-up found the working directory), or empty
@@ -231,7 +239,9 @@ pub unsafe fn init(envp: *const *const libc::c_char) {
         u64_knob(envp, "TAINTPROF_SNAPSHOT_OPS", &SNAPSHOT_OPS);
         u64_knob(envp, "TAINTPROF_SNAPSHOT_MEMORY", &SNAPSHOT_MEMORY);
         bool_knob(envp, "TAINTPROF_ALL_SITES", &ALL_SITES);
+        bool_knob(envp, "TAINTPROF_CONTROL_SPLIT", &CONTROL_SPLIT);
     }
+    crate::split::set(CONTROL_SPLIT.load(Relaxed));
     // SAFETY: single-threaded start-up, nobody reads OUT_DIR yet.
     let dir = unsafe { &mut *OUT_DIR.0.get() };
     dir.clear();

@@ -311,6 +311,11 @@ impl Registry {
         if n < MAX_PARAMS {
             if let Some(s) = self.slots.get(n) {
                 let stored = leak(name);
+                // A parameter past what the control-flow split holds: one bit per
+                // parameter from now on (`crate::split`).
+                if n == crate::split::MAX_PARAMS_SPLIT {
+                    crate::split::give_up(stored);
+                }
                 s.len.store(stored.len(), Relaxed);
                 s.name.store(stored.as_ptr() as *mut u8, Release);
                 s.registrations.store(1, Relaxed);
@@ -484,7 +489,7 @@ pub unsafe extern "C" fn tp_read_label(addr: *const libc::c_void, size: usize) -
         return 0;
     }
     // SAFETY: any address is valid for the shadow.
-    unsafe { crate::shadow::union(addr as usize, size) }
+    crate::split::params(unsafe { crate::shadow::union(addr as usize, size) })
 }
 
 /// `int tp_has_label(const void *addr, size_t size, const char *name)`: 1 if the label

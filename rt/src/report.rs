@@ -365,7 +365,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
     let mut j = Json::new(out, 4);
     j.begin_object();
     j.kv_str("schema", "taintprof.taint");
-    j.kv_u64("version", 3);
+    j.kv_u64("version", 4);
     j.kv_str("taintprof_version", crate::VERSION);
 
     write_program_and_exit(&mut j, inp.name, inp.path, inp.argv, inp.pid, inp.exit);
@@ -373,6 +373,14 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
     j.key("options");
     j.begin_object();
     j.kv_bool("control_flow", control_flow);
+    // Whether loops' labels kept apart what came only through control flow
+    // (`crate::split`), and the parameter whose registration turned that off.
+    j.kv_bool("control_split", control_flow && crate::split::on());
+    j.key("control_split_given_up_at");
+    match crate::split::gave_up_at() {
+        Some(n) => j.bytes(n),
+        None => j.null(),
+    }
     j.end_object();
 
     j.kv_u64("threads", inp.threads.len() as u64);
@@ -592,6 +600,7 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
                 _ => j.null(),
             }
             write_params(&mut j, reg, "params", g.label);
+            write_params(&mut j, reg, "control_only_params", g.label & !g.data);
             j.kv_u64("executions", g.executions);
             j.key("const_trip_count");
             if g.const_trip != 0 {
@@ -1579,7 +1588,7 @@ mod tests {
         let v = run(&inputs(&w, &mods, &ths, reg, Exit::Code(3)));
 
         assert_eq!(v["schema"], "taintprof.taint");
-        assert_eq!(v["version"], 3);
+        assert_eq!(v["version"], 4);
         assert_eq!(v["taintprof_version"], crate::VERSION);
         assert_eq!(v["program"]["name"], "prog");
         assert_eq!(v["program"]["pid"], 42);

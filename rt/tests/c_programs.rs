@@ -216,7 +216,7 @@ fn loops_of<'a>(v: &'a Value, func: &str) -> &'a Vec<Value> {
 
 fn check_common(v: &Value, n: &str) {
     assert_eq!(v["schema"], "taintprof.taint");
-    assert_eq!(v["version"], 3);
+    assert_eq!(v["version"], 4);
     assert_eq!(v["program"]["name"], "fake_instrumented");
     assert_eq!(v["program"]["argv"][2], n);
     assert!(v["program"]["path"]

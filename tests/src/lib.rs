@@ -373,6 +373,17 @@ impl Report {
         line_of_marker(&self.sources, marker)
     }
 
+    /// The JSON of the loop of `func` at `/* @marker */`, panicking if absent.
+    pub fn loop_json(&self, func: &str, marker: &str) -> &Value {
+        let line = self.marker_line(marker);
+        self.function(func)["loops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["line"] == line)
+            .unwrap_or_else(|| panic!("[{}] no loop of {func} at {marker} (line {line})", self.opt))
+    }
+
     /// The function named `name` (C++: without the signature), panicking if absent.
     pub fn function(&self, name: &str) -> &Value {
         self.json["functions"]

@@ -160,6 +160,49 @@ fn a_lulesh_like_code_gets_the_expected_sets() {
         // index read from a region's list, `e[list[i]]`, is an identity: the address of
         // a load drops the labels the per-region loop's back edge gave `i`).
         r.assert_loop("main", "@time", &["size", "iters"]);
+        // Which parameters came only through control flow (TAINTPROF_CONTROL_SPLIT, on
+        // by default): the element count reaches the per-region loops as a count
+        // (`regElemSize(r)++`) and balance through the region search's exit test; the
+        // region count is data there (`i % nr`). The time step is a minimum over the
+        // elements (the reduction's back edge); iters is data.
+        let control_only = |f: &str, m: &str| str_set(&r.loop_json(f, m)["control_only_params"]);
+        assert_eq!(
+            control_only("eval_eos", "@eos"),
+            names(&["size", "balance"]),
+            "[{}]",
+            b.opt
+        );
+        assert_eq!(
+            control_only("eval_eos", "@rep"),
+            names(&["regions"]),
+            "[{}]",
+            b.opt
+        );
+        assert_eq!(
+            control_only("main", "@time"),
+            names(&["size"]),
+            "[{}]",
+            b.opt
+        );
+        assert_eq!(
+            control_only("calc_volumes", "@volumes"),
+            names(&[]),
+            "[{}]",
+            b.opt
+        );
+        assert_eq!(
+            control_only(f, "@search"),
+            names(&["regions"]),
+            "[{}] regions comes through the cumulative bins' running sum",
+            b.opt
+        );
+        assert_eq!(r.json["options"]["control_split"], true, "[{}]", b.opt);
+        let text = r.text();
+        assert!(
+            text.contains("only through control flow: size, balance"),
+            "[{}] {text}",
+            b.opt
+        );
     });
 }
 

@@ -36,7 +36,7 @@ fn paper_foo_a_by_data_flow_b_by_control_flow() {
     at_each_level(&["paper_foo.c"], &[], |b| {
         for args in [["1", "1"], ["0", "0"]] {
             let (r, _) = b.run_ok(&args);
-            assert_eq!(r.json["version"], 3);
+            assert_eq!(r.json["version"], 4);
             assert_eq!(
                 r.json["options"]["control_flow"], true,
                 "[{}] control flow is on by default",

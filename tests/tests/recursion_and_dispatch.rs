@@ -8,16 +8,6 @@ use taintprof_tests::*;
 /// `cf_recursion K LEVELS N M`.
 const RECURSION_ARGS: [&str; 4] = ["20", "4", "1000", "9"];
 
-fn loop_json<'a>(r: &'a Report, func: &str, marker: &str) -> &'a serde_json::Value {
-    let line = r.marker_line(marker);
-    r.function(func)["loops"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["line"] == line)
-        .unwrap_or_else(|| panic!("[{}] no loop of {func} at {marker} (line {line})", r.opt))
-}
-
 #[test]
 fn recursion_decided_by_a_parameter_is_a_loop_over_it() {
     at_each_level(&["cf_recursion.c"], &[], |b| {
@@ -35,7 +25,7 @@ fn recursion_decided_by_a_parameter_is_a_loop_over_it() {
             1,
             "[{opt}] fib has one loop: its recursion (tail-recursion elimination's loop at -O2 is the same one): {fib}"
         );
-        assert_eq!(loop_json(&r, "fib", "@fib")["recursion"], true, "[{opt}]");
+        assert_eq!(r.loop_json("fib", "@fib")["recursion"], true, "[{opt}]");
         // The text report says what the loop at the decision is.
         let text = r.text();
         let line = r.marker_line("@fib");
@@ -49,7 +39,7 @@ fn recursion_decided_by_a_parameter_is_a_loop_over_it() {
         r.assert_loop("vcycle", "@vcycle", &["levels"]);
         r.assert_loop("smooth", "@smooth", &["n"]);
         assert_eq!(
-            loop_json(&r, "smooth", "@smooth")["recursion"],
+            r.loop_json("smooth", "@smooth")["recursion"],
             false,
             "[{opt}]"
         );
@@ -127,7 +117,7 @@ fn computed_goto_dispatch_is_one_loop_over_the_program() {
             "[{opt}] the fetch loop and the goto* cycle are one loop: {f}"
         );
         assert_eq!(f["volume"], "n", "[{opt}] {f}");
-        assert_eq!(loop_json(&r, "run", "@fetch")["executions"], 1, "[{opt}]");
+        assert_eq!(r.loop_json("run", "@fetch")["executions"], 1, "[{opt}]");
         r.assert_loop("main", "@build", &["n"]);
         assert_eq!(r.function("main")["volume"], "n", "[{opt}]");
     });

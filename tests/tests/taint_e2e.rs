@@ -271,6 +271,14 @@ fn more_than_16_parameters_is_a_clear_error_and_names_are_reused() {
             "[{}] {rejected:?}",
             b.opt
         );
+        // The ninth parameter needs the bit the control-flow split used: the split is
+        // given up, and the report says at which parameter.
+        assert_eq!(r.json["options"]["control_split"], false, "[{}]", b.opt);
+        assert_eq!(
+            r.json["options"]["control_split_given_up_at"], "p9",
+            "[{}]",
+            b.opt
+        );
         let l = r.loop_at("loop_over", "@over");
         // p17 is unlabelled; "p3" registered twice shares one label.
         assert_eq!(l.params, names(&["p1", "p3"]), "[{}]", b.opt);

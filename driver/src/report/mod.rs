@@ -1,7 +1,7 @@
 //! Reading taint reports (`<prog>.<pid>.taintprof.json`, see `docs/report-schema.md`)
 //! and presenting them.
 //!
-//! - this module: the schema (versions 1 to 3) as Rust types, loading and validation
+//! - this module: the schema (versions 1 to 4) as Rust types, loading and validation
 //!   ([`load`]);
 //! - [`summary`]: the presentation model — Table 2 (pruning), Table 3 (coverage, with
 //!   user subsets), functions with volumes, pairs, loop nests, contexts and branches,
@@ -34,7 +34,7 @@ use std::path::Path;
 /// The `schema` value of taint reports.
 pub const TAINT_SCHEMA: &str = "taintprof.taint";
 /// The newest taint report schema version this driver reads.
-pub const TAINT_VERSION: u64 = 3;
+pub const TAINT_VERSION: u64 = 4;
 /// The oldest taint report schema version this driver reads.
 pub const MIN_TAINT_VERSION: u64 = 1;
 
@@ -196,6 +196,13 @@ pub struct Exit {
 pub struct Options {
     #[serde(default)]
     pub control_flow: bool,
+    /// Version 4: loops' labels kept apart the parameters that came only through
+    /// control flow (`loops[].control_only_params`); absent: `false`.
+    #[serde(default)]
+    pub control_split: bool,
+    /// Version 4: the parameter whose registration (the ninth) turned that off.
+    #[serde(default)]
+    pub control_split_given_up_at: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -353,6 +360,10 @@ pub struct Loop {
     pub parent_line: Option<u32>,
     #[serde(default)]
     pub params: Vec<String>,
+    /// Version 4: the parameters of `params` that reached the loop only through control
+    /// flow (a decision, a loop's exit test, a count), never through data.
+    #[serde(default)]
+    pub control_only_params: Vec<String>,
     #[serde(default)]
     pub executions: u64,
     #[serde(default)]
@@ -525,11 +536,11 @@ mod tests {
         assert!(e.contains("not a taintprof report"), "{e}");
         let e = parse("[1,2]").unwrap_err().to_string();
         assert!(e.contains("not a taintprof report"), "{e}");
-        let e = parse("{\"schema\":\"taintprof.taint\",\"version\":4}")
+        let e = parse("{\"schema\":\"taintprof.taint\",\"version\":5}")
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("version 4") && e.contains("reads versions 1 to 3"),
+            e.contains("version 5") && e.contains("reads versions 1 to 4"),
             "{e}"
         );
         let e = parse("{\"schema\":\"taintprof.taint\",\"version\":0}")

@@ -743,6 +743,12 @@ fn function_block(
             if l.recursion {
                 notes.push(RECURSION_TEXT.to_string());
             }
+            if !l.control_only_params.is_empty() && l.kind != LoopKind::Folded {
+                notes.push(format!(
+                    "{CONTROL_ONLY_TEXT}: {}",
+                    l.control_only_params.join(", ")
+                ));
+            }
             match l.kind {
                 LoopKind::Library => notes.push(library_text(l)),
                 LoopKind::Folded => notes.push(FOLDED_TEXT.to_string()),
@@ -806,6 +812,10 @@ fn function_block(
 
 /// What a recursion loop is (`recursion: true`): its line is the decision to recurse.
 const RECURSION_TEXT: &str = "recursion: the depth, decided here";
+
+/// Parameters of a loop that came only through control flow (`control_only_params`):
+/// a decision, a loop's exit test or a count brought them, no data path did.
+const CONTROL_ONLY_TEXT: &str = "only through control flow";
 
 /// What a folded loop is (`kind: folded`), after its position.
 const FOLDED_TEXT: &str =

@@ -255,6 +255,8 @@ pub struct LoopSummary {
     /// Nesting depth among the function's loops (0 = outermost), from `parent_line`.
     pub depth: usize,
     pub params: Vec<String>,
+    /// The parameters of `params` that came only through control flow.
+    pub control_only_params: Vec<String>,
     pub executions: u64,
     pub const_trip_count: Option<u64>,
     /// `loop`, `library` (a routine call over its size) or `folded`.
@@ -890,6 +892,7 @@ fn loop_summaries(f: &Function, params: &[String]) -> Vec<LoopSummary> {
                 parent_line: l.parent_line,
                 depth,
                 params: order_params(&l.params, params),
+                control_only_params: order_params(&l.control_only_params, params),
                 executions: l.executions,
                 const_trip_count: l.const_trip_count,
                 kind: l.kind,

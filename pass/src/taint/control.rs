@@ -62,6 +62,8 @@ pub struct Control {
     redges: HashMap<(usize, usize), V>,
     /// `entry`: the control label at the call site that called this activation.
     entry: V,
+    /// The control-label shift (`__tp_ctrl_shift`), read in the prologue.
+    shift: V,
 }
 
 impl Control {
@@ -189,6 +191,7 @@ impl FnInstr<'_> {
         deps: ControlDeps,
         slots: HashMap<usize, V>,
         entry: V,
+        shift: V,
         needy: &[usize],
     ) {
         self.stats.control_slots += slots.len();
@@ -199,6 +202,7 @@ impl FnInstr<'_> {
             edges: HashMap::new(),
             redges: HashMap::new(),
             entry,
+            shift,
         });
         // The entry block first, at the end of the prologue (its top holds allocas);
         // `needy` is in reverse post-order, so dominators come before what they
@@ -306,6 +310,25 @@ impl FnInstr<'_> {
             }
         }
         Some(c)
+    }
+
+    /// A control label as it joins a value: `((c | c >> s) & (0xffff >> s)) << s` with
+    /// the runtime's shift `s`. With the split on (`s` = 8) every parameter in `c`
+    /// lands on its twin bit, so that a value's label tells the parameters it got
+    /// through data (low byte) from those it got through a decision (high byte);
+    /// with `s` = 0 this is `c`. Idempotent. Emitted at the builder's position.
+    pub(crate) fn to_control(&self, c: V) -> V {
+        let Some(cf) = self.cf.as_ref() else {
+            return c;
+        };
+        if ir::is_zero_const(c) || !self.cfg.split {
+            return c;
+        }
+        let ir = self.ir;
+        let s = cf.shift;
+        let folded = ir.or(c, ir.lshr(c, s));
+        let mask = ir.lshr(ir.c16(0xffff), s);
+        ir.shl(ir.and(folded, mask), s)
     }
 
     /// The block index of the nearest plain store that overwrites all of `slot` (an
@@ -506,7 +529,7 @@ impl FnInstr<'_> {
             };
             e = self.ir.or(e, l);
         }
-        Ok(e)
+        Ok(self.to_control(e))
     }
 
     /// Store `cl(P)` for every slot: the label of `P`'s condition, just before `P`'s

@@ -224,7 +224,9 @@ impl FnInstr<'_> {
         }
         let mut r = r;
         for l in exited {
+            // What the back edges gave, seen from outside: a control label.
             let e = self.rexit_load(l);
+            let e = self.to_control(e);
             r = self.ir.or(r, e);
         }
         Ok(r)

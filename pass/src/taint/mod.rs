@@ -379,6 +379,7 @@ impl<'a> FnInstr<'a> {
         match self.block_control_label(ir::block_of(i)) {
             Some(c) => {
                 self.stats.control_writes += 1;
+                let c = self.to_control(c);
                 self.union(&[s, c], ir::type_of(s))
             }
             None => s,
@@ -715,7 +716,8 @@ impl<'a> FnInstr<'a> {
             self.node = Some(node);
         }
         if let (Some((deps, needy, _)), Some(slots), Some(e)) = (plan, slots, entry_label) {
-            self.control_install(deps, slots, e, &needy);
+            let shift = ir.load(ir.i16, self.rt.ctrl_shift, 2);
+            self.control_install(deps, slots, e, shift, &needy);
         }
     }
 
@@ -960,6 +962,7 @@ impl<'a> FnInstr<'a> {
                 let differs = r != l;
                 if !ir::is_pointer_like(ir::type_of(v)) {
                     if let Some(c) = self.ret_control_label(ir::block_of(i)) {
+                        let c = self.to_control(c);
                         l = ir.or(l, c);
                         r = ir.or(r, c);
                     }

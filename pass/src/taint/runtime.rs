@@ -21,6 +21,8 @@ pub struct Runtime {
     pub argz_tls_ty: T,
     pub retz_tls: V,
     pub ctrl_tls: V,
+    /// `i16` global: the control-label shift (`taintprof_abi::GLOBAL_CTRL_SHIFT`).
+    pub ctrl_shift: V,
     pub va_label_tls: V,
     pub va_bytes_tls: V,
     /// `[64 x ptr]`
@@ -73,6 +75,7 @@ impl Runtime {
             argz_tls_ty: arg_tls_ty,
             retz_tls: ir.tls_global(abi::TLS_RET_ITER_LABEL, ir.i16),
             ctrl_tls: ir.tls_global(abi::TLS_CTRL_LABEL, ir.i16),
+            ctrl_shift: ir.extern_global(abi::GLOBAL_CTRL_SHIFT, ir.i16),
             va_label_tls: ir.tls_global(abi::TLS_VA_LABEL, ir.i16),
             va_bytes_tls: ir.tls_global(abi::TLS_VA_STACK_BYTES, ir.i64),
             byval_tls: ir.tls_global(abi::TLS_BYVAL_SRC, byval_tls_ty),

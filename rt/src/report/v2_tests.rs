@@ -463,7 +463,7 @@ fn matmul_volumes_pairs_and_contexts() {
     let reg = registry(&["m", "n", "k"]);
     let (m, t) = matmul_o0();
     let v = report(&[m], &[t], reg);
-    assert_eq!(v["version"], 3);
+    assert_eq!(v["version"], 4);
     // Nested multiplies, sequenced adds, joint stays joint, terms largest first.
     assert_eq!(vol(&v, "multiply"), "m*n*k");
     assert_eq!(vol(&v, "checksum"), "(m,n)");
@@ -1026,6 +1026,7 @@ fn json_shape_follows_the_schema() {
                     "column",
                     "const_trip_count",
                     "contexts",
+                    "control_only_params",
                     "cost",
                     "executions",
                     "kind",
