@@ -21,6 +21,8 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[NZ:%[0-9]+]] = xor i16 [[ZQ]], -1
 ; CHECK-NEXT: [[RQ:%[0-9]+]] = and i16 [[LQ]], [[NZ]]
 ; CHECK: [[SH:%[0-9]+]] = load i16, ptr @__tp_ctrl_shift
+; CHECK-NEXT: [[M:%[0-9]+]] = lshr i16 -1, [[SH]]
+; CHECK-NEXT: [[HI:%[0-9]+]] = xor i16 [[M]], -1
 ; CHECK: then:
 ; CHECK-NEXT: [[CTRL:%[0-9]+]] = or i16 [[ENTRY]], [[LC]]
 ; CHECK-NEXT: [[W:%[0-9]+]] = zext i16 [[LV]] to i64
@@ -29,12 +31,10 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: store i32 %v, ptr %p
 ; CHECK: %u = add i32 %o, 1
 ; The control label moves onto the parameters' twin bits (to_control, the split of
-; rt/src/split.rs: shift [[SH]] = __tp_ctrl_shift).
-; CHECK-NEXT: [[T1:%[0-9]+]] = lshr i16 [[CTRL]], [[SH]]
-; CHECK-NEXT: [[T2:%[0-9]+]] = or i16 [[CTRL]], [[T1]]
-; CHECK-NEXT: [[T3:%[0-9]+]] = lshr i16 -1, [[SH]]
-; CHECK-NEXT: [[T4:%[0-9]+]] = and i16 [[T2]], [[T3]]
-; CHECK-NEXT: [[CC:%[0-9]+]] = shl i16 [[T4]], [[SH]]
+; rt/src/split.rs: (c << shift) | (c & !(0xffff >> shift)), shift = __tp_ctrl_shift).
+; CHECK-NEXT: [[UP:%[0-9]+]] = shl i16 [[CTRL]], [[SH]]
+; CHECK-NEXT: [[TW:%[0-9]+]] = and i16 [[CTRL]], [[HI]]
+; CHECK-NEXT: [[CC:%[0-9]+]] = or i16 [[UP]], [[TW]]
 ; CHECK-NEXT: [[U:%[0-9]+]] = or i16 [[RQ]], [[CC]]
 ; CHECK: store i32 %u, ptr %q
 define void @if_writes(ptr %p, ptr %q, i32 %c, i32 %v) {
@@ -65,6 +65,8 @@ exit:
 ; CHECK-NEXT: [[NZ:%[0-9]+]] = xor i16 [[ZQ]], -1
 ; CHECK-NEXT: [[RQ:%[0-9]+]] = and i16 [[LQ]], [[NZ]]
 ; CHECK: [[SH:%[0-9]+]] = load i16, ptr @__tp_ctrl_shift
+; CHECK-NEXT: [[M:%[0-9]+]] = lshr i16 -1, [[SH]]
+; CHECK-NEXT: [[HI:%[0-9]+]] = xor i16 [[M]], -1
 ; CHECK: loop:
 ; CHECK: [[CLH:%[0-9]+]] = or i16 {{%[0-9]+}}, [[LN]]
 ; CHECK: body:
@@ -73,11 +75,9 @@ exit:
 ; CHECK-NEXT: [[W:%[0-9]+]] = zext i16 [[LV]] to i64
 ; CHECK: store i32 %v, ptr %p
 ; CHECK: %u = add i32 %o, 1
-; CHECK-NEXT: [[T1:%[0-9]+]] = lshr i16 [[CTRL]], [[SH]]
-; CHECK-NEXT: [[T2:%[0-9]+]] = or i16 [[CTRL]], [[T1]]
-; CHECK-NEXT: [[T3:%[0-9]+]] = lshr i16 -1, [[SH]]
-; CHECK-NEXT: [[T4:%[0-9]+]] = and i16 [[T2]], [[T3]]
-; CHECK-NEXT: [[CC:%[0-9]+]] = shl i16 [[T4]], [[SH]]
+; CHECK-NEXT: [[UP:%[0-9]+]] = shl i16 [[CTRL]], [[SH]]
+; CHECK-NEXT: [[TW:%[0-9]+]] = and i16 [[CTRL]], [[HI]]
+; CHECK-NEXT: [[CC:%[0-9]+]] = or i16 [[UP]], [[TW]]
 ; CHECK-NEXT: {{%[0-9]+}} = or i16 {{%[0-9]+}}, [[CC]]
 ; CHECK: store i32 %u, ptr %q
 define void @loop_writes(ptr %p, ptr %q, i32 %n, i32 %c, i32 %v) {

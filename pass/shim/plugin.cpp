@@ -435,16 +435,49 @@ static bool tpIsLabelType(Type *T) {
                 VT->getElementType()->isIntegerTy(64));
 }
 
+/// Whether `V` is our `to_control(C)` (the pass's `control.rs`): `or (shl C, Sh), (and
+/// C, Hi)`, which moves a control label onto the twin bits. Sets `C`, `Sh` and `Hi`.
+static bool tpToControl(Value *V, SmallPtrSetImpl<Instruction *> &Ours, Value *&C, Value *&Sh,
+                        Value *&Hi) {
+  auto *Or = dyn_cast<BinaryOperator>(V);
+  if (!Or || Or->getOpcode() != Instruction::Or || !Ours.count(Or))
+    return false;
+  auto *Shl = dyn_cast<BinaryOperator>(Or->getOperand(0));
+  auto *And = dyn_cast<BinaryOperator>(Or->getOperand(1));
+  if (!Shl || Shl->getOpcode() != Instruction::Shl || !Ours.count(Shl) || !And ||
+      And->getOpcode() != Instruction::And || !Ours.count(And) ||
+      And->getOperand(0) != Shl->getOperand(0))
+    return false;
+  C = Shl->getOperand(0);
+  Sh = Shl->getOperand(1);
+  Hi = And->getOperand(1);
+  return true;
+}
+
 /// Leaves of the OR tree `V` (our `or`s only) into `Leaves`; false if it is not one.
+/// A `to_control` of an OR tree contributes its leaves to `Ctrl` instead (with `Sh` and
+/// `Hi`, which they all use): `to_control` distributes over `or` and is idempotent.
 static bool tpOrLeaves(Value *V, PHINode *Self, SmallPtrSetImpl<Instruction *> &Ours,
-                       SmallVectorImpl<Value *> &Leaves, unsigned Depth) {
-  if (V == Self)
+                       SmallVectorImpl<Value *> &Leaves, SmallVectorImpl<Value *> &Ctrl,
+                       Value *&Sh, Value *&Hi, bool InCtrl, unsigned Depth) {
+  if (V == Self) {
+    if (InCtrl)
+      Ctrl.push_back(V);
     return true;
+  }
+  Value *C = nullptr, *S = nullptr, *H = nullptr;
+  if (Depth < 16 && tpToControl(V, Ours, C, S, H)) {
+    if ((Sh && Sh != S) || (Hi && Hi != H))
+      return false;
+    Sh = S;
+    Hi = H;
+    return tpOrLeaves(C, Self, Ours, Leaves, Ctrl, Sh, Hi, true, Depth + 1);
+  }
   auto *BO = dyn_cast<BinaryOperator>(V);
   if (BO && BO->getOpcode() == Instruction::Or && Ours.count(BO) && Depth < 16)
-    return tpOrLeaves(BO->getOperand(0), Self, Ours, Leaves, Depth + 1) &&
-           tpOrLeaves(BO->getOperand(1), Self, Ours, Leaves, Depth + 1);
-  Leaves.push_back(V);
+    return tpOrLeaves(BO->getOperand(0), Self, Ours, Leaves, Ctrl, Sh, Hi, InCtrl, Depth + 1) &&
+           tpOrLeaves(BO->getOperand(1), Self, Ours, Leaves, Ctrl, Sh, Hi, InCtrl, Depth + 1);
+  (InCtrl ? Ctrl : Leaves).push_back(V);
   return true;
 }
 
@@ -472,7 +505,8 @@ extern "C" unsigned tp_hoist_labels(LLVMValueRef Fn, LLVMValueRef *Insts, unsign
   for (PHINode *P : Phis) {
     Loop *L = LI.getLoopFor(P->getParent());
     Value *Init = nullptr;
-    SmallVector<Value *, 8> Leaves;
+    SmallVector<Value *, 8> Leaves, Ctrl;
+    Value *Sh = nullptr, *Hi = nullptr;
     bool Ok = true;
     for (unsigned K = 0; K < P->getNumIncomingValues() && Ok; ++K) {
       Value *V = P->getIncomingValue(K);
@@ -481,12 +515,15 @@ extern "C" unsigned tp_hoist_labels(LLVMValueRef Fn, LLVMValueRef *Insts, unsign
         Init = V;
         continue;
       }
-      Ok = tpOrLeaves(V, P, Ours, Leaves, 0);
+      Ok = tpOrLeaves(V, P, Ours, Leaves, Ctrl, Sh, Hi, false, 0);
     }
     if (!Ok || !Init)
       continue;
     for (Value *Leaf : Leaves)
       Ok &= L->isLoopInvariant(Leaf);
+    for (Value *Leaf : Ctrl)
+      Ok &= Leaf == P || L->isLoopInvariant(Leaf);
+    Ok &= (!Sh || L->isLoopInvariant(Sh)) && (!Hi || L->isLoopInvariant(Hi));
     if (!Ok)
       continue;
     BasicBlock *Pre = tpHoistTarget(L, DT, LI);
@@ -508,6 +545,31 @@ extern "C" unsigned tp_hoist_labels(LLVMValueRef Fn, LLVMValueRef *Insts, unsign
       if (auto *OI = dyn_cast<Instruction>(O))
         Ours.insert(OI);
       Acc = O;
+    }
+    // Control leaves: from the second iteration on, `s` is `s0 | L | to_control(s0 | L |
+    // X)` (the PHI itself among the X stands for the rest of `s`).
+    if (!Ctrl.empty() && Sh && Hi) {
+      Value *Inner = Acc;
+      SmallPtrSet<Value *, 8> SeenC;
+      for (Value *Leaf : Ctrl) {
+        auto *C = dyn_cast<Constant>(Leaf);
+        if (Leaf == P || (C && C->isNullValue()) || Leaf == Inner || !SeenC.insert(Leaf).second)
+          continue;
+        Inner = Inner ? B.CreateOr(Inner, Leaf) : Leaf;
+        if (auto *OI = dyn_cast<Instruction>(Inner))
+          Ours.insert(OI);
+      }
+      if (Inner) {
+        Value *Up = B.CreateShl(Inner, Sh);
+        Value *Twins = B.CreateAnd(Inner, Hi);
+        Value *T = B.CreateOr(Up, Twins);
+        for (Value *X : {Up, Twins, T})
+          if (auto *XI = dyn_cast<Instruction>(X))
+            Ours.insert(XI);
+        Acc = Acc ? B.CreateOr(Acc, T) : T;
+        if (auto *OI = dyn_cast<Instruction>(Acc))
+          Ours.insert(OI);
+      }
     }
     if (!Acc)
       Acc = Constant::getNullValue(P->getType());

@@ -55,11 +55,12 @@ pub struct Config {
     /// debugging aid; the lit tests use it to check the rules themselves). Pass
     /// parameters `hoist` / `no-hoist`.
     pub hoist: bool,
-    /// Move control labels onto the parameters' twin bits as they join a value
-    /// (`FnInstr::to_control`, the runtime's `TAINTPROF_CONTROL_SPLIT`); off, the code
-    /// ORs control labels as they are, which is what the runtime's split off means
-    /// anyway. Pass parameters `split` / `no-split` (the lit tests of the rules read
-    /// the code without it).
+    /// `TAINTPROF_SPLIT_LABELS`: `1` (default) moves control labels onto the
+    /// parameters' twin bits as they join a value (`FnInstr::to_control`, for the
+    /// runtime's `TAINTPROF_CONTROL_SPLIT`); `0` ORs control labels as they are, which
+    /// is what the runtime's split off means anyway (then no loop of this module says
+    /// which parameters came only through control flow). Pass parameters `split` /
+    /// `no-split` (the lit tests of the rules read the code without it).
     pub split: bool,
     /// `TAINTPROF_SHADOW_SR`: `1` (default) derives the shadow address of an access from
     /// the shadow address of the pointer it is computed from (`pass/src/taint/addr.rs`),
@@ -176,6 +177,7 @@ impl Config {
         // explicit value decides.
         for (name, field) in [
             ("TAINTPROF_HOIST", &mut c.hoist),
+            ("TAINTPROF_SPLIT_LABELS", &mut c.split),
             ("TAINTPROF_SHADOW_SR", &mut c.shadow_sr),
             ("TAINTPROF_FOLDED", &mut c.folded),
             ("TAINTPROF_DN_INLINE_OPS", &mut c.dn_inline_ops),

@@ -62,8 +62,9 @@ pub struct Control {
     redges: HashMap<(usize, usize), V>,
     /// `entry`: the control label at the call site that called this activation.
     entry: V,
-    /// The control-label shift (`__tp_ctrl_shift`), read in the prologue.
-    shift: V,
+    /// The control-label shift (`__tp_ctrl_shift`) and `!(0xffff >> shift)`, the twin
+    /// bits' mask, computed in the prologue.
+    shift: (V, V),
 }
 
 impl Control {
@@ -191,7 +192,7 @@ impl FnInstr<'_> {
         deps: ControlDeps,
         slots: HashMap<usize, V>,
         entry: V,
-        shift: V,
+        shift: (V, V),
         needy: &[usize],
     ) {
         self.stats.control_slots += slots.len();
@@ -312,11 +313,13 @@ impl FnInstr<'_> {
         Some(c)
     }
 
-    /// A control label as it joins a value: `((c | c >> s) & (0xffff >> s)) << s` with
-    /// the runtime's shift `s`. With the split on (`s` = 8) every parameter in `c`
-    /// lands on its twin bit, so that a value's label tells the parameters it got
-    /// through data (low byte) from those it got through a decision (high byte);
-    /// with `s` = 0 this is `c`. Idempotent. Emitted at the builder's position.
+    /// A control label as it joins a value: `(c << s) | (c & hi)` with the runtime's
+    /// shift `s` and `hi = !(0xffff >> s)` (both read in the prologue): with the split
+    /// on (`s` = 8) every parameter in `c` lands on its twin bit, so that a value's label
+    /// tells the parameters it got through data (low byte) from those it got through a
+    /// decision (high byte); with `s` = 0 this is `c`. Idempotent, and it distributes
+    /// over `or` (the shim's loop clean-up relies on both). Emitted at the builder's
+    /// position.
     pub(crate) fn to_control(&self, c: V) -> V {
         let Some(cf) = self.cf.as_ref() else {
             return c;
@@ -325,10 +328,8 @@ impl FnInstr<'_> {
             return c;
         }
         let ir = self.ir;
-        let s = cf.shift;
-        let folded = ir.or(c, ir.lshr(c, s));
-        let mask = ir.lshr(ir.c16(0xffff), s);
-        ir.shl(ir.and(folded, mask), s)
+        let (s, hi) = cf.shift;
+        ir.or(ir.shl(c, s), ir.and(c, hi))
     }
 
     /// The block index of the nearest plain store that overwrites all of `slot` (an

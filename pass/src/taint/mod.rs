@@ -717,7 +717,8 @@ impl<'a> FnInstr<'a> {
         }
         if let (Some((deps, needy, _)), Some(slots), Some(e)) = (plan, slots, entry_label) {
             let shift = ir.load(ir.i16, self.rt.ctrl_shift, 2);
-            self.control_install(deps, slots, e, shift, &needy);
+            let hi = ir.not(ir.lshr(ir.c16(0xffff), shift));
+            self.control_install(deps, slots, e, (shift, hi), &needy);
         }
     }
 
