@@ -71,6 +71,14 @@ impl Control {
     pub fn slots(&self) -> Vec<V> {
         self.slots.values().copied().collect()
     }
+
+    /// Every cached label value (`ctrl(B)`, edge labels), for redirecting the ones
+    /// about to be erased.
+    pub(crate) fn for_each_label_mut(&mut self, f: impl Fn(&mut V)) {
+        self.ctrl.values_mut().for_each(&f);
+        self.edges.values_mut().for_each(&f);
+        self.redges.values_mut().for_each(&f);
+    }
 }
 
 /// The condition deciding where terminator `t` goes, if it has one.

@@ -36,13 +36,20 @@ use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMOpcode as Op;
 
 /// Whether instruction `i` names its operands rather than measuring them: `x % m`,
-/// `x ^ y`, `x & (2^k - 1)`. Its result's labels are its operands' `R`.
+/// `x ^ y`, `x & (2^k - 1)`. Its result's labels are its operands' `R`. The masks
+/// `0xffff` and `0xffffffff` are left out: at -O2 they are how a 16- or 32-bit value is
+/// zero-extended (an `int` loop index widened to 64 bits), a magnitude.
 pub(crate) fn is_identity_op(i: V) -> bool {
     match ir::opcode(i) {
         Op::LLVMURem | Op::LLVMSRem | Op::LLVMXor => true,
         Op::LLVMAnd => [0, 1].iter().any(|&k| {
-            ir::const_int_value(ir::operand(i, k))
-                .is_some_and(|c| c != 0 && c != u64::MAX && c & c.wrapping_add(1) == 0)
+            ir::const_int_value(ir::operand(i, k)).is_some_and(|c| {
+                c != 0
+                    && c != u64::MAX
+                    && c != 0xffff
+                    && c != 0xffff_ffff
+                    && c & c.wrapping_add(1) == 0
+            })
         }),
         _ => false,
     }
@@ -260,10 +267,11 @@ impl FnInstr<'_> {
         self.rlabel_at(ir::operand(i, k), ir::block_of(i))
     }
 
-    /// Whether some operand of `i` (among `ops`) has an `R` of its own.
+    /// Whether some operand of `i` (among `ops`) has an `R` of its own (emits nothing:
+    /// used outside its loop, an operand's `R` differs exactly when it did inside).
     fn operands_differ(&self, i: V, ops: &[u32]) -> Result<bool, String> {
         for &k in ops {
-            if self.rlabel_of(i, k)? != self.label(ir::operand(i, k))? {
+            if self.rlabel_differs(ir::operand(i, k))? {
                 return Ok(true);
             }
         }
@@ -461,13 +469,9 @@ impl FnInstr<'_> {
                 incoming.push((r, from));
             }
             if same {
+                self.redirect_labels(|v| (v == rp).then_some(sp));
                 unsafe { LLVMReplaceAllUsesWith(rp, sp) };
                 unsafe { LLVMInstructionEraseFromParent(rp) };
-                for x in self.shadows.values_mut().chain(self.rshadows.values_mut()) {
-                    if *x == rp {
-                        *x = sp;
-                    }
-                }
                 continue;
             }
             for (r, from) in incoming {

@@ -1027,6 +1027,22 @@ impl<'a> FnInstr<'a> {
         Ok(())
     }
 
+    /// Replace, in every map that holds label values (shadows, `R` labels, cached
+    /// edge and block labels), each value `v` for which `to(v)` says so: the value is
+    /// about to be erased.
+    pub(crate) fn redirect_labels(&mut self, to: impl Fn(V) -> Option<V>) {
+        let fix = |x: &mut V| {
+            if let Some(n) = to(*x) {
+                *x = n;
+            }
+        };
+        self.shadows.values_mut().for_each(fix);
+        self.rshadows.values_mut().for_each(fix);
+        if let Some(cf) = self.cf.as_mut() {
+            cf.for_each_label_mut(fix);
+        }
+    }
+
     /// Shadow PHIs whose incoming values are all zero or other such PHIs (induction
     /// variables, loop counters) are zero: replace them, so that the hot loops do not
     /// carry label PHIs that can only ever be 0. Optimistic fixpoint.
@@ -1055,13 +1071,11 @@ impl<'a> FnInstr<'a> {
         if zero.is_empty() {
             return;
         }
-        // Shadows of other values may *be* one of these PHIs (an OR with 0 folds to
-        // its other operand): redirect every map entry before erasing.
-        for s in self.shadows.values_mut().chain(self.rshadows.values_mut()) {
-            if zero.contains(s) {
-                *s = self.ir.null(ir::type_of(*s));
-            }
-        }
+        // Shadows of other values, and cached edge and block labels, may *be* one of
+        // these PHIs (an OR with 0 folds to its other operand): redirect every map entry
+        // before erasing.
+        let ir = self.ir;
+        self.redirect_labels(|v| zero.contains(&v).then(|| ir.null(ir::type_of(v))));
         for &(_, sp) in phis {
             if zero.contains(&sp) {
                 let z = self.ir.null(ir::type_of(sp));
