@@ -68,6 +68,55 @@ pub fn opcode(i: V) -> LLVMOpcode {
     unsafe { LLVMGetInstructionOpcode(i) }
 }
 
+/// Whether `op` is a cast (one operand, the value converted).
+pub fn is_cast_op(op: LLVMOpcode) -> bool {
+    use LLVMOpcode as Op;
+    matches!(
+        op,
+        Op::LLVMTrunc
+            | Op::LLVMZExt
+            | Op::LLVMSExt
+            | Op::LLVMFPToUI
+            | Op::LLVMFPToSI
+            | Op::LLVMUIToFP
+            | Op::LLVMSIToFP
+            | Op::LLVMFPTrunc
+            | Op::LLVMFPExt
+            | Op::LLVMPtrToInt
+            | Op::LLVMIntToPtr
+            | Op::LLVMBitCast
+            | Op::LLVMAddrSpaceCast
+    )
+}
+
+/// Whether `op` is a binary operator or a compare (two operands, both read).
+pub fn is_binary_op(op: LLVMOpcode) -> bool {
+    use LLVMOpcode as Op;
+    matches!(
+        op,
+        Op::LLVMAdd
+            | Op::LLVMFAdd
+            | Op::LLVMSub
+            | Op::LLVMFSub
+            | Op::LLVMMul
+            | Op::LLVMFMul
+            | Op::LLVMUDiv
+            | Op::LLVMSDiv
+            | Op::LLVMFDiv
+            | Op::LLVMURem
+            | Op::LLVMSRem
+            | Op::LLVMFRem
+            | Op::LLVMShl
+            | Op::LLVMLShr
+            | Op::LLVMAShr
+            | Op::LLVMAnd
+            | Op::LLVMOr
+            | Op::LLVMXor
+            | Op::LLVMICmp
+            | Op::LLVMFCmp
+    )
+}
+
 pub fn type_of(v: V) -> T {
     unsafe { LLVMTypeOf(v) }
 }

@@ -287,38 +287,9 @@ impl FnInstr<'_> {
         let op = ir::opcode(i);
         let ops: Vec<u32> = match op {
             Op::LLVMSelect => vec![0, 1, 2],
-            Op::LLVMFNeg
-            | Op::LLVMFreeze
-            | Op::LLVMTrunc
-            | Op::LLVMZExt
-            | Op::LLVMSExt
-            | Op::LLVMFPToUI
-            | Op::LLVMFPToSI
-            | Op::LLVMUIToFP
-            | Op::LLVMSIToFP
-            | Op::LLVMFPTrunc
-            | Op::LLVMFPExt
-            | Op::LLVMPtrToInt
-            | Op::LLVMIntToPtr
-            | Op::LLVMBitCast
-            | Op::LLVMAddrSpaceCast => vec![0],
-            Op::LLVMAdd
-            | Op::LLVMFAdd
-            | Op::LLVMSub
-            | Op::LLVMFSub
-            | Op::LLVMMul
-            | Op::LLVMFMul
-            | Op::LLVMUDiv
-            | Op::LLVMSDiv
-            | Op::LLVMFDiv
-            | Op::LLVMFRem
-            | Op::LLVMShl
-            | Op::LLVMLShr
-            | Op::LLVMAShr
-            | Op::LLVMAnd
-            | Op::LLVMOr
-            | Op::LLVMICmp
-            | Op::LLVMFCmp => vec![0, 1],
+            Op::LLVMFNeg | Op::LLVMFreeze => vec![0],
+            _ if ir::is_cast_op(op) => vec![0],
+            _ if ir::is_binary_op(op) => vec![0, 1],
             Op::LLVMGetElementPtr => (0..ir::num_operands(i)).collect(),
             _ => return Ok(()),
         };

@@ -753,26 +753,7 @@ impl<'a> FnInstr<'a> {
                 let s = self.union_operands(i, &[0])?;
                 self.set_shadow(i, s);
             }
-            Op::LLVMAdd
-            | Op::LLVMFAdd
-            | Op::LLVMSub
-            | Op::LLVMFSub
-            | Op::LLVMMul
-            | Op::LLVMFMul
-            | Op::LLVMUDiv
-            | Op::LLVMSDiv
-            | Op::LLVMFDiv
-            | Op::LLVMURem
-            | Op::LLVMSRem
-            | Op::LLVMFRem
-            | Op::LLVMShl
-            | Op::LLVMLShr
-            | Op::LLVMAShr
-            | Op::LLVMAnd
-            | Op::LLVMOr
-            | Op::LLVMXor
-            | Op::LLVMICmp
-            | Op::LLVMFCmp => {
+            _ if ir::is_binary_op(op) => {
                 ir.after(i);
                 // A remainder, xor or low-bit mask names its operand: the labels a back
                 // edge gave it say which iteration this is, not how big (`identity.rs`).
@@ -786,19 +767,7 @@ impl<'a> FnInstr<'a> {
                 };
                 self.set_shadow(i, s);
             }
-            Op::LLVMTrunc
-            | Op::LLVMZExt
-            | Op::LLVMSExt
-            | Op::LLVMFPToUI
-            | Op::LLVMFPToSI
-            | Op::LLVMUIToFP
-            | Op::LLVMSIToFP
-            | Op::LLVMFPTrunc
-            | Op::LLVMFPExt
-            | Op::LLVMPtrToInt
-            | Op::LLVMIntToPtr
-            | Op::LLVMBitCast
-            | Op::LLVMAddrSpaceCast => {
+            _ if ir::is_cast_op(op) => {
                 // `adapt` collapses and splats when a bitcast changes the lane count.
                 ir.after(i);
                 let s = self.union_operands(i, &[0])?;
