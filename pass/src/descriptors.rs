@@ -128,6 +128,9 @@ pub struct Descs {
     loop_array: Option<(V, T)>,
     branch_array: Option<(V, T)>,
     pub module_flags: u32,
+    /// Per function (index as `funcs`): its provenance graph (`crate::provenance`),
+    /// compact JSON; empty when no sidecar is written.
+    pub provenance: Vec<String>,
 }
 
 impl Descs {
@@ -141,6 +144,7 @@ impl Descs {
             funcs: Vec::new(),
             loops: Vec::new(),
             branches: Vec::new(),
+            provenance: Vec::new(),
             func_array: None,
             loop_array: None,
             branch_array: None,
@@ -399,7 +403,7 @@ impl Descs {
         };
         let own_line = |l: &LoopInfo| l.chain.last().map(|c| c.line as u64);
         let mut funcs = Vec::new();
-        for f in &self.funcs {
+        for (fi, f) in self.funcs.iter().enumerate() {
             let loops: Vec<Json> = f
                 .loops
                 .iter()
@@ -424,8 +428,7 @@ impl Descs {
                         .arr("inline_chain", l.chain.iter().map(loc_json).collect())
                 })
                 .collect();
-            funcs.push(
-                Json::obj()
+            let mut fj = Json::obj()
                     .str("name", &f.loc.function)
                     .str("linkage", &f.loc.linkage)
                     .str("file", &f.loc.file)
@@ -435,8 +438,11 @@ impl Descs {
                     .opt_str("prune_reason", f.pruned.map(Reason::as_str))
                     .boolean("recursive", f.flags & abi::FUNC_RECURSIVE_STATIC != 0)
                     .num("branches", f.branches as u64)
-                    .arr("loops", loops),
-            );
+                    .arr("loops", loops);
+            if let Some(g) = self.provenance.get(fi).filter(|g| !g.is_empty()) {
+                fj = fj.raw("provenance", g.clone());
+            }
+            funcs.push(fj);
         }
         Json::obj()
             .str("schema", "taintprof.static")

@@ -350,6 +350,20 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
         });
         stats.folded_loops += 1;
     }
+    if sidecar_path(&cfg, &source).is_some() {
+        // Before instrumentation: the graph is of the program's own IR.
+        for p in &prepared {
+            let own: Vec<Option<(String, u32, u32)>> = (0..p.an.forest.loops.len())
+                .map(|li| {
+                    let d = *descs.funcs[p.func_index].loops.get(li)?;
+                    let l = descs.loops[d].chain.last()?;
+                    (l.line != 0).then(|| (l.function.clone(), l.line, l.column))
+                })
+                .collect();
+            let g = crate::provenance::function_graph(&ir, p, &mut descs.namer, &own);
+            descs.provenance.push(g);
+        }
+    }
     descs.reserve(&ir);
     let rt = Runtime::declare(&ir);
     for p in &prepared {

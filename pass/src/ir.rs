@@ -432,6 +432,11 @@ impl Ir {
     }
 
     /// Bytes an object of type `t` occupies (alloca size).
+    /// Byte offset of field `k` in struct type `t`.
+    pub fn field_offset(&self, t: T, k: u32) -> u64 {
+        unsafe { inkwell::llvm_sys::target::LLVMOffsetOfElement(self.td, t, k) }
+    }
+
     pub fn alloc_size(&self, t: T) -> u64 {
         unsafe { LLVMABISizeOfType(self.td, t) }
     }

@@ -8,6 +8,8 @@ pub enum Json {
     Str(String),
     Arr(Vec<Json>),
     Obj(Vec<(String, Json)>),
+    /// Already rendered JSON, written as it is (compact sections of the sidecar).
+    Raw(String),
 }
 
 pub fn escape(s: &str, out: &mut String) {
@@ -53,6 +55,9 @@ impl Json {
     pub fn boolean(self, k: &str, v: bool) -> Json {
         self.with(k, Json::Bool(v))
     }
+    pub fn raw(self, k: &str, v: String) -> Json {
+        self.with(k, Json::Raw(v))
+    }
     pub fn arr(self, k: &str, v: Vec<Json>) -> Json {
         self.with(k, Json::Arr(v))
     }
@@ -71,6 +76,7 @@ impl Json {
             Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Json::Num(n) => out.push_str(&n.to_string()),
             Json::Str(s) => escape(s, out),
+            Json::Raw(s) => out.push_str(s),
             Json::Arr(v) if v.is_empty() => out.push_str("[]"),
             Json::Arr(v) => {
                 out.push_str("[\n");

@@ -54,6 +54,7 @@ mod ir;
 mod json;
 mod library;
 mod loops;
+mod provenance;
 mod prune;
 mod routines;
 mod sysv;

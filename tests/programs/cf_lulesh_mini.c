@@ -135,10 +135,10 @@ int main(int argc, char **argv) {
   }
   int size = atoi(argv[1]), regions = atoi(argv[2]), iters = atoi(argv[3]);
   int balance = atoi(argv[4]), cost = atoi(argv[5]);
-  tp_register_variable(&size, sizeof size, "size");
+  tp_register_variable(&size, sizeof size, "size"); /* @reg_size */
   tp_register_variable(&regions, sizeof regions, "regions");
   tp_register_variable(&iters, sizeof iters, "iters");
-  tp_register_variable(&balance, sizeof balance, "balance");
+  tp_register_variable(&balance, sizeof balance, "balance"); /* @reg_balance */
   tp_register_variable(&cost, sizeof cost, "cost");
   dom.numElem = size * size * size;
   dom.cost = cost;

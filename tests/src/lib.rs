@@ -212,6 +212,25 @@ impl Build {
         std::fs::read_to_string(&filter).unwrap()
     }
 
+    /// `taintprof report <report> --why <at> <param>`, run from the report's directory
+    /// (the sidecars are found next to the program): its exit status and output.
+    pub fn why(&self, r: &Report, at: &str, param: &str, extra: &[&str]) -> (bool, String) {
+        let out = run_cmd(
+            Command::new(bin_dir().join("taintprof"))
+                .arg("report")
+                .arg(&r.path)
+                .args(["--why", at, param])
+                .args(extra)
+                .current_dir(r.path.parent().unwrap()),
+        );
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.success(), text)
+    }
+
     /// Runs the program with `args`, reports going to a fresh directory.
     pub fn run(&self, args: &[&str]) -> Run {
         self.run_env(args, &[])

@@ -50,7 +50,8 @@ enum Cmd {
 taintprof report app.4242.taintprof.json\n  \
 taintprof report app.4242.taintprof.json --subset m,n --subset n,k\n  \
 taintprof report app.4242.taintprof.json --scorep-filter filter.txt\n  \
-taintprof report app.4242.taintprof.json --design m=32,64,128,256,512 n=8,16,32,64,128 k=1,2")]
+taintprof report app.4242.taintprof.json --design m=32,64,128,256,512 n=8,16,32,64,128 k=1,2\n  \
+taintprof report app.4242.taintprof.json --why smooth:30 n")]
     Report {
         /// Report files (<program>.<pid>.taintprof.json).
         #[arg(required = true, value_name = "FILE")]
@@ -80,6 +81,17 @@ taintprof report app.4242.taintprof.json --design m=32,64,128,256,512 n=8,16,32,
         /// value in --design); repeatable.
         #[arg(long = "design-base", value_name = "PARAM=V", requires = "design")]
         design_base: Vec<String>,
+        /// Explain one answer: the chain of branches, stores, calls and loads, with
+        /// source positions, that brought PARAM to the loop at FUNCTION:LINE. Reads the
+        /// build's compile-time sidecars (<object>.taintprof-static.json).
+        #[arg(long, num_args = 2, value_names = ["FUNCTION:LINE", "PARAM"],
+              conflicts_with_all = ["design", "scorep_filter", "subsets"])]
+        why: Vec<String>,
+        /// Where the sidecars are for --why (files or directories; repeatable).
+        /// Default: the report's directory, the program's directory and the working
+        /// directory.
+        #[arg(long = "static", value_name = "PATH", requires = "why")]
+        statics: Vec<PathBuf>,
     },
     /// Print a denormal report (either mode): the instruction profile by function, the
     /// arrays with their roles, origins, creators, denormals over time, warnings.
@@ -214,6 +226,8 @@ fn main() {
             scorep_filter,
             design,
             design_base,
+            why,
+            statics,
         } => report_command(&ReportArgs {
             files,
             json,
@@ -222,6 +236,8 @@ fn main() {
             scorep_filter,
             design,
             design_base,
+            why,
+            statics,
         }),
         Cmd::Denormals {
             file,
@@ -353,6 +369,8 @@ struct ReportArgs {
     scorep_filter: Option<PathBuf>,
     design: Vec<String>,
     design_base: Vec<String>,
+    why: Vec<String>,
+    statics: Vec<PathBuf>,
 }
 
 /// Writes `text` to standard output; a closed pipe (`| head`) is not an error.
@@ -367,6 +385,9 @@ fn print(text: &str) -> anyhow::Result<()> {
 }
 
 fn report_command(a: &ReportArgs) -> anyhow::Result<i32> {
+    if !a.why.is_empty() {
+        return why_command(a);
+    }
     if a.scorep_filter.is_none() && a.design.is_empty() {
         return print_reports(a);
     }
@@ -430,6 +451,31 @@ fn report_command(a: &ReportArgs) -> anyhow::Result<i32> {
             print(&report::design::render(&d, &s))?;
         }
     }
+    Ok(0)
+}
+
+/// `--why FUNCTION:LINE PARAM`: one report, the sidecars of its build.
+fn why_command(a: &ReportArgs) -> anyhow::Result<i32> {
+    use report::why;
+    if a.files.len() != 1 {
+        anyhow::bail!("--why reads one report, but {} were given", a.files.len());
+    }
+    let req = why::WhyRequest::parse(&a.why[0], &a.why[1]).map_err(anyhow::Error::msg)?;
+    let file = &a.files[0];
+    let r = report::load(file)?;
+    let dirs = if a.statics.is_empty() {
+        why::default_sidecar_dirs(file, &r)
+    } else {
+        for p in &a.statics {
+            if !p.exists() {
+                anyhow::bail!("--static {}: no such file or directory", p.display());
+            }
+        }
+        a.statics.clone()
+    };
+    let prog = why::Program::load(&dirs).map_err(anyhow::Error::msg)?;
+    let text = why::explain(&r, &prog, &req).map_err(anyhow::Error::msg)?;
+    print(&text)?;
     Ok(0)
 }
 

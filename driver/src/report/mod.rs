@@ -27,6 +27,7 @@ pub mod render;
 pub mod scorep;
 pub mod summary;
 pub mod volume;
+pub mod why;
 
 use serde::Deserialize;
 use std::path::Path;

@@ -169,6 +169,15 @@ impl FnInstr<'_> {
         let Some(c) = super::control::terminator_condition(t) else {
             return true;
         };
+        // Not visited yet: done after the visit. Checked here rather than by the
+        // `Err` of `label`, whose message prints the instruction (LLVM's slot tracker
+        // walks the whole function and module for that: quadratic on large files).
+        if ir::is_instruction(c)
+            && !self.shadows.contains_key(&c)
+            && self.reachable.contains(&ir::block_of(c))
+        {
+            return false;
+        }
         // The exit test's `R` where it is computed (inside the loop); a test that
         // itself comes from an inner loop counts with its shadow.
         let rc = match self.exited_loops(c, blk).is_empty() {
