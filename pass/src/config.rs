@@ -88,7 +88,7 @@ pub struct Config {
     /// `TAINTPROF_DN_COVER` (denormal mode): `1` (default) leaves out of the fast-path
     /// test the sums, differences and constant multiples of tested values that the
     /// test already proves normal (raising the threshold of their inputs, see
-    /// `DnFn::cover` in `pass/src/denormal/func.rs`); `0` tests every value against
+    /// `DnFn::cover` in `pass/src/denormal/cover.rs`); `0` tests every value against
     /// the smallest normal. Counts are the same either way. Pass parameters
     /// `dn-cover` / `no-dn-cover`.
     pub dn_cover: bool,

@@ -437,7 +437,7 @@ fn inline_operation_code_matches_the_op_hook() {
     }
 }
 
-/// Fast-path coverage (`cover` in `pass/src/denormal/func.rs`) leaves sums,
+/// Fast-path coverage (`cover` in `pass/src/denormal/cover.rs`) leaves sums,
 /// differences and power-of-two multiples of tested values out of the fast-path test.
 /// `dn_cover.c` makes exactly those values denormal from normal inputs right above the
 /// smallest normal: each marked line must count as many denormal results as the

@@ -254,7 +254,7 @@ fn fp_args(i: V) -> Result<Vec<V>, String> {
 /// float is 0 and lower one is not reads as a denormal double, and the report would
 /// list `double` loads and stores of denormals that never existed. Such a load and its
 /// stores are therefore not sites; each store checks the value as floats and hands a
-/// copy holding a denormal float to `__tpd_copy`, as a `memcpy` does (func.rs).
+/// copy holding a denormal float to `__tpd_copy`, as a `memcpy` does (copies.rs).
 pub fn float_pair_copy(load: V) -> Option<Vec<V>> {
     if ir::opcode(load) != Op::LLVMLoad || !plain_access(load) {
         return None;
@@ -347,7 +347,7 @@ pub fn float_typed(mut p: V) -> bool {
 
 /// Whether instruction `x` may write memory (conservatively: any call but intrinsics
 /// that only read or have no memory effects). Such an instruction also ends a group of
-/// fast-path tests (func.rs).
+/// fast-path tests (fastpath.rs).
 pub fn may_write_memory(x: V) -> bool {
     match ir::opcode(x) {
         Op::LLVMStore

@@ -7,7 +7,16 @@
 //! | `mod.rs`    | module driver: pre-check, preparation, planning, instrumentation, descriptors |
 //! | `fptype`    | FP formats, the `isdenorm` constants                                  |
 //! | `classify`  | which instructions are sites (operands, result, op name), allocators, floats moved as doubles |
-//! | `func`      | per-function instrumentation: fast-path tests, cold regions, tags, calls |
+//! | `func`      | per-function instrumentation: the state, the prologue, the order of the work |
+//! | `fastpath`  | groups of sites and their fast-path filter                            |
+//! | `cover`     | fast-path coverage: values the filter proves normal                   |
+//! | `cold`      | cold regions: rematerialization, exact lane masks, per-site code      |
+//! | `memcache`  | the inline memory cache of loads and stores                           |
+//! | `counters`  | this thread's block counters: block counts, inline counters           |
+//! | `tags`      | SSA tags: on demand, moves, joins, PHIs, inline result tags           |
+//! | `calls`     | the call ABI of tags                                                  |
+//! | `copies`    | `memcpy`/`memmove`, floats moved as doubles                           |
+//! | `objects`   | registration and release of a function's arrays and heap blocks       |
 //! | `arrays`    | marked arrays: globals, stack arrays, typing of heap allocations     |
 //! | `desc`      | `FpSiteDesc`/`FpArrayDesc`/`AllocSiteDesc`/`DnModuleDesc`, ctor, sidecar |
 //! | `runtime`   | declarations of the runtime's TLS slots and hooks                    |
@@ -21,11 +30,20 @@
 //! constructor; write the sidecar.
 
 pub mod arrays;
+mod calls;
 pub mod classify;
+mod cold;
+mod copies;
+mod counters;
+mod cover;
 pub mod desc;
+mod fastpath;
 pub mod fptype;
 mod func;
+mod memcache;
+mod objects;
 pub mod runtime;
+mod tags;
 
 use crate::abilist::AbiList;
 use crate::config::Config;

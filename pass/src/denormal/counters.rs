@@ -1,0 +1,136 @@
+//! This thread's block counters, as one function sees them.
+//!
+//! Each thread has its own array of `i64` counters (`__tpd_counters_tls`, made on first
+//! use by `__tpd_thread_counters`); a module's counters start at its `base`, set when
+//! the module registers. The prologue computes the function's pointer to them once
+//! (`counter_base`). Every original block with sites counts its executions
+//! (`count_block`); inline sites have words after the module's blocks
+//! (`number_inline_counters` in mod.rs): an operation's three counters
+//! (`count_op_inline`), a load's or store's count and cache (`word`, see memcache.rs).
+//! Per-thread memory: no atomics.
+
+use super::func::DnFn;
+use crate::ffi;
+use crate::ir::{self, V};
+use taintprof_abi as abi;
+
+impl DnFn<'_> {
+    /// The pointer to this function's counters in this thread's block counters
+    /// (`counters`), computed at `ip`, after the entry block's allocas.
+    pub(super) fn counter_base(&mut self, ip: V) {
+        let ir = self.ir;
+        self.at(ip);
+        // counters = __tpd_counters_tls ?: __tpd_thread_counters()
+        let c0 = ir.load(ir.ptr, self.rt.counters_tls, 8);
+        let null = ir.icmp_eq(c0, ir.null_ptr());
+        let head = ir::block_of(ip);
+        let cold = unsafe { ffi::tp_split_if_then(null, ip) };
+        ir.at_end(cold);
+        let th = self.rt.thread_counters;
+        let c1 = ir.call(th.ty, th.f, &[]);
+        self.ir
+            .before_with_records(ir::first_non_phi(ir::block_of(ip)));
+        let c = ir.phi(ir.ptr);
+        ir.add_incoming(c, c0, head);
+        ir.add_incoming(c, c1, cold);
+        // base = module.base; unregistered (a constructor of another module ran
+        // this code before ours) → register now.
+        self.at(ip);
+        let bp = self.d.base_ptr(ir);
+        let b0 = ir.load_atomic(ir.i64, bp, 8);
+        let unreg = ir.icmp_eq(b0, ir.c64(abi::DN_BASE_UNREGISTERED));
+        let head = ir::block_of(ip);
+        let cold = unsafe { ffi::tp_split_if_then(unreg, ip) };
+        ir.at_end(cold);
+        let reg = self.rt.register_module;
+        ir.call(reg.ty, reg.f, &[self.d.module()]);
+        let b1 = ir.load_atomic(ir.i64, bp, 8);
+        self.ir
+            .before_with_records(ir::first_non_phi(ir::block_of(ip)));
+        let b = ir.phi(ir.i64);
+        ir.add_incoming(b, b0, head);
+        ir.add_incoming(b, b1, cold);
+        self.at(ip);
+        let cb = ir.gep(ir.i64, c, &[b]);
+        self.counters = Some(cb);
+    }
+
+    /// `counters[base + idx] += 1` (per-thread memory: no atomics).
+    pub(super) fn count_block(&mut self, idx: u32) {
+        let ir = self.ir;
+        let cb = self.counters.expect("prologue made the counter pointer");
+        let p = ir.gep(ir.i64, cb, &[ir.c64(idx as u64)]);
+        let v = ir.load(ir.i64, p, 8);
+        ir.store(ir.add(v, ir.c64(1)), p, 8);
+    }
+
+    /// Word `k` of the inline words at counter index `ctr` (this thread's block counters).
+    pub(super) fn word_ptr(&self, ctr: u32, k: u32) -> V {
+        let ir = self.ir;
+        let cb = self.counters.expect("functions with sites count blocks");
+        ir.gep(ir.i64, cb, &[ir.c64(ctr as u64 + k as u64)])
+    }
+
+    pub(super) fn word(&self, ctr: u32, k: u32) -> V {
+        self.ir.load(self.ir.i64, self.word_ptr(ctr, k), 8)
+    }
+
+    /// The counts `__tpd_op` would make, into the site's inline counters `ctr..ctr+3`
+    /// of this thread's block counters: denormal operands (set lanes of the operand
+    /// masks `ms`), operations with a denormal operand (lanes set in any of them),
+    /// denormal results (lanes of `rm`). Vectors pack the three per-lane counts into
+    /// bytes of one `i32` lane (at most 48, 16, 16) and need one `reduce.add`; the
+    /// baseline x86-64 target has no `popcnt`.
+    pub(super) fn count_op_inline(&self, ctr: u32, ms: &[V], rm: Option<V>, vec: bool, n: u32) {
+        let ir = self.ir;
+        let cb = self.counters.expect("functions with sites count blocks");
+        let (wide, any) = if vec {
+            (
+                ir.vec(ir.i32, n),
+                ms.iter().copied().reduce(|a, b| ir.or(a, b)),
+            )
+        } else {
+            (ir.i64, ms.iter().copied().reduce(|a, b| ir.or(a, b)))
+        };
+        let mut packed = ir.null(wide);
+        for &m in ms {
+            packed = ir.add(packed, ir.zext(m, wide));
+        }
+        let shift = |v: V, by: u64| {
+            let by = if vec {
+                ir.splat(ir.c32(by as u32), n)
+            } else {
+                ir.c64(by)
+            };
+            ir.shl(v, by)
+        };
+        if let Some(a) = any {
+            packed = ir.add(packed, shift(ir.zext(a, wide), 8));
+        }
+        if let Some(r) = rm {
+            packed = ir.add(packed, shift(ir.zext(r, wide), 16));
+        }
+        let total = if vec {
+            let (f, ft) = ir.intrinsic("llvm.vector.reduce.add", &[wide]);
+            ir.zext(ir.call(ft, f, &[packed]), ir.i64)
+        } else {
+            packed
+        };
+        // Sites without an FP result (comparisons, FP→int) have no result count.
+        let counts = if rm.is_some() { 3 } else { 2 };
+        for j in 0..counts {
+            let c = ir.and(ir.lshr(total, ir.c64(8 * j)), ir.c64(0xff));
+            let c = if j == 2 {
+                ir.lshr(total, ir.c64(16))
+            } else {
+                c
+            };
+            if ir::is_zero_const(c) {
+                continue;
+            }
+            let p = ir.gep(ir.i64, cb, &[ir.c64(ctr as u64 + j)]);
+            let v = ir.load(ir.i64, p, 8);
+            ir.store(ir.add(v, c), p, 8);
+        }
+    }
+}

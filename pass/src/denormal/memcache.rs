@@ -1,0 +1,331 @@
+//! The inline memory cache of contiguous float and double loads and stores.
+//!
+//! A load or store site with a denormal lane would call its hook (`__tpd_load`,
+//! `__tpd_store`), which looks the address up in the marked-array registry to find the
+//! array's element counters and the tags' creator and origin. The hook leaves what it
+//! found in the site's words of the block counters (`fill_cache` in the runtime; the
+//! layout is `taintprof_abi`'s "Inline memory caches"). While the registry generation,
+//! the array window and the tags of the denormal lanes still match (`mem_probe`), the
+//! cold region counts and tags inline (`mem_hit`), as the hook would; on a miss it
+//! calls the hook, through its register-preserving entry where the function allows it
+//! ([`keepregs_allowed`]), and the hook refills the cache. `TAINTPROF_DN_INLINE_MEM=0`
+//! turns the cache off (every load and store calls its hook).
+
+use super::func::DnFn;
+use crate::ffi;
+use crate::ir::{self, B, T, V};
+use crate::taint::runtime::Hook;
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::LLVMIntPredicate as IP;
+use taintprof_abi as abi;
+
+/// One chunk (at most 16 lanes) of a contiguous load or store site with an inline
+/// cache, in the cold region.
+pub(super) struct CachedChunk {
+    /// The chunk's `FpSiteDesc`.
+    pub site: V,
+    /// Index of the site's inline words in the block counters.
+    pub ctr: u32,
+    /// Address of the chunk's first element, and the element size.
+    pub p: V,
+    pub es: u64,
+    /// The chunk's denormal lanes (`i1` or `<n x i1>`), and as the hook's `i64` lane mask.
+    pub lm: V,
+    pub bits: V,
+    /// The end of the block the chunk's code goes into (the block is split around it).
+    pub term: V,
+}
+
+impl DnFn<'_> {
+    /// A load chunk through the cache: its tags from the cache when it holds, else from
+    /// the hook (`hook_tags` reads the hook's result buffer `restags`, in the miss block).
+    pub(super) fn cached_load(
+        &mut self,
+        ch: &CachedChunk,
+        restags: V,
+        hook_tags: impl FnOnce(&Self) -> V,
+    ) -> V {
+        let ir = self.ir;
+        let CachedChunk {
+            site,
+            ctr,
+            p,
+            es,
+            lm,
+            bits: resmask,
+            term,
+        } = *ch;
+        let head = ir::block_of(term);
+        let hit = self.mem_probe(ctr, site, p, lm, None, es);
+        let hit_bb = unsafe { ffi::tp_split_if_then_weighted(hit, term, 1) };
+        let hit_tags = self.mem_hit(ctr, p, lm, es, hit_bb, None);
+        let tail = ir::block_of(term);
+        ir.before_with_records(ir::first_non_phi(tail));
+        let t1 = ir.phi(ir::type_of(hit_tags));
+        ir.add_incoming(t1, hit_tags, hit_bb);
+        ir.add_incoming(t1, ir.null(ir::type_of(hit_tags)), head);
+        self.at(term);
+        let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(hit), term) };
+        ir.at_end(miss_bb);
+        self.miss_call(
+            self.rt.load,
+            self.rt.load_keepregs,
+            &[site, p, resmask, restags],
+        );
+        let hook_tags = hook_tags(self);
+        let tail2 = ir::block_of(term);
+        ir.before_with_records(ir::first_non_phi(tail2));
+        let t2 = ir.phi(ir::type_of(hit_tags));
+        ir.add_incoming(t2, hook_tags, miss_bb);
+        ir.add_incoming(t2, t1, tail);
+        self.at(term);
+        t2
+    }
+
+    /// A store chunk of value tags `tc` through the cache: inline when it holds, else
+    /// the hook (with the tags in the operand buffer `optags`).
+    pub(super) fn cached_store(&mut self, ch: &CachedChunk, tc: V, optags: V) {
+        let ir = self.ir;
+        let CachedChunk {
+            site,
+            ctr,
+            p,
+            es,
+            lm,
+            bits: resmask,
+            term,
+        } = *ch;
+        let hit = self.mem_probe(ctr, site, p, lm, Some(tc), es);
+        let hit_bb = unsafe { ffi::tp_split_if_then_weighted(hit, term, 1) };
+        self.mem_hit(ctr, p, lm, es, hit_bb, Some(tc));
+        self.at(term);
+        let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(hit), term) };
+        ir.at_end(miss_bb);
+        self.store_tags(optags, 0, tc);
+        self.miss_call(
+            self.rt.store,
+            self.rt.store_keepregs,
+            &[site, p, resmask, optags],
+        );
+        self.at(term);
+    }
+
+    /// Calls the memory hook `plain`, or its register-preserving entry `keep` where
+    /// allowed (cold: only when an inline cache misses).
+    fn miss_call(&self, plain: Hook, keep: Hook, args: &[V]) {
+        let ir = self.ir;
+        if self.keepregs {
+            let c = ir.call(keep.ty, keep.f, args);
+            // SAFETY: a call we just built.
+            unsafe { LLVMSetInstructionCallConv(c, abi::CC_PRESERVE_ALL) };
+        } else {
+            ir.call(plain.ty, plain.f, args);
+        }
+    }
+
+    /// Whether the inline cache of the load or store site `site` (words at `ctr`) holds
+    /// for a chunk at `p` with denormal lanes `lm` (`i1` or `<n x i1>`): the table
+    /// generation and the window match, and every denormal lane's tag matches (a load:
+    /// the creator bits in shadow memory; a store with tags `store_tags`: the whole
+    /// tag), so the hook would give every lane the same tag. The layout is
+    /// `taintprof_abi`'s "Inline memory caches"; `fill_cache` in the runtime fills it.
+    fn mem_probe(&self, ctr: u32, site: V, p: V, lm: V, store_tags: Option<V>, es: u64) -> V {
+        let ir = self.ir;
+        let vec = ir::is_vector(ir::type_of(lm));
+        let n = if vec {
+            ir::vector_len(ir::type_of(lm))
+        } else {
+            1
+        };
+        let wide = |c: V| if vec { ir.splat(c, n) } else { c };
+        let site_i = ir.ptrtoint(site, ir.i64);
+        let gen = ir.load_atomic(ir.i64, self.rt.ranges_gen, 8);
+        let key_ok = ir.icmp_eq(self.word(ctr, abi::DN_C_KEY), ir.xor(gen, site_i));
+        let pa = ir.ptrtoint(p, ir.i64);
+        let rel = ir.sub(pa, self.word(ctr, abi::DN_C_LO));
+        let in_window = ir.icmp(IP::LLVMIntULE, rel, self.word(ctr, abi::DN_C_LIMIT));
+        let tt = if vec { ir.vec(ir.i64, n) } else { ir.i64 };
+        // Loads match the creator bits of the shadow tags (mapped for every address);
+        // stores the whole value tags. Lanes that are not denormal do not matter.
+        let tags = match store_tags {
+            Some(t) => t,
+            None => ir.and(
+                self.shadow_tags(p, tt, es).0,
+                wide(ir.c64(abi::TAG_CREATOR_MASK)),
+            ),
+        };
+        let want = self.word(ctr, abi::DN_C_MATCH);
+        let differs = ir.xor(tags, wide(want));
+        let differs = if store_tags.is_some() {
+            // A store lane may also lack the origin (created right here): then it
+            // differs from the match in the origin bits exactly.
+            let origin_only = ir.and(want, ir.c64(!abi::TAG_CREATOR_MASK));
+            let created = ir.icmp_eq(differs, wide(origin_only));
+            ir.select(created, ir.null(tt), differs)
+        } else {
+            differs
+        };
+        let bad = ir.and(differs, ir.sext(lm, tt));
+        let any_bad = ir.icmp_ne(ir.reduce_or(bad), ir.c64(0));
+        let hit = ir.and(ir.and(key_ok, in_window), ir.not(any_bad));
+        ir.freeze(hit)
+    }
+
+    /// What the hook does for a chunk whose cache holds (`mem_probe`): the element
+    /// counters of the cached array (reads, or writes for a store), the creator count,
+    /// the site's inline count; for a store (`store_tags`: the value's tags) the origin
+    /// pair and its map for the lanes that have the origin, and the shadow tags of the
+    /// denormal lanes. Emitted into block `bb` (it may be split). Returns the lanes'
+    /// tags (what a load produces).
+    fn mem_hit(&self, ctr: u32, p: V, lm: V, es: u64, bb: B, store_tags: Option<V>) -> V {
+        let ir = self.ir;
+        let at = ir::terminator(bb);
+        ir.before(at);
+        let vec = ir::is_vector(ir::type_of(lm));
+        let n = if vec {
+            ir::vector_len(ir::type_of(lm))
+        } else {
+            1
+        };
+        let wide = |c: V| if vec { ir.splat(c, n) } else { c };
+        let (ct, tt) = if vec {
+            (ir.vec(ir.i32, n), ir.vec(ir.i64, n))
+        } else {
+            (ir.i32, ir.i64)
+        };
+        let pa = ir.ptrtoint(p, ir.i64);
+        let e = ir.lshr(
+            ir.sub(pa, self.word(ctr, abi::DN_C_ARR_LO)),
+            ir.c64(es.trailing_zeros() as u64),
+        );
+        // Byte offset of the element's u32 counter.
+        let off = ir.shl(e, ir.c64(2));
+        // Lane by lane, not one vector read-modify-write: neighbouring sites of a
+        // stencil bump overlapping counters, and a vector load of a counter range a
+        // vector store just partly wrote stalls (no store-to-load forwarding).
+        let bump = |base: V, lanes: V| {
+            let bits = if vec {
+                ir.zext(ir.bitcast(lanes, ir.int_ty(n)), ir.i32)
+            } else {
+                ir.zext(lanes, ir.i32)
+            };
+            let cp = ir.gep_i8(ir.inttoptr(base, ir.ptr), off);
+            for l in 0..n {
+                let q = ir.gep(ir.i32, cp, &[ir.c64(l as u64)]);
+                let b = ir.and(ir.lshr(bits, ir.c32(l)), ir.c32(1));
+                let old = ir.load(ir.i32, q, 4);
+                ir.store(ir.add(old, b), q, 4);
+            }
+        };
+        let count = |lanes: V| {
+            if vec {
+                let (f, ft) = ir.intrinsic("llvm.vector.reduce.add", &[ct]);
+                ir.zext(ir.call(ft, f, &[ir.zext(lanes, ct)]), ir.i64)
+            } else {
+                ir.zext(lanes, ir.i64)
+            }
+        };
+        let add_to = |at: V, k: V| {
+            let v = ir.load(ir.i64, at, 8);
+            ir.store(ir.add(v, k), at, 8);
+        };
+        bump(self.word(ctr, abi::DN_C_SHARD), lm);
+        let k = count(lm);
+        add_to(
+            ir.inttoptr(self.word(ctr, abi::DN_C_CREATOR_COUNT), ir.ptr),
+            k,
+        );
+        add_to(self.word_ptr(ctr, 0), k);
+        let tags = ir.select(lm, wide(self.word(ctr, abi::DN_C_TAG)), ir.null(tt));
+        if let Some(value_tags) = store_tags {
+            let pair = self.word(ctr, abi::DN_C_PAIR_COUNT);
+            let (old, raw) = self.shadow_tags(p, tt, es);
+            let new = ir.select(lm, tags, old);
+            let new = if raw == old {
+                new
+            } else {
+                // Doubles: put the tags back at the even words, the odd ones unchanged.
+                let w = ir::vector_len(ir::type_of(raw));
+                let pad: Vec<Option<u32>> = (0..w).map(|l| (l < n).then_some(l)).collect();
+                let wide = ir.shuffle(new, ir.poison(tt), ir.mask(&pad));
+                let idx: Vec<Option<u32>> = (0..w)
+                    .map(|l| Some(if l % 2 == 0 { l / 2 } else { w + l }))
+                    .collect();
+                ir.shuffle(wide, raw, ir.mask(&idx))
+            };
+            ir.store(new, self.shadow_ptr(p), 1);
+            // The origin pair, if the cached tag has an origin (null otherwise), for
+            // the lanes that carry it (the others were created in place).
+            let pb = unsafe { ffi::tp_split_if_then_weighted(ir.icmp_ne(pair, ir.c64(0)), at, 1) };
+            ir.at_end(pb);
+            let same = ir.icmp_eq(value_tags, wide(self.word(ctr, abi::DN_C_MATCH)));
+            let from_origin = ir.and(lm, same);
+            add_to(ir.inttoptr(pair, ir.ptr), count(from_origin));
+            bump(self.word(ctr, abi::DN_C_PAIR_MAP), from_origin);
+            ir.before(at);
+        }
+        tags
+    }
+
+    /// The shadow tags of the elements (of `es` bytes) at `p`, as `tt` (`i64` or
+    /// `<n x i64>`), and the raw shadow words they were taken from. A float's 8 shadow
+    /// bytes are its tag, so a vector's tags are contiguous; a double has 16 shadow
+    /// bytes, the tag first, so its lanes' tags are the even words of `<2n x i64>`.
+    fn shadow_tags(&self, p: V, tt: T, es: u64) -> (V, V) {
+        let ir = self.ir;
+        let sp = self.shadow_ptr(p);
+        if !ir::is_vector(tt) || es == 4 {
+            let t = ir.load(tt, sp, 1);
+            return (t, t);
+        }
+        let n = ir::vector_len(tt);
+        let words = es as u32 / 4;
+        let raw = ir.load(ir.vec(ir.i64, n * words), sp, 1);
+        let idx: Vec<Option<u32>> = (0..n).map(|l| Some(l * words)).collect();
+        (
+            ir.shuffle(raw, ir.poison(ir::type_of(raw)), ir.mask(&idx)),
+            raw,
+        )
+    }
+
+    /// Shadow address of application pointer `p` (the taint-mode mapping).
+    pub(super) fn shadow_ptr(&self, p: V) -> V {
+        let ir = self.ir;
+        let i = ir.ptrtoint(p, ir.i64);
+        let m = ir.and(i, ir.c64(abi::SHADOW_MASK));
+        let s = ir.shl(m, ir.c64(abi::SHADOW_SHIFT as u64));
+        let a = ir.add(s, ir.c64(abi::SHADOW_BASE));
+        ir.inttoptr(a, ir.ptr)
+    }
+}
+
+/// Whether `f` may call the register-preserving hook entries
+/// (`abi::HOOK_DN_LOAD_KEEPREGS`): they keep the 128-bit vector registers only, so the
+/// function must not use AVX. Clang writes every enabled feature into
+/// `target-features`; a CPU other than the baseline ones could imply AVX without
+/// naming it, so only those qualify.
+pub(super) fn keepregs_allowed(f: V) -> bool {
+    let attr = |key: &str| -> Option<String> {
+        // SAFETY: reading a string attribute of a function of the module.
+        unsafe {
+            let a = LLVMGetStringAttributeAtIndex(
+                f,
+                inkwell::llvm_sys::LLVMAttributeFunctionIndex,
+                key.as_ptr().cast(),
+                key.len() as u32,
+            );
+            if a.is_null() {
+                return None;
+            }
+            let mut len = 0u32;
+            let p = LLVMGetStringAttributeValue(a, &mut len);
+            let bytes = std::slice::from_raw_parts(p.cast::<u8>(), len as usize);
+            Some(String::from_utf8_lossy(bytes).into_owned())
+        }
+    };
+    let cpu_ok = attr("target-cpu")
+        .is_none_or(|c| matches!(c.as_str(), "x86-64" | "x86-64-v2" | "generic" | ""));
+    let no_avx =
+        attr("target-features").is_none_or(|fs| !fs.split(',').any(|x| x.starts_with("+avx")));
+    cpu_ok && no_avx
+}
