@@ -1,5 +1,5 @@
 # The two entry points a new user needs (see README.md). Both set up a fresh machine first.
-.PHONY: setup example test lit cargo-test
+.PHONY: setup example test lit cargo-test build install uninstall
 
 setup:
 	./scripts/setup.sh
@@ -16,3 +16,60 @@ cargo-test:
 
 lit:
 	python3 -c 'import sys; from lit.main import main; sys.argv[0] = "lit"; main()' -sv lit/
+
+# Build taintprof (a no-op when target/release is up to date). `make setup` also
+# installs the prerequisites first.
+build:
+	cargo build --release --workspace
+
+# Install into PREFIX (staged under DESTDIR, for packaging):
+#
+#   PREFIX/bin/                 taintprof, taintprof-cc, taintprof-cxx, taintprof-c++ (link)
+#   PREFIX/lib/                 libtaintprof_pass.so (the pass plugin), libtaintprof_rt.a
+#                               (the runtime), libtaintprof_dip.so (`taintprof dip`)
+#   PREFIX/include/taintprof/   taintprof.h, perf-taint/PerfTaint.h{,pp}
+#   PREFIX/share/cmake/taintprof/
+#                               find_package(taintprof): taintprofConfig.cmake,
+#                               taintprofConfigVersion.cmake, taintprof-launcher.sh, and
+#                               the toolchain file taintprof-toolchain.cmake
+#   PREFIX/share/taintprof/     abilist.txt, routines.txt (built into the plugin; copies
+#                               to start TAINTPROF_ABILIST / TAINTPROF_ROUTINES files from)
+#
+# Nothing installed names PREFIX: the wrappers find the plugin, the runtime and the
+# headers relative to their own location (<bin>/../lib, <bin>/../include/taintprof), and
+# the CMake files relative to theirs, so the tree can be moved or copied as a whole.
+# `make install` builds first (`build`); NO_BUILD=1 installs what BUILD_DIR holds as is.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD_DIR ?= target/release
+NO_BUILD ?=
+DEST = $(DESTDIR)$(PREFIX)
+VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' Cargo.toml | head -n 1)
+INSTALL ?= install
+
+install: $(if $(NO_BUILD),,build)
+	@for f in taintprof taintprof-cc taintprof-cxx libtaintprof_pass.so libtaintprof_rt.a libtaintprof_dip.so; do \
+	  test -f "$(BUILD_DIR)/$$f" || { echo "install: $(BUILD_DIR)/$$f is missing: run make build (cargo build --release --workspace) first" >&2; exit 1; }; \
+	done
+	$(INSTALL) -d "$(DEST)/bin" "$(DEST)/lib" "$(DEST)/include/taintprof/perf-taint" \
+	  "$(DEST)/share/cmake/taintprof" "$(DEST)/share/taintprof"
+	$(INSTALL) -m 755 "$(BUILD_DIR)/taintprof" "$(BUILD_DIR)/taintprof-cc" "$(BUILD_DIR)/taintprof-cxx" "$(DEST)/bin/"
+	ln -sfn taintprof-cxx "$(DEST)/bin/taintprof-c++"
+	$(INSTALL) -m 755 "$(BUILD_DIR)/libtaintprof_pass.so" "$(BUILD_DIR)/libtaintprof_dip.so" "$(DEST)/lib/"
+	$(INSTALL) -m 644 "$(BUILD_DIR)/libtaintprof_rt.a" "$(DEST)/lib/"
+	$(INSTALL) -m 644 rt/include/taintprof.h "$(DEST)/include/taintprof/"
+	$(INSTALL) -m 644 rt/include/perf-taint/PerfTaint.h rt/include/perf-taint/PerfTaint.hpp \
+	  "$(DEST)/include/taintprof/perf-taint/"
+	$(INSTALL) -m 644 cmake/taintprofConfig.cmake cmake/taintprof-toolchain.cmake \
+	  "$(DEST)/share/cmake/taintprof/"
+	$(INSTALL) -m 755 cmake/taintprof-launcher.sh "$(DEST)/share/cmake/taintprof/"
+	sed 's/@TAINTPROF_VERSION@/$(VERSION)/g' cmake/taintprofConfigVersion.cmake.in \
+	  > "$(DEST)/share/cmake/taintprof/taintprofConfigVersion.cmake"
+	$(INSTALL) -m 644 rt/abilist.txt rt/routines.txt "$(DEST)/share/taintprof/"
+	@echo "install: taintprof $(VERSION) in $(DEST); put $(PREFIX)/bin on PATH, or use find_package(taintprof) with CMAKE_PREFIX_PATH=$(PREFIX)"
+
+uninstall:
+	rm -f "$(DEST)/bin/taintprof" "$(DEST)/bin/taintprof-cc" "$(DEST)/bin/taintprof-cxx" \
+	  "$(DEST)/bin/taintprof-c++" "$(DEST)/lib/libtaintprof_pass.so" \
+	  "$(DEST)/lib/libtaintprof_rt.a" "$(DEST)/lib/libtaintprof_dip.so"
+	rm -rf "$(DEST)/include/taintprof" "$(DEST)/share/cmake/taintprof" "$(DEST)/share/taintprof"

@@ -10,6 +10,9 @@
 #
 #   cmake -S . -B build -DCMAKE_C_COMPILER=taintprof-cc -DCMAKE_CXX_COMPILER=taintprof-c++
 #
+# or, to instrument chosen targets only, find_package(taintprof) and
+# taintprof_instrument(<target>) (taintprofConfig.cmake, next to this file once installed).
+#
 # It sets CMAKE_C_COMPILER / CMAKE_CXX_COMPILER to the taintprof wrappers, found in this
 # order:
 #
@@ -18,8 +21,8 @@
 #      prefix holding bin/taintprof-cc;
 #   2. the build tree of the checkout this file belongs to: target/release, then
 #      target/debug (build taintprof first: `cargo build --release`);
-#   3. an installed prefix this file belongs to (<prefix>/share/taintprof/cmake/ or
-#      <prefix>/lib/cmake/taintprof/ → <prefix>/bin);
+#   3. an installed prefix this file belongs to (<prefix>/share/cmake/taintprof/, where
+#      `make install` puts it, or <prefix>/lib/cmake/taintprof/ → <prefix>/bin);
 #   4. PATH.
 #
 # The wrappers themselves find clang 19, the pass plugin and the runtime (see
