@@ -429,16 +429,16 @@ impl Descs {
                 })
                 .collect();
             let mut fj = Json::obj()
-                    .str("name", &f.loc.function)
-                    .str("linkage", &f.loc.linkage)
-                    .str("file", &f.loc.file)
-                    .num("line", f.loc.fn_line as u64)
-                    .boolean("context_tracked", f.flags & abi::FUNC_CONTEXT_TRACKED != 0)
-                    .boolean("statically_pruned", f.pruned.is_some())
-                    .opt_str("prune_reason", f.pruned.map(Reason::as_str))
-                    .boolean("recursive", f.flags & abi::FUNC_RECURSIVE_STATIC != 0)
-                    .num("branches", f.branches as u64)
-                    .arr("loops", loops);
+                .str("name", &f.loc.function)
+                .str("linkage", &f.loc.linkage)
+                .str("file", &f.loc.file)
+                .num("line", f.loc.fn_line as u64)
+                .boolean("context_tracked", f.flags & abi::FUNC_CONTEXT_TRACKED != 0)
+                .boolean("statically_pruned", f.pruned.is_some())
+                .opt_str("prune_reason", f.pruned.map(Reason::as_str))
+                .boolean("recursive", f.flags & abi::FUNC_RECURSIVE_STATIC != 0)
+                .num("branches", f.branches as u64)
+                .arr("loops", loops);
             if let Some(g) = self.provenance.get(fi).filter(|g| !g.is_empty()) {
                 fj = fj.raw("provenance", g.clone());
             }

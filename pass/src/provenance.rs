@@ -98,7 +98,10 @@ pub fn function_graph(
         .collect();
     let cd = ControlDeps::new(&an.cfg, &an.pdom, decider);
     let mut allocas = HashMap::new();
-    for (k, i) in ir::instructions(ir::entry_block(p.f)).into_iter().enumerate() {
+    for (k, i) in ir::instructions(ir::entry_block(p.f))
+        .into_iter()
+        .enumerate()
+    {
         if ir::opcode(i) == Op::LLVMAlloca {
             allocas.insert(i, k);
         }
@@ -422,7 +425,10 @@ impl Builder<'_> {
     /// a node for arguments, loads, calls and PHIs.
     fn leaf(&mut self, v: V) -> Option<Vec<u32>> {
         if ir::is_argument(v) {
-            let k = ir::params(self.p.f).iter().position(|&a| a == v).unwrap_or(0);
+            let k = ir::params(self.p.f)
+                .iter()
+                .position(|&a| a == v)
+                .unwrap_or(0);
             let n = self.node(format!("arg:{k}"), None);
             return Some(vec![n]);
         }
@@ -446,7 +452,9 @@ impl Builder<'_> {
                     ir::name_of(callee)
                 };
                 let n = self.node(format!("call:{name}"), Some(v));
-                let args = (0..ir::num_call_args(v)).map(|k| ir::operand(v, k)).collect();
+                let args = (0..ir::num_call_args(v))
+                    .map(|k| ir::operand(v, k))
+                    .collect();
                 self.pending.push((n, args, Vec::new()));
                 Some(vec![n])
             }

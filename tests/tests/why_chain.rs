@@ -45,14 +45,27 @@ fn why_follows_calls_stores_and_loads_back_to_the_registration() {
         );
         // mesh_init is inlined at -O2: the call is a step only where it is a call.
         if opt == "-O0" {
-            assert_steps(&t, f, &[("passed as argument 2 to mesh_init", r.marker_line("@init"))], opt);
+            assert_steps(
+                &t,
+                f,
+                &[("passed as argument 2 to mesh_init", r.marker_line("@init"))],
+                opt,
+            );
         }
         assert!(t.contains("in mesh_init"), "[{opt}] {t}");
         // The source lines are shown under the steps.
-        assert!(t.contains("| m->cells = 2 * n; /* @store */"), "[{opt}] {t}");
+        assert!(
+            t.contains("| m->cells = 2 * n; /* @store */"),
+            "[{opt}] {t}"
+        );
 
         // its: through two calls.
-        let (ok, t) = b.why(&r, &format!("solve_iterative:{}", r.marker_line("@its")), "its", &[]);
+        let (ok, t) = b.why(
+            &r,
+            &format!("solve_iterative:{}", r.marker_line("@its")),
+            "its",
+            &[],
+        );
         assert!(ok, "[{opt}] {t}");
         assert_steps(
             &t,
@@ -64,10 +77,18 @@ fn why_follows_calls_stores_and_loads_back_to_the_registration() {
             ],
             opt,
         );
-        assert!(t.contains("passed as argument 2 to solve_iterative"), "[{opt}] {t}");
+        assert!(
+            t.contains("passed as argument 2 to solve_iterative"),
+            "[{opt}] {t}"
+        );
 
         // scale: through a global written in main.
-        let (ok, t) = b.why(&r, &format!("refine:{}", r.marker_line("@refine")), "scale", &[]);
+        let (ok, t) = b.why(
+            &r,
+            &format!("refine:{}", r.marker_line("@refine")),
+            "scale",
+            &[],
+        );
         assert!(ok, "[{opt}] {t}");
         assert!(t.contains("read `levels`"), "[{opt}] {t}");
         assert_steps(
@@ -81,15 +102,32 @@ fn why_follows_calls_stores_and_loads_back_to_the_registration() {
         );
 
         // A parameter the report does not give the loop: said, not explained.
-        let (ok, t) = b.why(&r, &format!("smooth:{}", r.marker_line("@sweep")), "method", &[]);
+        let (ok, t) = b.why(
+            &r,
+            &format!("smooth:{}", r.marker_line("@sweep")),
+            "method",
+            &[],
+        );
         assert!(ok, "[{opt}] {t}");
         assert!(t.contains("does not depend on method"), "[{opt}] {t}");
 
         // Bad requests are errors that say what to do.
         let (ok, t) = b.why(&r, "smooth:1", "n", &[]);
-        assert!(!ok && t.contains("has no loop at line 1") && t.contains(&r.marker_line("@sweep").to_string()), "[{opt}] {t}");
-        let (ok, t) = b.why(&r, &format!("smooth:{}", r.marker_line("@sweep")), "size", &[]);
-        assert!(!ok && t.contains("not a parameter of this run") && t.contains("n, steps"), "[{opt}] {t}");
+        assert!(
+            !ok && t.contains("has no loop at line 1")
+                && t.contains(&r.marker_line("@sweep").to_string()),
+            "[{opt}] {t}"
+        );
+        let (ok, t) = b.why(
+            &r,
+            &format!("smooth:{}", r.marker_line("@sweep")),
+            "size",
+            &[],
+        );
+        assert!(
+            !ok && t.contains("not a parameter of this run") && t.contains("n, steps"),
+            "[{opt}] {t}"
+        );
         let (ok, t) = b.why(&r, "smooth", "n", &[]);
         assert!(!ok && t.contains("FUNCTION:LINE"), "[{opt}] {t}");
         let empty = scratch_dir("why-empty");

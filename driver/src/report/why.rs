@@ -68,8 +68,9 @@ pub struct Program {
     nodes: Vec<Node>,
     funcs: Vec<Func>,
     loops: Vec<LoopRoots>,
-    /// Store and registration nodes by memory key.
-    writes: HashMap<String, Vec<usize>>,
+    /// Store and registration nodes by the offset part of their memory key (`[]+8`),
+    /// then by the key (a load only compares keys with its own offset part).
+    writes: HashMap<String, HashMap<String, Vec<usize>>>,
     /// Argument nodes of call sites by (callee linkage name, argument index).
     passes: HashMap<(String, usize), Vec<usize>>,
     /// Defined functions by linkage name.
@@ -82,7 +83,11 @@ pub struct Program {
 /// `[]+8`)).
 fn split_key(k: &str) -> (&str, &str) {
     let plus = k.rfind('+').unwrap_or(k.len());
-    let at = if k[..plus].ends_with("[]") { plus - 2 } else { plus };
+    let at = if k[..plus].ends_with("[]") {
+        plus - 2
+    } else {
+        plus
+    };
     (&k[..at], &k[at..])
 }
 
@@ -130,8 +135,9 @@ impl Program {
                 let mut found: Vec<PathBuf> = rd
                     .filter_map(|e| e.ok().map(|e| e.path()))
                     .filter(|f| {
-                        f.file_name()
-                            .is_some_and(|n| n.to_string_lossy().ends_with(".taintprof-static.json"))
+                        f.file_name().is_some_and(|n| {
+                            n.to_string_lossy().ends_with(".taintprof-static.json")
+                        })
                     })
                     .collect();
                 found.sort();
@@ -253,7 +259,7 @@ impl Program {
                 deps: ids(&s[2]),
                 owner: fi,
             });
-            self.writes.entry(key).or_default().push(id);
+            self.add_write(key, id);
         }
         for r in g["regs"].as_array().into_iter().flatten() {
             let key = local(r[1].as_str().unwrap_or_default());
@@ -264,7 +270,7 @@ impl Program {
                 deps: Vec::new(),
                 owner: fi,
             });
-            self.writes.entry(key).or_default().push(id);
+            self.add_write(key, id);
         }
         for c in g["calls"].as_array().into_iter().flatten() {
             let callee = c[0].as_str().unwrap_or_default().to_string();
@@ -285,6 +291,16 @@ impl Program {
         }
     }
 
+    fn add_write(&mut self, key: String, id: usize) {
+        let rest = split_key(&key).1.to_string();
+        self.writes
+            .entry(rest)
+            .or_default()
+            .entry(key)
+            .or_default()
+            .push(id);
+    }
+
     /// The sources of node `n`, each with the cost of the step and whether it matched
     /// memory by offset only.
     fn sources(&self, n: usize, skip_fn: &dyn Fn(usize) -> bool) -> Vec<(usize, u32, bool)> {
@@ -296,7 +312,8 @@ impl Program {
         };
         match &node.kind {
             Kind::Load(key) => {
-                for (k, ws) in &self.writes {
+                let same_offset = self.writes.get(split_key(key).1).into_iter().flatten();
+                for (k, ws) in same_offset {
                     let Some(exact) = keys_match(key, k) else {
                         continue;
                     };
@@ -371,20 +388,20 @@ impl Program {
                 continue;
             }
             if matches!(&self.nodes[x].kind, Kind::Reg(p) if p == param) {
-                // `from[s] = (x, vague)`: the step from `x` (nearer the loop) to `s`.
+                // `from[s] = (x, vague)`: the step from `x` (nearer the loop) to `s`;
+                // each node of the path carries the flag of the step into it.
                 let mut path = Vec::new();
                 let mut cur = x;
-                let mut vague = false;
                 loop {
-                    path.push((cur, vague));
                     match from[cur] {
-                        Some((prev, v)) => {
-                            // The flag of the step into `cur` goes with `cur`.
-                            path.last_mut().unwrap().1 = v;
+                        Some((prev, vague)) => {
+                            path.push((cur, vague));
                             cur = prev;
-                            vague = false;
                         }
-                        None => break,
+                        None => {
+                            path.push((cur, false));
+                            break;
+                        }
                     }
                 }
                 path.reverse();
@@ -497,10 +514,7 @@ pub fn explain(r: &Report, prog: &Program, req: &WhyRequest) -> Result<String, S
             .flat_map(|f| f.loops.iter().map(|l| l.line.to_string()))
             .collect();
         return Err(if lines.is_empty() {
-            format!(
-                "the report has no function {:?} with loops",
-                req.function
-            )
+            format!("the report has no function {:?} with loops", req.function)
         } else {
             format!(
                 "{} has no loop at line {}; its loops are at lines {}",
@@ -526,10 +540,12 @@ pub fn explain(r: &Report, prog: &Program, req: &WhyRequest) -> Result<String, S
         return Ok(out);
     }
     if prog.sidecars == 0 {
-        return Err("no compile-time sidecars with provenance graphs were found \
+        return Err(
+            "no compile-time sidecars with provenance graphs were found \
              (<object>.taintprof-static.json, written by taintprof-cc next to each object); \
              give their files or directories with --static, or rebuild with this version"
-            .to_string());
+                .to_string(),
+        );
     }
     let roots = prog.loop_roots(&func.name, req.line);
     if roots.is_empty() {
@@ -587,16 +603,11 @@ pub fn explain(r: &Report, prog: &Program, req: &WhyRequest) -> Result<String, S
             }
             Kind::Store(_) => "stored here".to_string(),
             Kind::Reg(p) => format!("registered as {p:?}"),
-            Kind::Call(c) => match next.map(|x| &x.kind) {
-                Some(Kind::Arg(_)) | None => format!("returned by {c}"),
-                _ if prog.defined.contains_key(c) => format!("returned by {}", short(c, prog)),
-                _ => format!("the result of {c}, from its arguments"),
-            },
-            Kind::Arg(a) => format!(
-                "argument {} of {}",
-                a + 1,
-                prog.funcs[node.owner].name
-            ),
+            Kind::Call(c) if prog.defined.contains_key(c) => {
+                format!("returned by {}", short(c, prog))
+            }
+            Kind::Call(c) => format!("the result of {c}, from its arguments"),
+            Kind::Arg(a) => format!("argument {} of {}", a + 1, prog.funcs[node.owner].name),
             Kind::Phi => "merged at a join".to_string(),
             Kind::Op => continue,
         };
@@ -643,7 +654,11 @@ fn describe_read(key: &str) -> String {
     let (base, rest) = split_key(key);
     let off = rest.trim_start_matches("[]+");
     let off = off.trim_start_matches('+');
-    let elem = if rest.starts_with("[]") { "an element of " } else { "" };
+    let elem = if rest.starts_with("[]") {
+        "an element of "
+    } else {
+        ""
+    };
     if let Some(g) = base.strip_prefix("g:") {
         format!("read {elem}`{g}`")
     } else if let Some(st) = base.strip_prefix("s:") {
@@ -716,9 +731,16 @@ mod tests {
     #[test]
     fn why_requests_name_a_loop_and_a_parameter() {
         let r = WhyRequest::parse("Grid::sweep:30", "n").unwrap();
-        assert_eq!((r.function.as_str(), r.line, r.param.as_str()), ("Grid::sweep", 30, "n"));
-        assert!(WhyRequest::parse("sweep", "n").unwrap_err().contains("FUNCTION:LINE"));
-        assert!(WhyRequest::parse("sweep:x", "n").unwrap_err().contains("line number"));
+        assert_eq!(
+            (r.function.as_str(), r.line, r.param.as_str()),
+            ("Grid::sweep", 30, "n")
+        );
+        assert!(WhyRequest::parse("sweep", "n")
+            .unwrap_err()
+            .contains("FUNCTION:LINE"));
+        assert!(WhyRequest::parse("sweep:x", "n")
+            .unwrap_err()
+            .contains("line number"));
         assert!(names_match("Grid::sweep(int)", "sweep"));
         assert!(names_match("smooth", "smooth"));
         assert!(!names_match("smoothe", "smooth"));
