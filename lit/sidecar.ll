@@ -6,7 +6,7 @@
 ; RUN: env TAINTPROF_SIDECAR_DIR=%t.dir %opt -passes=taintprof-taint -disable-output %inputs/matrix.ll
 ; RUN: %FileCheck %s < %t.dir/matrix.o.taintprof-static.json
 ; CHECK: "schema": "taintprof.static",
-; CHECK-NEXT: "version": 1,
+; CHECK-NEXT: "version": 2,
 ; CHECK: "source": "matrix.cpp",
 ; CHECK: "functions": [
 ; CHECK: "name": "init_cpp(matrix&, float)",

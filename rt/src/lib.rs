@@ -22,7 +22,7 @@
 //! | [`inflight`] | loops still running when a report is written (signal, `exit` inside a loop, `exec`): the per-thread stacks instrumented code keeps, snapshot for the report | no |
 //! | [`modules`] | registered module descriptors; `__tp_register_module` | no |
 //! | [`wrappers`] | `__tpw_<name>` wrappers for libc functions that move memory (see `rt/abilist.txt`) | yes |
-//! | [`report`] | builds and writes the JSON report (schema `taintprof.taint` v1), atomically, once | no |
+//! | [`report`] | builds and writes the JSON report (schema `taintprof.taint` v4), atomically, once | no |
 //! | [`json`] | a tiny JSON writer (escaping, no allocation) | no |
 //! | [`signals`] | fatal-signal handlers that write a partial report and re-raise | no |
 //! | [`sys`] | thin syscall helpers: `mmap`-backed vectors, stderr diagnostics, small formatting | no |

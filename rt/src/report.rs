@@ -1,4 +1,4 @@
-//! The JSON report (`docs/report-schema.md`, schema `taintprof.taint` version 2).
+//! The JSON report (`docs/report-schema.md`, schema `taintprof.taint` version 4).
 //!
 //! ## When
 //!
