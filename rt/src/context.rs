@@ -1,4 +1,4 @@
-//! Calling-context trees and loop records (DESIGN decision 8: per thread).
+//! Calling-context trees and loop records, per thread (docs/design.md, decision 8).
 //!
 //! Every instrumented function calls, on entry,
 //!
