@@ -74,8 +74,12 @@ fn start() {
     {
         let _block = real::BlockAll::new();
         for &(sig, _) in disp::MANAGED.iter() {
-            // SAFETY: querying the current disposition.
+            // SAFETY: `libc::sigaction` is a plain C struct (the handler is a `usize`): all
+            // zero bytes is a valid value, filled in by the query below.
             let mut old: libc::sigaction = unsafe { core::mem::zeroed() };
+            // SAFETY: `sig` is one of our managed signal numbers, a null `act` only queries,
+            // and `old` is a writable `sigaction` on our stack (`real::sigaction` returns -1
+            // if the real function was not resolved).
             if unsafe { real::sigaction(sig, core::ptr::null(), &mut old) } != 0 {
                 continue;
             }

@@ -57,6 +57,7 @@
 //! (thesis 4.4.6). x87 underflow is not traced (see `x87`).
 
 #![cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 

@@ -123,6 +123,8 @@ impl Namer {
         // SAFETY: sp is a DISubprogram of the module (or the shim returns 0).
         let ok = unsafe { ffi::tp_subprogram_info(sp, &mut out) } != 0;
         let info = if ok {
+            // SAFETY: `phys` is non-null: a live function of the module (the function being
+            // described, `func_loc`/`chain`); LLVM casts it to `Function`.
             let is_phys = !phys.is_null() && unsafe { LLVMGetSubprogram(phys) } == sp;
             let ir_name = if is_phys {
                 Some(ir::name_of(phys))

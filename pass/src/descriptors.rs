@@ -157,6 +157,7 @@ impl Descs {
             return *v;
         }
         let g = ir.private_global("taintprof.str", ir.cstring(s), true);
+        // SAFETY: `g` is the global `private_global` just added to the live module.
         unsafe {
             inkwell::llvm_sys::core::LLVMSetUnnamedAddress(
                 g,
@@ -228,6 +229,7 @@ impl Descs {
         let mk = |name: &str, elem: T, n: usize| {
             let t = ir.array_ty(elem, n as u64);
             let c = CString::new(name).unwrap();
+            // SAFETY: `ir.m` is the live module, `t` a type of its context and `c` NUL-terminated.
             let g = unsafe { inkwell::llvm_sys::core::LLVMAddGlobal(ir.m, t, c.as_ptr()) };
             (g, t)
         };
@@ -293,6 +295,7 @@ impl Descs {
         );
         // Mutable: the runtime links registered modules through `next`.
         let md = ir.private_global(MODULE_GLOBAL, init, false);
+        // SAFETY: `md` is the global `private_global` just added to the live module.
         unsafe { LLVMSetLinkage(md, LLVMLinkage::LLVMInternalLinkage) };
         register_ctor(ir, rt_register, md);
     }
@@ -375,6 +378,8 @@ impl Descs {
         let (fg, _) = self.func_array.unwrap();
         let (lg, _) = self.loop_array.unwrap();
         let (bg, _) = self.branch_array.unwrap();
+        // SAFETY: `fg`, `lg` and `bg` are the globals `reserve` added to the live module, and
+        // the initializers are live constants of their types.
         unsafe {
             LLVMSetInitializer(fg, ir.carray(self.ty.func, &fvals));
             LLVMSetInitializer(lg, ir.carray(self.ty.loopd, &lvals));
@@ -446,7 +451,7 @@ impl Descs {
         }
         Json::obj()
             .str("schema", "taintprof.static")
-            .num("version", 1)
+            .num("version", 2)
             .num("abi_version", abi::ABI_VERSION as u64)
             .str("source", self.namer.module_source())
             .boolean(
@@ -481,6 +486,8 @@ pub fn register_ctor(ir: &Ir, register: (V, T), md: V) {
     use inkwell::llvm_sys::LLVMLinkage;
     let ctor_ty = ir.fn_ty(ir.void, &[], false);
     let ctor = ir.function("taintprof.module_ctor", ctor_ty);
+    // SAFETY: `ctor` is a live function of the module (`ir.function`), `ir.ctx` the
+    // module's context and `ir.b` our builder; the block name is NUL-terminated.
     unsafe {
         LLVMSetLinkage(ctor, LLVMLinkage::LLVMInternalLinkage);
         let bb = LLVMAppendBasicBlockInContext(ir.ctx, ctor, c"entry".as_ptr());
@@ -492,6 +499,7 @@ pub fn register_ctor(ir: &Ir, register: (V, T), md: V) {
     ir.add_fn_attr(ctor, "nounwind");
     ir.call(register.1, register.0, &[md]);
     ir.ret_void();
+    // SAFETY: `ir.m` is the live module and `ctor` a function defined in it just above.
     unsafe { ffi::tp_append_global_ctor(ir.m, ctor, 1) };
 }
 

@@ -285,6 +285,7 @@ pub fn ditype_fp_vector_at(
         let s = unsafe { std::ffi::CStr::from_ptr(path) }
             .to_string_lossy()
             .into_owned();
+        // SAFETY: `path` is the non-null `malloc`ed string the shim returned; freed once.
         unsafe { tp_free(path) };
         s
     };
@@ -311,6 +312,7 @@ pub fn ditype_member_at(
     let p = unsafe { std::ffi::CStr::from_ptr(path) }
         .to_string_lossy()
         .into_owned();
+    // SAFETY: `path` is the non-null `malloc`ed string the shim returned; freed once.
     unsafe { tp_free(path) };
     Some((m, p))
 }

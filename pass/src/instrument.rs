@@ -46,6 +46,8 @@ pub struct Outcome {
 
 pub fn module_source(m: LLVMModuleRef) -> String {
     let mut len = 0usize;
+    // SAFETY: `m` is the live module the pass manager hands us; LLVM returns a pointer
+    // to `len` bytes of its source file name, valid while `m` lives.
     unsafe {
         let p = LLVMGetSourceFileName(m, &mut len);
         if p.is_null() {
@@ -63,12 +65,14 @@ pub fn should_instrument(ir: &Ir, f: V) -> bool {
         && !name.starts_with("__tp")
         && !name.starts_with("tp_")
         && !name.starts_with("taintprof.")
+        // SAFETY: callers pass a live function of the module; the shim casts it to `Function`.
         && unsafe { ffi::tp_function_is_naked(f) } == 0
         && !ir.has_fn_attr(f, "naked")
 }
 
 fn functions(m: LLVMModuleRef) -> Vec<V> {
     let mut out = Vec::new();
+    // SAFETY: `m` is the live module; its function list is walked to its end.
     unsafe {
         let mut f = LLVMGetFirstFunction(m);
         while !f.is_null() {
@@ -143,6 +147,7 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
     }
     decide_pruning(&mut prepared, &fns, &list, &routines, &mut stats);
     let mut descs = Descs::new(&ir, Namer::new(source.clone()));
+    // SAFETY: `m` is the live module the pass manager hands us.
     let has_debug = unsafe { ffi::tp_module_has_debug_info(m) } != 0;
     if !has_debug {
         descs.module_flags |= abi::MODULE_NO_DEBUG_INFO;

@@ -40,6 +40,8 @@
 //! queries, demangling, diagnostics, ScalarEvolution trip counts). All logic is Rust. The plugin does not link LLVM: its
 //! LLVM symbols resolve from the clang or opt that loads it.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 mod abilist;
 mod cdeps;
 mod cfg;
@@ -125,6 +127,7 @@ fn invalid_ir(m: inkwell::llvm_sys::prelude::LLVMModuleRef) -> Option<String> {
         let t = unsafe { CStr::from_ptr(msg) }
             .to_string_lossy()
             .into_owned();
+        // SAFETY: `msg` is the non-null message LLVM allocated above, disposed of exactly once.
         unsafe { inkwell::llvm_sys::core::LLVMDisposeMessage(msg) };
         t
     };

@@ -33,6 +33,10 @@
 //! same key; `?` matches any base, and `s:`/`*` bases that differ match by offset
 //! (over-approximations, which the driver marks). The graph is for explanation only:
 //! nothing the runtime reports depends on it.
+//!
+//! Safety: the graph is built from the function being prepared, before
+//! instrumentation; every value, block and type the `unsafe` blocks touch is a live
+//! handle of the module the pass manager hands us (see the `ir` module header).
 
 use crate::cdeps::ControlDeps;
 use crate::debugloc::Namer;
@@ -140,6 +144,8 @@ fn condition(t: V) -> Option<V> {
         return None;
     }
     match ir::opcode(t) {
+        // SAFETY: `t` is a live `br` (this arm); its condition is read only if it is
+        // conditional.
         Op::LLVMBr if unsafe { LLVMIsConditional(t) } != 0 => Some(unsafe { LLVMGetCondition(t) }),
         Op::LLVMSwitch | Op::LLVMIndirectBr => Some(ir::operand(t, 0)),
         _ => None,
@@ -467,9 +473,12 @@ impl Builder<'_> {
                 };
                 let mut vals = Vec::new();
                 let mut deciders = Vec::new();
+                // SAFETY: `v` is a live PHI (this arm) of the function (module header).
                 let count = unsafe { LLVMCountIncoming(v) };
                 for k in 0..count {
+                    // SAFETY: `v` is a live PHI and `k` < its incoming count.
                     vals.push(unsafe { LLVMGetIncomingValue(v, k) });
+                    // SAFETY: `v` is a live PHI and `k` < its incoming count.
                     let from: B = unsafe { LLVMGetIncomingBlock(v, k) };
                     if let Some(&q) = an.index.get(&from) {
                         if condition(ir::terminator(from)).is_some() {
@@ -499,13 +508,17 @@ impl Builder<'_> {
         for _ in 0..32 {
             let op = if ir::is_instruction(v) {
                 Some(ir::opcode(v))
+            // SAFETY: `v` is a live, non-null value (an address, or an operand of one).
             } else if unsafe { !LLVMIsAConstantExpr(v).is_null() } {
+                // SAFETY: `v` is a constant expression (checked on the line above).
                 Some(unsafe { LLVMGetConstOpcode(v) })
             } else {
                 None
             };
             match op {
                 Some(Op::LLVMGetElementPtr) => {
+                    // SAFETY: `v` is a GEP instruction or constant expression (this arm); LLVM
+                    // casts it to `GEPOperator`.
                     let mut t = unsafe { LLVMGetGEPSourceElementType(v) };
                     for k in 1..ir::num_operands(v) {
                         let idx = ir::operand(v, k);
@@ -524,6 +537,9 @@ impl Builder<'_> {
                                 if let Some(n) = struct_name(t) {
                                     sname = Some(n);
                                 }
+                                // SAFETY: `t` is a struct type (this arm) and `f` one of
+                                // its field indices (a GEP's struct indices are
+                                // in-range constants in valid IR).
                                 t = unsafe { LLVMStructGetTypeAtIndex(t, f) };
                             }
                             K::LLVMArrayTypeKind | K::LLVMVectorTypeKind => {
@@ -542,6 +558,7 @@ impl Builder<'_> {
                 _ => break,
             }
         }
+        // SAFETY: `v` is a live, non-null value (module header).
         let base = if unsafe { !LLVMIsAGlobalVariable(v).is_null() } {
             format!("g:{}", ir::name_of(v))
         } else if let Some(k) = self.allocas.get(&v) {
@@ -561,10 +578,13 @@ impl Builder<'_> {
 }
 
 fn struct_name(t: inkwell::llvm_sys::prelude::LLVMTypeRef) -> Option<String> {
+    // SAFETY: the only caller passes a struct type; LLVM returns its name or null.
     let p = unsafe { LLVMGetStructName(t) };
     if p.is_null() {
         return None;
     }
+    // SAFETY: `p` is non-null: the name of a named struct type, NUL-terminated (a
+    // string map key of the context) and alive as long as the module.
     let s = unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy();
     // `struct.Domain`, `class.Domain` → `Domain`: C and C++ spell the same type alike.
     let s = s
@@ -575,24 +595,48 @@ fn struct_name(t: inkwell::llvm_sys::prelude::LLVMTypeRef) -> Option<String> {
     Some(s.to_string())
 }
 
-/// The string a constant pointer points to (`"n"` in `tp_register_variable(&n, 8, "n")`).
+/// The string a constant pointer points to (`"n"` in `tp_register_variable(&n, 8, "n")`);
+/// `Some("")` for `""` (a zero-filled array), `None` when it is not a constant string.
 fn const_string(v: V) -> Option<String> {
     let mut g = v;
     for _ in 0..4 {
+        // SAFETY: `g` is a live, non-null value (a call argument or a constant's operand).
         if unsafe { !LLVMIsAGlobalVariable(g).is_null() } {
             break;
         }
-        if unsafe { LLVMIsAConstantExpr(g).is_null() } {
+        if !ir::is_constant_expr(g) {
             return None;
         }
         g = ir::operand(g, 0);
     }
+    // SAFETY: `g` is a live value; the check makes the cast below valid.
+    if unsafe { LLVMIsAGlobalVariable(g).is_null() } {
+        return None;
+    }
+    // SAFETY: `g` is a global variable (checked above).
     let init = unsafe { LLVMGetInitializer(g) };
-    if init.is_null() || unsafe { LLVMIsConstantString(init) } == 0 {
+    if init.is_null() {
+        return None;
+    }
+    // SAFETY: `init` is a live constant. `""` compiles to a zero-filled array, which is
+    // not a `ConstantDataSequential` (the only kind `LLVMGetAsString` may be given).
+    if unsafe { !LLVMIsAConstantAggregateZero(init).is_null() } {
+        return Some(String::new());
+    }
+    // SAFETY: `init` is a live constant; both checks make the cast below valid.
+    let is_string = unsafe {
+        !LLVMIsAConstantDataSequential(init).is_null() && LLVMIsConstantString(init) != 0
+    };
+    if !is_string {
         return None;
     }
     let mut len = 0usize;
+    // SAFETY: `init` is a `ConstantDataSequential` string (checked above).
     let p = unsafe { LLVMGetAsString(init, &mut len) };
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: `p` points to `len` bytes of the constant, alive with the module.
     let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len) };
     let bytes = bytes.split(|&c| c == 0).next().unwrap_or(&[]);
     Some(String::from_utf8_lossy(bytes).into_owned())

@@ -39,15 +39,18 @@ pub fn fp_flatten(ir: &Ir, t: T) -> Option<(FpKind, u64)> {
             (k.bits <= 64).then_some((k, ir::vector_len(t) as u64))
         }
         K::LLVMArrayTypeKind => {
+            // SAFETY: `t` is an array type (this arm).
             let n = unsafe { LLVMGetArrayLength2(t) };
             let (k, c) = fp_flatten(ir, ir::element_type(t))?;
             Some((k, c * n))
         }
         K::LLVMStructTypeKind => {
+            // SAFETY: `t` is a struct type (this arm).
             let n = unsafe { LLVMCountStructElementTypes(t) };
             let mut kind: Option<FpKind> = None;
             let mut count = 0;
             for i in 0..n {
+                // SAFETY: `t` is a struct type (this arm) and `i` < its element count `n`.
                 let (k, c) = fp_flatten(ir, unsafe { LLVMStructGetTypeAtIndex(t, i) })?;
                 if kind.is_some_and(|x| x != k) {
                     return None;
@@ -86,7 +89,10 @@ pub fn own_subprogram(i: V) -> LLVMMetadataRef {
     if !ir::is_instruction(i) {
         return std::ptr::null_mut();
     }
+    // SAFETY: `i` is an instruction (checked above) of a function being planned: its
+    // block and function are live (denormal module header).
     let f = unsafe { LLVMGetBasicBlockParent(LLVMGetInstructionParent(i)) };
+    // SAFETY: `f` is the live function that contains `i`.
     unsafe { inkwell::llvm_sys::debuginfo::LLVMGetSubprogram(f) }
 }
 
@@ -115,16 +121,21 @@ fn is_internal(g: V) -> bool {
 /// Every global or static FP array of the module.
 pub fn global_arrays(ir: &Ir, namer: &mut Namer, has_debug: bool) -> Vec<FpArrayInfo> {
     let mut out = Vec::new();
+    // SAFETY: `ir.m` is the live module (denormal module header).
     let mut g = unsafe { LLVMGetFirstGlobal(ir.m) };
     while !g.is_null() {
+        // SAFETY: `g` is a live global variable of the module; null after the last one.
         let next = unsafe { LLVMGetNextGlobal(g) };
         let name = ir::name_of(g);
+        // SAFETY: `g` is a live global variable of the module.
         let t = unsafe { LLVMGlobalGetValueType(g) };
         let skip = ir::is_declaration(g)
+            // SAFETY: `g` is a live global variable of the module.
             || unsafe { LLVMIsThreadLocal(g) } != 0
             || name.starts_with("llvm.")
             || name.starts_with("taintprof.")
             || name.starts_with("__tp")
+            // SAFETY: the type of a global is a pointer type.
             || unsafe { LLVMGetPointerAddressSpace(ir::type_of(g)) } != 0
             || ir::linkage(g) == L::LLVMAvailableExternallyLinkage
             || is_fp_scalar(t);
@@ -171,6 +182,7 @@ pub fn stack_array(
     alloca: V,
     static_: bool,
 ) -> Option<(FpKind, Option<u64>, Option<VarInfo>)> {
+    // SAFETY: `alloca` is a live alloca (the only caller, `plan_alloca`, gets allocas).
     let t = unsafe { LLVMGetAllocatedType(alloca) };
     let var = ffi::value_debug_vars(alloca, true)
         .into_iter()
@@ -221,7 +233,9 @@ pub fn stack_array(
 
 /// Whether the function of instruction `i` has debug info (a DISubprogram).
 fn namer_has_debug(i: V) -> bool {
+    // SAFETY: `i` is an alloca of a function being planned: its block and function are live.
     let f = unsafe { LLVMGetBasicBlockParent(LLVMGetInstructionParent(i)) };
+    // SAFETY: `f` is the live function that contains `i`.
     !unsafe { inkwell::llvm_sys::debuginfo::LLVMGetSubprogram(f) }.is_null()
 }
 
@@ -415,7 +429,9 @@ pub fn evidence(namer: &mut Namer, roots: &[V]) -> Vec<Evidence> {
                     // Returned (an allocator wrapper such as `T *alloc(n)`, or
                     // `std::allocator<double>::allocate` when not inlined): the
                     // function's declared return type.
+                    // SAFETY: `user` is a live `ret` (this arm) in a block of a function.
                     let f = unsafe { LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) };
+                    // SAFETY: `f` is the live function of that `ret`; the shim checks its kind.
                     let rt = unsafe { ffi::tp_function_return_ditype(f) };
                     if let Some(kd) = fp_of_debug_type(rt, 1) {
                         out.push(Evidence::FpUse(kd));
@@ -482,6 +498,8 @@ pub fn fp_vector_at(
     let gep = if ir::is_instruction(ptr) {
         ir::opcode(ptr) == Op::LLVMGetElementPtr
     } else {
+        // SAFETY: `ptr` is a live, non-null value; its opcode is read only once it is known
+        // to be a constant expression.
         unsafe {
             !LLVMIsAConstantExpr(ptr).is_null() && LLVMGetConstOpcode(ptr) == Op::LLVMGetElementPtr
         }
@@ -497,6 +515,7 @@ pub fn fp_vector_at(
     // The variable at `base` and the pointer levels from `base` to its object: 0 for an
     // addressable local or a global (`base` is its address), 1 for a pointer variable.
     let mut vars: Vec<(LLVMMetadataRef, u32)> = Vec::new();
+    // SAFETY: `base` is a live, non-null value (an address, or the base of a GEP).
     if unsafe { !LLVMIsAGlobalVariable(base).is_null() } {
         vars.extend(ffi::global_debug_vars(base).into_iter().map(|v| (v, 0)));
     } else {
@@ -554,6 +573,7 @@ pub fn stored_into(namer: &mut Namer, ptr: V, own: LLVMMetadataRef) -> Vec<Evide
     // value).
     let variables = |namer: &mut Namer, base: V| -> Vec<(VarInfo, u32, bool)> {
         let mut v = Vec::new();
+        // SAFETY: `base` is a live, non-null value (an address, or the base of a GEP).
         if unsafe { !LLVMIsAGlobalVariable(base).is_null() } {
             for var in ffi::global_debug_vars(base) {
                 if let Some(x) = var_info(namer, var) {
@@ -610,7 +630,9 @@ pub fn stored_into(namer: &mut Namer, ptr: V, own: LLVMMetadataRef) -> Vec<Evide
     }
     // A member: `s.data = malloc(..)`, `s->data = malloc(..)`.
     let (base, off) = if ir::is_instruction(ptr) && ir::opcode(ptr) == Op::LLVMGetElementPtr
+        // SAFETY: `ptr` is a live, non-null value (the address a pointer is stored at).
         || unsafe { !LLVMIsAConstantExpr(ptr).is_null() }
+            // SAFETY: `ptr` is a constant expression (the test on the line above).
             && unsafe { LLVMGetConstOpcode(ptr) } == Op::LLVMGetElementPtr
     {
         match ffi::gep_constant_offset(ptr) {

@@ -32,9 +32,11 @@ impl DnFn<'_> {
         if ir::num_operands(i) == 0 || !Self::has_tag(ir::type_of(ir::operand(i, 0))) {
             return Ok(());
         }
+        // SAFETY: `i` is the live `ret` being visited; null when it starts its block.
         let prev = unsafe { LLVMGetPreviousInstruction(i) };
         if !prev.is_null()
             && ir::opcode(prev) == Op::LLVMCall
+            // SAFETY: `prev` is a live, non-null instruction; the shim checks that it is a call.
             && unsafe { ffi::tp_call_is_musttail(prev) } != 0
         {
             // The tail-called function stores its own return tag.
@@ -71,14 +73,19 @@ impl DnFn<'_> {
             CallKind::Listed(Kind::Wrap(_), ref name) => {
                 // The runtime's wrappers move shadow memory, i.e. tags (memcpy, realloc,
                 // fread, ...), exactly as labels in taint mode.
+                // SAFETY: `i` is a live call or invoke (`visit_call`); LLVM casts it to `CallBase`.
                 let fnty = unsafe { LLVMGetCalledFunctionType(i) };
                 let w = ir.function(&format!("{}{name}", abi::WRAPPER_PREFIX), fnty);
+                // SAFETY: the called operand of a `CallBase` is its last operand; `w` is a live
+                // function of the call's own function type, so the call stays well-typed.
                 unsafe { LLVMSetOperand(i, ir::num_operands(i) - 1, w) };
                 self.stats.wrapped_calls += 1;
             }
             CallKind::Normal => {}
         }
+        // SAFETY: `i` is a live call or invoke; LLVM casts it to `CallBase`.
         let fnty = unsafe { LLVMGetCalledFunctionType(i) };
+        // SAFETY: `fnty` is the call's function type.
         let n_fixed = unsafe { LLVMCountParamTypes(fnty) };
         let args: Vec<(u32, V)> = (0..ir::num_call_args(i).min(n_fixed))
             .map(|k| (k, ir::operand(i, k)))
@@ -160,6 +167,7 @@ impl DnFn<'_> {
             return t;
         }
         let ir = self.ir;
+        // SAFETY: `call` is a live call (checked first); the shim checks it is a `CallInst`.
         if ir::opcode(call) == Op::LLVMCall && unsafe { ffi::tp_call_is_musttail(call) } != 0 {
             return ir.c64(0);
         }
@@ -170,6 +178,7 @@ impl DnFn<'_> {
             ir.store(ir.c64(0), self.rt.ret_tag_tls, 8);
         }
         if ir::opcode(call) == Op::LLVMInvoke {
+            // SAFETY: `call` is a live invoke (checked just above).
             ir.at_start(unsafe { LLVMGetNormalDest(call) });
         } else {
             ir.after(call);

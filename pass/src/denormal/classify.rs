@@ -320,10 +320,11 @@ fn plain_access(i: V) -> bool {
 /// makes of constant offsets).
 pub fn float_typed(mut p: V) -> bool {
     for _ in 0..8 {
-        // SAFETY: `p` is a live value.
         let gep = if ir::is_instruction(p) {
             ir::opcode(p) == Op::LLVMGetElementPtr
         } else {
+            // SAFETY: `p` is a live value; its opcode is read only once it is known to be a
+            // constant expression.
             unsafe {
                 !LLVMIsAConstantExpr(p).is_null() && LLVMGetConstOpcode(p) == Op::LLVMGetElementPtr
             }
@@ -333,6 +334,7 @@ pub fn float_typed(mut p: V) -> bool {
         }
         // SAFETY: `p` is a GEP (instruction or constant expression).
         let mut t = unsafe { LLVMGetGEPSourceElementType(p) };
+        // SAFETY: `t` is an integer type (checked first in this condition).
         if ir::kind(t) == K::LLVMIntegerTypeKind && unsafe { LLVMGetIntTypeWidth(t) } == 8 {
             p = ir::operand(p, 0);
             continue;
@@ -436,6 +438,7 @@ pub fn site_spec(i: V, list: &AbiList) -> Result<Option<SiteSpec>, String> {
             if !fptype::is_fp(ir::type_of(v)) {
                 return Ok(None);
             }
+            // SAFETY: `i` is a live atomicrmw (this arm).
             let name = match unsafe { LLVMGetAtomicRMWBinOp(i) } {
                 inkwell::llvm_sys::LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpFAdd => "fadd",
                 inkwell::llvm_sys::LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpFSub => "fsub",
@@ -536,6 +539,7 @@ fn intrinsic_site(i: V, name: &str) -> Result<Option<SiteSpec>, String> {
     if args.is_empty() && result.is_none() {
         return Ok(None);
     }
+    // SAFETY: `i` is a live call to an intrinsic (the caller's invariant): a `CallBase`.
     let mem = unsafe { ffi::tp_call_memory_effects(i) };
     if mem & (ffi::TP_MEM_READS | ffi::TP_MEM_WRITES) != 0 {
         return Err(format!(

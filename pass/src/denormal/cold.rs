@@ -54,6 +54,7 @@ impl DnFn<'_> {
         ir.before(ip);
         let o = ir.alloca(ir.array_ty(ir.i64, op_slots));
         let r = ir.alloca(ir.array_ty(ir.i64, res_slots));
+        // SAFETY: `o` and `r` are the allocas built just above.
         unsafe {
             LLVMSetAlignment(o, 16);
             LLVMSetAlignment(r, 16);
@@ -105,6 +106,8 @@ impl DnFn<'_> {
         let x = self.ir.clone_here(v);
         for (k, o) in ops.into_iter().enumerate() {
             if o != ir::operand(v, k as u32) {
+                // SAFETY: `x` is a clone of `v`, with the same operand count, and `k` < that
+                // count; `o` is a live value of the operand's type.
                 unsafe { LLVMSetOperand(x, k as u32, o) };
             }
         }
@@ -115,6 +118,7 @@ impl DnFn<'_> {
 
     pub(super) fn rematerializable(&self, v: V) -> bool {
         match ir::opcode(v) {
+            // SAFETY: `v` is a live load (this arm).
             Op::LLVMLoad => unsafe {
                 LLVMGetVolatile(v) == 0
                     && LLVMGetOrdering(v)
@@ -125,6 +129,7 @@ impl DnFn<'_> {
                 !f.is_null()
                     && ir::intrinsic_id(f) != 0
                     && !ir::name_of(f).starts_with("llvm.experimental.constrained.")
+                    // SAFETY: `v` is a live call (this arm); the shim casts it to `CallBase`.
                     && unsafe { ffi::tp_call_memory_effects(v) } == 0
                     && ir::kind(ir::type_of(v)) != K::LLVMVoidTypeKind
             }
@@ -312,6 +317,8 @@ impl DnFn<'_> {
             }
             let pre = ir::block_of(c.term);
             let need = ir.freeze(need);
+            // SAFETY: `c.term` is a live instruction of the function (the cold region's
+            // terminator) and `need` an `i1` computed before it.
             let hook_bb = unsafe { ffi::tp_split_if_then(need, c.term) };
             let term = ir::terminator(hook_bb);
             self.at(term);
@@ -536,6 +543,7 @@ impl DnFn<'_> {
             self.at(term);
             let bit = ir.c64(1u64 << l);
             let set = ir.icmp_ne(ir.and(bits, bit), ir.c64(0));
+            // SAFETY: `term` is a live instruction of the function, `set` an `i1` built before it.
             let bb = unsafe { ffi::tp_split_if_then(set, term) };
             ir.at_end(bb);
             let p = ir.extract_element(ptrs, ir.c32(off + l));

@@ -62,6 +62,7 @@ impl DnFn<'_> {
         let lanes = self.lane_mask(floats);
         let bits = ir.bitcast(lanes, ir.int_ty(2 * doubles));
         let any = ir.freeze(ir.icmp_ne(bits, ir.cint(ir.int_ty(2 * doubles), 0)));
+        // SAFETY: `st` is a live store of the function and `any` an `i1` computed before it.
         let copy_bb = unsafe { ffi::tp_split_if_then(any, st) };
         ir.before(ir::terminator(copy_bb));
         let h = self.rt.copy;

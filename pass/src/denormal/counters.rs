@@ -24,6 +24,7 @@ impl DnFn<'_> {
         let c0 = ir.load(ir.ptr, self.rt.counters_tls, 8);
         let null = ir.icmp_eq(c0, ir.null_ptr());
         let head = ir::block_of(ip);
+        // SAFETY: `ip` is a live instruction of the function, `null` an `i1` built before it.
         let cold = unsafe { ffi::tp_split_if_then(null, ip) };
         ir.at_end(cold);
         let th = self.rt.thread_counters;
@@ -40,6 +41,7 @@ impl DnFn<'_> {
         let b0 = ir.load_atomic(ir.i64, bp, 8);
         let unreg = ir.icmp_eq(b0, ir.c64(abi::DN_BASE_UNREGISTERED));
         let head = ir::block_of(ip);
+        // SAFETY: `ip` is a live instruction of the function, `unreg` an `i1` built before it.
         let cold = unsafe { ffi::tp_split_if_then(unreg, ip) };
         ir.at_end(cold);
         let reg = self.rt.register_module;

@@ -228,6 +228,7 @@ fn const_lanes(c: V) -> Option<Vec<Option<f64>>> {
         if ir::is_undef_like(x) {
             return Some(None);
         }
+        // SAFETY: `x` is a live, non-null constant (a lane of `c`).
         if unsafe { LLVMIsAConstantFP(x).is_null() } {
             return None;
         }

@@ -161,7 +161,9 @@ impl DnDescs {
     pub fn new(ir: &Ir, base: Descs) -> DnDescs {
         let ty = DnTypes::new(ir, base.ty.site);
         let c = std::ffi::CString::new(DN_MODULE_GLOBAL).unwrap();
+        // SAFETY: `ir.m` is the live module, `ty.module` a type of its context, `c` NUL-terminated.
         let module = unsafe { LLVMAddGlobal(ir.m, ty.module, c.as_ptr()) };
+        // SAFETY: `module` is the global added to the live module just above.
         unsafe {
             LLVMSetLinkage(module, LLVMLinkage::LLVMInternalLinkage);
             LLVMSetAlignment(module, 8);
@@ -190,6 +192,8 @@ impl DnDescs {
     pub fn base_ptr(&self, ir: &Ir) -> V {
         // Struct field indices must be i32 constants.
         let mut ix = [ir.c64(0), ir.c32(MODULE_FIELD_BASE)];
+        // SAFETY: `self.module` is our global of type `self.ty.module` and `ix` two live
+        // integer constants (field `MODULE_FIELD_BASE` exists); LLVM copies `ix`.
         unsafe { LLVMConstInBoundsGEP2(self.ty.module, self.module, ix.as_mut_ptr(), 2) }
     }
 
@@ -199,6 +203,7 @@ impl DnDescs {
         self.creators = creator_indices(&self.sites);
         let t = ir.array_ty(self.ty.site, self.sites.len() as u64);
         let c = std::ffi::CString::new("taintprof.fpsites").unwrap();
+        // SAFETY: `ir.m` is the live module, `t` a type of its context, `c` NUL-terminated.
         let g = unsafe { LLVMAddGlobal(ir.m, t, c.as_ptr()) };
         self.site_array = Some((g, t));
     }
@@ -302,6 +307,8 @@ impl DnDescs {
                 )
             })
             .collect();
+        // SAFETY: `sg` is the site array `reserve` added to the live module; the initializer
+        // is a live constant.
         unsafe {
             LLVMSetInitializer(sg, ir.carray(self.ty.site, &svals));
             LLVMSetLinkage(sg, LLVMLinkage::LLVMPrivateLinkage);
@@ -333,6 +340,7 @@ impl DnDescs {
                 ir.null_ptr(),
             ],
         );
+        // SAFETY: `module` is our global of type `ty.module`; `init` is a constant of that type.
         unsafe { LLVMSetInitializer(module, init) };
         register_ctor(ir, register, module);
     }

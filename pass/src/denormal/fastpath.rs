@@ -94,6 +94,7 @@ impl DnFn<'_> {
     /// stores then has one branch, not one per store.
     pub(super) fn merge_stores(&mut self, w: V) {
         let mut x = ir::next_instruction(w);
+        // SAFETY: `x` is a live, non-null instruction of the block.
         while !x.is_null() && unsafe { LLVMIsATerminatorInst(x).is_null() } {
             if let Some(ps) = self.plan.sites.get(&x) {
                 let SiteKind::Store {
@@ -154,6 +155,7 @@ impl DnFn<'_> {
     pub(super) fn ends_group(&self, i: V, site: Option<&SiteSpec>) -> bool {
         match (ir::opcode(i), site) {
             (Op::LLVMCall, Some(s)) => matches!(s.kind, SiteKind::Store { .. }),
+            // SAFETY: `i` is a live, non-null instruction being visited.
             _ => classify::may_write_memory(i) || unsafe { !LLVMIsATerminatorInst(i).is_null() },
         }
     }
@@ -280,6 +282,7 @@ impl DnFn<'_> {
             };
             let u = ir.bitcast(u, t);
             let inf = ir.cvec(
+                // SAFETY: `t` is a float or double vector type here: its element type is FP.
                 unsafe { LLVMConstReal(ir::element_type(t), f64::INFINITY) },
                 n,
             );
@@ -335,6 +338,8 @@ impl DnFn<'_> {
                 ir.fcmp(
                     RP::LLVMRealOLT,
                     acc,
+                    // SAFETY: `et` is the FP element type of the vector accumulator `acc`
+                    // (`AccKey::Fp` keys are made for float and double vectors only).
                     ir.cvec(unsafe { LLVMConstReal(et, min) }, vec_n),
                 )
             }
@@ -382,6 +387,7 @@ impl DnFn<'_> {
         }
         let any = ir.freeze(any);
         let head = ir::block_of(t);
+        // SAFETY: `t` is a live instruction of the function and `any` an `i1` computed before it.
         let cold_bb = unsafe { ffi::tp_split_if_then(any, t) };
         let tail = ir::block_of(t);
         let mut cold = Cold {

@@ -199,8 +199,10 @@ pub fn aggregate_has_fp(t: T) -> bool {
     use inkwell::llvm_sys::core::*;
     match ir::kind(t) {
         K::LLVMStructTypeKind => {
+            // SAFETY: `t` is a struct type (this arm).
             let n = unsafe { LLVMCountStructElementTypes(t) };
             (0..n).any(|i| {
+                // SAFETY: `t` is a struct type and `i` < its element count `n`.
                 let e = unsafe { LLVMStructGetTypeAtIndex(t, i) };
                 is_fp(e) || aggregate_has_fp(e)
             })

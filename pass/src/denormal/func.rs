@@ -185,12 +185,16 @@ impl<'a> DnFn<'a> {
         self.fill_phis();
         self.memory_objects()?;
         self.remove_zero_phis();
+        // SAFETY: `self.anchor` is our `freeze poison` placeholder in the entry block, used
+        // only as an insertion point (no uses); erased once, nothing refers to it after.
         unsafe { LLVMInstructionEraseFromParent(self.anchor) };
         let mut ours: Vec<V> = ir::blocks(self.f)
             .into_iter()
             .flat_map(ir::instructions)
             .filter(|i| !originals.contains(i))
             .collect();
+        // SAFETY: `ours` lists live instructions we inserted, collected just now; the shim
+        // reads `ours.len()` entries.
         let removed = unsafe { ffi::tp_simplify(ours.as_mut_ptr(), ours.len() as u32) };
         self.stats.simplified += removed as usize;
         Ok(self.warnings)
@@ -205,6 +209,7 @@ impl<'a> DnFn<'a> {
             ir.remove_fn_attr(self.f, a);
         }
         let entry = ir::entry_block(self.f);
+        // SAFETY: `entry` is the entry block of the definition `self.f` (denormal module header).
         let mut ip = unsafe { LLVMGetFirstInstruction(entry) };
         if let Some(slots) = self.plan.buffer_slots() {
             self.tag_buffers(ip, slots);

@@ -57,6 +57,7 @@ impl DnFn<'_> {
         } = *ch;
         let head = ir::block_of(term);
         let hit = self.mem_probe(ctr, site, p, lm, None, es);
+        // SAFETY: `term` is a live instruction of the function, `hit` an `i1` built before it.
         let hit_bb = unsafe { ffi::tp_split_if_then_weighted(hit, term, 1) };
         let hit_tags = self.mem_hit(ctr, p, lm, es, hit_bb, None);
         let tail = ir::block_of(term);
@@ -65,6 +66,7 @@ impl DnFn<'_> {
         ir.add_incoming(t1, hit_tags, hit_bb);
         ir.add_incoming(t1, ir.null(ir::type_of(hit_tags)), head);
         self.at(term);
+        // SAFETY: `term` is a live instruction of the function and `!hit` an `i1` built before it.
         let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(hit), term) };
         ir.at_end(miss_bb);
         self.miss_call(
@@ -96,9 +98,11 @@ impl DnFn<'_> {
             term,
         } = *ch;
         let hit = self.mem_probe(ctr, site, p, lm, Some(tc), es);
+        // SAFETY: `term` is a live instruction of the function, `hit` an `i1` built before it.
         let hit_bb = unsafe { ffi::tp_split_if_then_weighted(hit, term, 1) };
         self.mem_hit(ctr, p, lm, es, hit_bb, Some(tc));
         self.at(term);
+        // SAFETY: `term` is a live instruction of the function and `!hit` an `i1` built before it.
         let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(hit), term) };
         ir.at_end(miss_bb);
         self.store_tags(optags, 0, tc);
@@ -256,6 +260,7 @@ impl DnFn<'_> {
             ir.store(new, self.shadow_ptr(p), 1);
             // The origin pair, if the cached tag has an origin (null otherwise), for
             // the lanes that carry it (the others were created in place).
+            // SAFETY: `at` is a live instruction of the function; the condition is built before it.
             let pb = unsafe { ffi::tp_split_if_then_weighted(ir.icmp_ne(pair, ir.c64(0)), at, 1) };
             ir.at_end(pb);
             let same = ir.icmp_eq(value_tags, wide(self.word(ctr, abi::DN_C_MATCH)));

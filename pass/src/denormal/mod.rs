@@ -28,6 +28,20 @@
 //! indices, block counters, stack arrays, typed allocation sites); reserve the
 //! descriptor arrays; instrument; fill the descriptors and register the module from a
 //! constructor; write the sidecar.
+//!
+//! ## Safety
+//!
+//! The `unsafe` blocks of this module and of its sub-modules (the "denormal module
+//! header" their SAFETY comments refer to) call llvm_sys and the shim (`crate::ffi`) on
+//! the function being planned or instrumented (`DnFn::f`, a definition:
+//! `should_instrument` skips declarations), on its blocks and instructions (the
+//! original ones and the ones we inserted) and on constants, types and globals of the
+//! module. All are live handles of the module the pass manager hands us, valid while
+//! the pass runs (see the `ir` module header). The only instructions we erase are our
+//! own (zero tag PHIs after their uses are replaced, the entry anchor), and the
+//! instruction lists passed to the shim are collected afresh before each call. Each
+//! SAFETY comment says which kind of handle the call needs (an instruction, a PHI, an
+//! invoke, an `i1` condition computed before the split point) and why we have one.
 
 pub mod arrays;
 mod calls;
@@ -229,6 +243,7 @@ fn precheck(f: V, list: &AbiList) -> Vec<String> {
 
 fn functions(m: LLVMModuleRef) -> Vec<V> {
     let mut out = Vec::new();
+    // SAFETY: `m` is the live module; its function list is walked to its end.
     unsafe {
         let mut f = LLVMGetFirstFunction(m);
         while !f.is_null() {
@@ -798,6 +813,7 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, cfg: &Config, list: &AbiList) -> Ou
         return out;
     }
     let mut prepared: Vec<Prepared> = fns.iter().map(|&f| prepare(&ir, f)).collect();
+    // SAFETY: `m` is the live module the pass manager hands us.
     let has_debug = unsafe { ffi::tp_module_has_debug_info(m) } != 0;
     let mut d = DnDescs::new(&ir, Descs::new(&ir, Namer::new(source.clone())));
     if !has_debug {

@@ -51,6 +51,7 @@ impl DnFn<'_> {
             let h = self.rt.name_container;
             for &call in &c.calls {
                 if ir::opcode(call) == Op::LLVMInvoke {
+                    // SAFETY: `call` is a live invoke (checked just above).
                     let dest = unsafe { LLVMGetNormalDest(call) };
                     // SAFETY: the block's uses are the terminators that branch to it.
                     let only_pred = unsafe {
@@ -74,6 +75,7 @@ impl DnFn<'_> {
         for v in &plan.vlas {
             let slot = (!v.late_rets.is_empty()).then(|| {
                 // A static alloca at the top of the entry block; null before the body.
+                // SAFETY: `self.f` is a definition: its entry block has a first instruction.
                 ir.before(unsafe { LLVMGetFirstInstruction(ir::entry_block(self.f)) });
                 let slot = ir.alloca(ir.ptr);
                 ir.before(self.anchor);
@@ -134,6 +136,7 @@ impl DnFn<'_> {
         // After the call (for an invoke, in its normal destination, which `prepare`
         // gave an edge of its own).
         let ip = if ir::opcode(c) == Op::LLVMInvoke {
+            // SAFETY: `c` is a live invoke (checked first).
             ir::first_insertion_point(unsafe { LLVMGetNormalDest(c) })
         } else {
             ir::next_instruction(c)
@@ -153,6 +156,7 @@ impl DnFn<'_> {
             A::ReallocArray => ir.mul(arg(1), arg(2)),
             A::PosixMemalign => arg(2),
         };
+        // SAFETY: `ip` is a live instruction of the function and `ok` an `i1` computed before it.
         let bb = unsafe { ffi::tp_split_if_then_weighted(ok, ip, 1) };
         ir.at_end(bb);
         let block = match block {

@@ -192,10 +192,13 @@ impl DnFn<'_> {
                 if ir::is_zero_const(t1) && ir::is_zero_const(t2) {
                     return ir.null(tt);
                 }
+                // SAFETY: `v` is a live shufflevector (this arm).
                 let n = unsafe { LLVMGetNumMaskElements(v) };
+                // SAFETY: a constant query without arguments.
                 let undef = unsafe { LLVMGetUndefMaskElem() };
                 let lanes: Vec<Option<u32>> = (0..n)
                     .map(|k| {
+                        // SAFETY: `v` is a shufflevector and `k` < its mask length `n`.
                         let m = unsafe { LLVMGetMaskValue(v, k) };
                         (m != undef && m >= 0).then_some(m as u32)
                     })
@@ -359,10 +362,13 @@ impl DnFn<'_> {
     pub(super) fn fill_phis(&mut self) {
         let ir = self.ir;
         while let Some((p, tp)) = self.pending_phis.pop() {
+            // SAFETY: `p` is an original PHI of the function, queued by `phi_tag`; still live.
             let n = unsafe { LLVMCountIncoming(p) };
             let mut done: HashMap<B, V> = HashMap::new();
             for k in 0..n {
+                // SAFETY: `p` is a live PHI and `k` < its incoming count `n`.
                 let v = unsafe { LLVMGetIncomingValue(p, k) };
+                // SAFETY: `p` is a live PHI and `k` < its incoming count `n`.
                 let from = unsafe { LLVMGetIncomingBlock(p, k) };
                 let t = if let Some(&t) = done.get(&from) {
                     t
@@ -389,8 +395,10 @@ impl DnFn<'_> {
                 if !zero.contains(&p) {
                     continue;
                 }
+                // SAFETY: `p` is one of our tag PHIs; none is erased before the loop below.
                 let n = unsafe { LLVMCountIncoming(p) };
                 let ok = (0..n).all(|k| {
+                    // SAFETY: `p` is a live PHI and `k` < its incoming count `n`.
                     let v = unsafe { LLVMGetIncomingValue(p, k) };
                     ir::is_zero_const(v) || zero.contains(&v)
                 });
@@ -406,6 +414,8 @@ impl DnFn<'_> {
         for &p in &phis {
             if zero.contains(&p) {
                 let z = self.ir.null(ir::type_of(p));
+                // SAFETY: `p` is a live tag PHI, listed once (each is pushed when created);
+                // its uses are replaced first, and no map is read after this last step.
                 unsafe {
                     LLVMReplaceAllUsesWith(p, z);
                     LLVMInstructionEraseFromParent(p);
@@ -509,7 +519,9 @@ impl DnFn<'_> {
                 if !visiting.insert(v) {
                     return true;
                 }
+                // SAFETY: `v` is a live PHI (this arm).
                 let n = unsafe { LLVMCountIncoming(v) };
+                // SAFETY: `v` is a live PHI and `k` < its incoming count `n`.
                 (0..n).all(|k| self.creator_known(unsafe { LLVMGetIncomingValue(v, k) }, visiting))
             }
             Op::LLVMSelect => {

@@ -123,6 +123,7 @@ impl FnInstr<'_> {
             }
             Op::LLVMSelect => Kind::Select,
             Op::LLVMAlloca | Op::LLVMInvoke | Op::LLVMLandingPad | Op::LLVMCallBr => Kind::AtUse,
+            // SAFETY: `v` is a live call (this arm); the shim checks that it is a `CallInst`.
             Op::LLVMCall if unsafe { crate::ffi::tp_call_is_musttail(v) } != 0 => Kind::AtUse,
             _ => Kind::Root,
         }
@@ -130,8 +131,10 @@ impl FnInstr<'_> {
 
     /// Incoming `(value, block)` pairs of PHI `phi` from reachable predecessors.
     fn phi_incoming(&self, phi: V) -> Vec<(V, B)> {
+        // SAFETY: callers pass a live PHI of the function (`kind` of a PHI; taint module header).
         let n = unsafe { LLVMCountIncoming(phi) };
         (0..n)
+            // SAFETY: `phi` is a live PHI and `k` < its incoming count `n`.
             .map(|k| unsafe { (LLVMGetIncomingValue(phi, k), LLVMGetIncomingBlock(phi, k)) })
             .filter(|(_, b)| self.reachable.contains(b))
             .collect()
@@ -181,6 +184,7 @@ impl FnInstr<'_> {
         }
         // Arguments: in the entry block, after the allocas.
         let entry = ir::entry_block(self.f);
+        // SAFETY: `entry` is the entry block of the definition `self.f` (taint module header).
         let mut ip = unsafe { LLVMGetFirstInstruction(entry) };
         while !ip.is_null() && ir::opcode(ip) == Op::LLVMAlloca {
             ip = ir::next_instruction(ip);
@@ -233,9 +237,11 @@ impl FnInstr<'_> {
             self.sptrs.insert(i, s);
         }
         for (phi, sp) in phis {
+            // SAFETY: `phi` is an original PHI of the function, planned above; still live.
             let n = unsafe { LLVMCountIncoming(phi) };
             let mut done: HashMap<B, V> = HashMap::new();
             for k in 0..n {
+                // SAFETY: `phi` is a live PHI and `k` < its incoming count `n`.
                 let (v, b) =
                     unsafe { (LLVMGetIncomingValue(phi, k), LLVMGetIncomingBlock(phi, k)) };
                 let s = if let Some(&s) = done.get(&b) {
@@ -268,6 +274,8 @@ impl FnInstr<'_> {
 
     fn gep_scaled(&self, t: ir::T, p: V, idx: V) -> V {
         let mut ix = [idx];
+        // SAFETY: `self.ir.b` is positioned in a live block; `t` is a live type, `p` and `idx`
+        // live values, `ix` a one-element array LLVM copies; the name is NUL-terminated.
         unsafe { LLVMBuildGEP2(self.ir.b, t, p, ix.as_mut_ptr(), 1, c"".as_ptr()) }
     }
 }

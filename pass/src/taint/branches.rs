@@ -27,12 +27,12 @@
 //! otherwise put the outer loop's label on the scalar remainder's start value and so on
 //! the inner loop.
 //!
-//! Instrumentation (DESIGN decision 3, applied to branches: nothing per execution but a
-//! check): `taken_bit` is `select(cond, 1, 2)` for a `br`; for a `switch`, each edge to
-//! a distinct successor gets a block of its own where the bit is a constant. Then,
-//! inline, `label & ~rec.label` and `bit & ~rec.taken` (two relaxed loads); only if one
-//! is non-zero, a cold call `__tp_branch_update(&rec, label, bit)` (unlikely branch
-//! weights) ORs both in. Executions are not counted.
+//! Instrumentation (docs/design.md, decision 3, applied to branches: nothing per
+//! execution but a check): `taken_bit` is `select(cond, 1, 2)` for a `br`; for a
+//! `switch`, each edge to a distinct successor gets a block of its own where the bit is
+//! a constant. Then, inline, `label & ~rec.label` and `bit & ~rec.taken` (two relaxed
+//! loads); only if one is non-zero, a cold call `__tp_branch_update(&rec, label, bit)`
+//! (unlikely branch weights) ORs both in. Executions are not counted.
 
 use super::prepare::Prepared;
 use super::FnInstr;
@@ -51,6 +51,7 @@ pub const MAX_SUCC: usize = 64;
 /// order (`br`: true, false; `switch`: default, cases), or `None` if `t` is not one.
 pub fn branch_successors(t: V) -> Option<Vec<B>> {
     let conditional = match ir::opcode(t) {
+        // SAFETY: `t` is a live `br` (this arm); LLVM casts it to `BranchInst`.
         Op::LLVMBr => (unsafe { LLVMIsConditional(t) }) != 0,
         Op::LLVMSwitch => true,
         _ => false,
@@ -232,6 +233,7 @@ pub fn successor_site(p: &Prepared, namer: &mut Namer, start: B) -> Site {
             }
         }
         let t = ir::terminator(cur);
+        // SAFETY: `t` is the live terminator of `cur`, a `br` (checked first).
         if ir::opcode(t) == Op::LLVMBr && unsafe { LLVMIsConditional(t) } == 0 {
             cur = ir::successors(cur)[0];
         } else {
@@ -301,6 +303,8 @@ impl FnInstr<'_> {
                 self.defer_branch_update(need, t, rec, label, ir.c64(0));
             }
             for (k, &s) in succs.iter().enumerate().take(MAX_SUCC) {
+                // SAFETY: `t` is a live `switch` (`branch_successors` and the `br` case above) and
+                // `s` one of its successors.
                 let e = unsafe { crate::ffi::tp_split_switch_successor(t, s) };
                 let et = ir::terminator(e);
                 ir.before(et);

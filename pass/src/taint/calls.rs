@@ -1,6 +1,6 @@
 //! Calls: the thread-local label ABI, the function list, intrinsics, varargs.
 //!
-//! Caller side of an ordinary call (DESIGN decision 4):
+//! Caller side of an ordinary call (docs/design.md, decision 4):
 //! * each argument's collapsed label goes into `__tp_arg_tls[i]` (arguments past the
 //!   last slot are ORed into it);
 //! * with control-flow tainting, each argument's `Z` (the labels a loop's back edge gave
@@ -43,6 +43,7 @@ pub enum CallKind {
 
 pub fn call_kind(call: V, list: &AbiList) -> CallKind {
     let callee = ir::called_value(call);
+    // SAFETY: `callee` is the non-null called operand of the live call `call`.
     if unsafe { !LLVMIsAInlineAsm(callee).is_null() } {
         return CallKind::InlineAsm;
     }
@@ -52,6 +53,7 @@ pub fn call_kind(call: V, list: &AbiList) -> CallKind {
     }
     let name = ir::name_of(f);
     if ir::intrinsic_id(f) != 0 {
+        // SAFETY: `call` is a live call (callers' invariant); the shim casts it to `CallBase`.
         let mem = unsafe { ffi::tp_call_memory_effects(call) };
         return CallKind::Intrinsic(classify(&name, mem), name);
     }
@@ -68,9 +70,11 @@ impl FnInstr<'_> {
     /// invoke). Returns false when nothing may follow (`musttail`).
     fn after_call(&self, i: V) -> bool {
         if ir::opcode(i) == Op::LLVMInvoke {
+            // SAFETY: `i` is a live invoke (checked just above).
             self.ir.at_start(unsafe { LLVMGetNormalDest(i) });
             return true;
         }
+        // SAFETY: `i` is a live instruction; the shim checks that it is a `CallInst`.
         if unsafe { ffi::tp_call_is_musttail(i) } != 0 {
             return false;
         }
@@ -121,8 +125,11 @@ impl FnInstr<'_> {
             }
             CallKind::Listed(Kind::Wrap(_), ref name) => {
                 // Redirect to the runtime's wrapper, same function type.
+                // SAFETY: `i` is a live call or invoke (`visit_call`); LLVM casts it to `CallBase`.
                 let fnty = unsafe { LLVMGetCalledFunctionType(i) };
                 let w = ir.function(&format!("{}{name}", abi::WRAPPER_PREFIX), fnty);
+                // SAFETY: the called operand of a `CallBase` is its last operand; `w` is a live
+                // function of the call's own function type, so the call stays well-typed.
                 unsafe { LLVMSetOperand(i, ir::num_operands(i) - 1, w) };
                 self.stats.listed_calls += 1;
             }
@@ -146,6 +153,7 @@ impl FnInstr<'_> {
             CallKind::Listed(Kind::Wrap(r), _) => r,
             _ => RetRule::Tls,
         };
+        // SAFETY: `i` is a live call or invoke; the shim casts it to `CallBase`.
         let returns_twice = unsafe { ffi::tp_call_returns_twice(i) } != 0;
         if (Self::has_result(i) || returns_twice) && self.after_call(i) {
             if Self::has_result(i) {
@@ -211,12 +219,17 @@ impl FnInstr<'_> {
             ir.store(ir.c16(0), rt.retz_tls, 2);
         }
         // byval sources, and the ABI view of every argument for varargs.
+        // SAFETY: `i` is a live call or invoke; LLVM casts it to `CallBase`.
         let fnty = unsafe { LLVMGetCalledFunctionType(i) };
+        // SAFETY: `fnty` is the call's function type.
         let n_fixed = unsafe { LLVMCountParamTypes(fnty) } as usize;
+        // SAFETY: `fnty` is the call's function type.
         let vararg = unsafe { LLVMIsFunctionVarArg(fnty) } != 0;
         let mut abi_args = Vec::new();
         for k in 0..labels.len() {
             let a = ir::operand(i, k as u32);
+            // SAFETY: `i` is a live call and `k` < its argument count (`labels` has one entry
+            // per argument, `arg_labels`).
             let bt = unsafe { ffi::tp_call_byval_type(i, k as u32) };
             if !bt.is_null() && k < abi::MAX_ARG_SLOTS {
                 let g = ir.const_elem_ptr(rt.byval_tls_ty, rt.byval_tls, k as u64);
@@ -269,6 +282,7 @@ impl FnInstr<'_> {
             };
         }
         match ir::kind(t) {
+            // SAFETY: `t` is an integer type (this match arm).
             K::LLVMIntegerTypeKind => AbiArg::Int(unsafe { LLVMGetIntTypeWidth(t) }),
             K::LLVMPointerTypeKind => AbiArg::Int(64),
             K::LLVMHalfTypeKind | K::LLVMBFloatTypeKind => AbiArg::Float(16),

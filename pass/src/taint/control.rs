@@ -84,6 +84,8 @@ impl Control {
 /// The condition deciding where terminator `t` goes, if it has one.
 pub fn terminator_condition(t: V) -> Option<V> {
     match ir::opcode(t) {
+        // SAFETY: `t` is a live `br` (this arm); the condition is read only if it is
+        // conditional.
         Op::LLVMBr if unsafe { LLVMIsConditional(t) } != 0 => Some(unsafe { LLVMGetCondition(t) }),
         Op::LLVMSwitch | Op::LLVMIndirectBr => Some(ir::operand(t, 0)),
         _ => None,
@@ -346,6 +348,7 @@ impl FnInstr<'_> {
         let b = ir::block_of(update);
         let an = &self.p.an;
         let bi = *an.index.get(&b)?;
+        // SAFETY: `slot` is a live alloca: the only caller gets it from `stack_slot`.
         let size = self.ir.alloc_size(unsafe { LLVMGetAllocatedType(slot) });
         let mut best: Option<(usize, usize)> = None; // (dominator depth, block)
         for user in ir::users(slot) {

@@ -137,6 +137,9 @@ impl FnInstr<'_> {
         let an = &self.p.an;
         let lp = &an.forest.loops[l];
         let slot;
+        // SAFETY: a builder of our own in the module's context, disposed of at the end;
+        // `entry` is the entry block of the definition `self.f` (so it has a first
+        // instruction) and each entering block a live block with a terminator.
         unsafe {
             let b = LLVMCreateBuilderInContext(ir.ctx);
             let entry = ir::entry_block(self.f);
@@ -188,6 +191,9 @@ impl FnInstr<'_> {
         if ir::is_zero_const(rc) {
             return true;
         }
+        // SAFETY: a builder of our own in the module's context, disposed of at the end; `t` is
+        // the live terminator of the exiting block, `slot` our `i16` alloca and `rc` a
+        // live `i16` label.
         unsafe {
             let b = LLVMCreateBuilderInContext(ir.ctx);
             LLVMPositionBuilderBefore(b, t);
@@ -398,6 +404,7 @@ impl FnInstr<'_> {
         let rphis = std::mem::take(&mut self.rphis);
         let mut kept = Vec::new();
         for &(phi, rp) in &rphis {
+            // SAFETY: `phi` is an original PHI recorded by `visit_phi_r`, still live.
             let n = unsafe { LLVMCountIncoming(phi) };
             let to = ir::block_of(phi);
             let sp = self.shadows[&phi];
@@ -405,6 +412,7 @@ impl FnInstr<'_> {
             let pointer = ir::is_pointer_like(ir::type_of(phi));
             let single_entry = {
                 let mut entries: Vec<B> = (0..n)
+                    // SAFETY: `phi` is a live PHI and `k` < its incoming count `n`.
                     .map(|k| unsafe { LLVMGetIncomingBlock(phi, k) })
                     .filter(|&b| !self.is_back_edge(b, to))
                     .collect();
@@ -414,7 +422,9 @@ impl FnInstr<'_> {
             let mut incoming: Vec<(V, B)> = Vec::new();
             let mut same = ir::type_of(sp) == ir.i16;
             for k in 0..n {
+                // SAFETY: `phi` is a live PHI and `k` < its incoming count `n`.
                 let v = unsafe { LLVMGetIncomingValue(phi, k) };
+                // SAFETY: `phi` is a live PHI and `k` < its incoming count `n`.
                 let from = unsafe { LLVMGetIncomingBlock(phi, k) };
                 if let Some(&(r, _)) = incoming.iter().find(|x| x.1 == from) {
                     incoming.push((r, from));
@@ -450,7 +460,10 @@ impl FnInstr<'_> {
             }
             if same {
                 self.redirect_labels(|v| (v == rp).then_some(sp));
+                // SAFETY: `rp` and `sp` are live `i16` values; every map entry naming `rp` was
+                // redirected to `sp` just above.
                 unsafe { LLVMReplaceAllUsesWith(rp, sp) };
+                // SAFETY: `rp` has no uses left (replaced above) and no map names it any more.
                 unsafe { LLVMInstructionEraseFromParent(rp) };
                 continue;
             }
@@ -504,13 +517,16 @@ impl FnInstr<'_> {
             return false;
         }
         let h = ir::block_of(phi);
+        // SAFETY: `phi` is a live PHI (checked just above).
         let n = unsafe { LLVMCountIncoming(phi) };
         let mut stepped = false;
         for k in 0..n {
+            // SAFETY: `phi` is a live PHI and `k` < its incoming count `n`.
             let from = unsafe { LLVMGetIncomingBlock(phi, k) };
             if !self.is_back_edge(from, h) {
                 continue;
             }
+            // SAFETY: `phi` is a live PHI and `k` < its incoming count `n`.
             let x = unsafe { LLVMGetIncomingValue(phi, k) };
             if strip_affine(x) != Some(phi) || x == phi {
                 return false;

@@ -418,6 +418,7 @@ impl FnInstr<'_> {
         // it carries the labels of its address (those of a load's, `identity.rs`): a
         // loop that scans for it runs as far as the position says.
         let s = if self.cf.is_some()
+            // SAFETY: `v` is the live value operand of the store `i` (taint module header).
             && unsafe { !LLVMIsAConstant(v).is_null() }
             && !ir::is_vector(ir::type_of(p))
         {
@@ -484,6 +485,7 @@ impl FnInstr<'_> {
             return;
         }
         ir.after(i);
+        // SAFETY: `i` is a live alloca (`visit_alloca` is called for allocas only).
         let t = unsafe { LLVMGetAllocatedType(i) };
         let elem = ir.alloc_size(t);
         let count = ir::operand(i, 0);
@@ -515,6 +517,7 @@ impl FnInstr<'_> {
 fn strip_address(mut p: V) -> V {
     use inkwell::llvm_sys::LLVMOpcode as Op;
     for _ in 0..8 {
+        // SAFETY: `p` is a live, non-null value (an address operand, or an operand of one).
         if !ir::is_instruction(p) && unsafe { LLVMIsAConstantExpr(p) }.is_null() {
             break;
         }
@@ -544,6 +547,7 @@ fn same_address(a: V, b: V) -> bool {
         && ir::opcode(a) == Op::LLVMGetElementPtr
         && ir::opcode(b) == Op::LLVMGetElementPtr
         && ir::num_operands(a) == ir::num_operands(b)
+        // SAFETY: `a` and `b` are GEP instructions (checked just above).
         && unsafe { LLVMGetGEPSourceElementType(a) == LLVMGetGEPSourceElementType(b) }
         && (0..ir::num_operands(a)).all(|k| ir::operand(a, k) == ir::operand(b, k))
 }
@@ -610,6 +614,7 @@ fn reads_uniform_constant(p: V, t: T) -> bool {
     use inkwell::llvm_sys::LLVMOpcode as Op;
     let mut base = p;
     for _ in 0..16 {
+        // SAFETY: `base` is a live, non-null value (an address operand, or an operand of one).
         let is_expr = !unsafe { LLVMIsAConstantExpr(base) }.is_null();
         if !(ir::is_instruction(base) || is_expr) {
             break;
@@ -621,16 +626,21 @@ fn reads_uniform_constant(p: V, t: T) -> bool {
             _ => return false,
         }
     }
+    // SAFETY: `base` is a live, non-null value.
     if unsafe { LLVMIsAGlobalVariable(base) }.is_null()
+        // SAFETY: `base` is a global variable (the test above is false).
         || unsafe { LLVMIsGlobalConstant(base) } == 0
+        // SAFETY: `base` is a global variable (the first test is false).
         || unsafe { LLVMIsDeclaration(base) } != 0
     {
         return false;
     }
+    // SAFETY: `base` is a global variable that is not a declaration (checked above).
     let init = unsafe { LLVMGetInitializer(base) };
     if init.is_null() {
         return false;
     }
+    // SAFETY: `init` is the global's live, non-null initializer.
     if unsafe { LLVMIsNull(init) } != 0 {
         return true;
     }
@@ -653,12 +663,15 @@ fn reads_uniform_constant(p: V, t: T) -> bool {
             continue;
         }
         let n = match ir::kind(ct) {
+            // SAFETY: `ct` is an array type (this arm).
             inkwell::llvm_sys::LLVMTypeKind::LLVMArrayTypeKind => unsafe {
                 LLVMGetArrayLength2(ct)
             },
             _ => return false,
         };
         for k in 0..n.min(4096) {
+            // SAFETY: `c` is a live constant (the initializer or one of its elements); LLVM
+            // returns null for an index past its elements.
             let e = unsafe { LLVMGetAggregateElement(c, k as u32) };
             if e.is_null() {
                 return false;

@@ -28,6 +28,21 @@
 //!
 //! Statically pruned functions (`crate::prune`) get everything but the sinks and the
 //! calling context: labels must flow through them.
+//!
+//! ## Safety
+//!
+//! The `unsafe` blocks of this module and of its sub-modules (the "taint module
+//! header" their SAFETY comments refer to) call llvm_sys and the shim (`crate::ffi`) on
+//! the function being instrumented (`FnInstr::f`, a definition: `should_instrument`
+//! skips declarations), on its blocks and instructions (the original ones and the ones
+//! we inserted) and on constants, types and globals of the module. All are live
+//! handles of the module the pass manager hands us, valid while the pass runs (see the
+//! `ir` module header). A handle we erase is first removed from every map that could
+//! hand it out again (`redirect_labels`), and the instruction lists passed to the shim
+//! are collected afresh after each step that erases (promotion, simplification,
+//! hoisting). Each SAFETY comment says which kind of handle the call needs (an
+//! instruction, a PHI, a conditional branch, a call) and why we have one; arrays passed
+//! to the shim are Rust buffers passed with their length.
 
 mod addr;
 pub mod branches;
@@ -306,8 +321,8 @@ impl<'a> FnInstr<'a> {
         }
         // From here on blocks are split: no more block-indexed work.
         self.run_deferred();
-        // Put the loop accumulators and the control slots into registers (DESIGN
-        // decision 3).
+        // Put the loop accumulators and the control slots into registers
+        // (docs/design.md, decision 3).
         // (Promoted first, the exit-test slots' PHIs end up after the others.)
         let mut a = self.rexit_slots();
         a.extend(self.accs.iter().copied());
@@ -316,6 +331,8 @@ impl<'a> FnInstr<'a> {
             a.extend(cf.slots());
         }
         if !a.is_empty() {
+            // SAFETY: `self.f` is the function being instrumented and `a` lists allocas we
+            // inserted in it (taint module header); the shim reads `a.len()` entries.
             unsafe { crate::ffi::tp_promote_allocas(self.f, a.as_mut_ptr(), a.len() as u32) };
         }
         // Nothing optimizes after OptimizerLast: fold what became trivial (ORs with
@@ -325,6 +342,8 @@ impl<'a> FnInstr<'a> {
             .flat_map(ir::instructions)
             .filter(|i| !originals.contains(i))
             .collect();
+        // SAFETY: `ours` lists live instructions we inserted, collected just now; the shim
+        // reads `ours.len()` entries and erases only among them.
         let removed = unsafe { crate::ffi::tp_simplify(ours.as_mut_ptr(), ours.len() as u32) };
         self.stats.simplified += removed as usize;
         // Nor does LICM run: move loop-invariant label code (control labels, splats of
@@ -335,6 +354,8 @@ impl<'a> FnInstr<'a> {
             .filter(|i| !originals.contains(i))
             .collect();
         if self.cfg.hoist {
+            // SAFETY: `self.f` is live and `ours` was collected after the last simplification
+            // erased anything; the shim reads `ours.len()` entries.
             let hoisted = unsafe {
                 crate::ffi::tp_hoist_labels(self.f, ours.as_mut_ptr(), ours.len() as u32)
             };
@@ -346,6 +367,8 @@ impl<'a> FnInstr<'a> {
                     .filter(|i| !originals.contains(i))
                     .collect();
                 let removed =
+                    // SAFETY: `ours` was collected again after hoisting; the shim reads
+                    // `ours.len()` entries.
                     unsafe { crate::ffi::tp_simplify(ours.as_mut_ptr(), ours.len() as u32) };
                 self.stats.simplified += removed as usize;
             }
@@ -357,6 +380,8 @@ impl<'a> FnInstr<'a> {
     fn run_deferred(&mut self) {
         let ir = self.ir;
         for d in std::mem::take(&mut self.deferred) {
+            // SAFETY: `d.before` is a live instruction of `self.f` (a terminator; earlier
+            // splits only move it to a new block) and `d.cond` an `i1` computed before it.
             let bb = unsafe { crate::ffi::tp_split_if_then(d.cond, d.before) };
             ir.at_end(bb);
             ir.call(d.hook.ty, d.hook.f, &d.args);
@@ -611,6 +636,8 @@ impl<'a> FnInstr<'a> {
         }
         let entry = ir::entry_block(self.f);
         // Accumulators and control slots first, at the very top (static allocas).
+        // SAFETY: `entry` is the entry block of the definition `self.f`: it has at least a
+        // terminator.
         let first = unsafe { LLVMGetFirstInstruction(entry) };
         ir.before(first);
         if self.p.pruned.is_none() {
@@ -625,6 +652,7 @@ impl<'a> FnInstr<'a> {
             .as_ref()
             .map(|(_, _, need)| self.control_make_slots(need));
         // Then everything else after the entry block's leading allocas.
+        // SAFETY: `entry` is the entry block of the definition `self.f` (taint module header).
         let mut ip = unsafe { LLVMGetFirstInstruction(entry) };
         while !ip.is_null() && ir::opcode(ip) == Op::LLVMAlloca {
             ip = ir::next_instruction(ip);
@@ -641,7 +669,9 @@ impl<'a> FnInstr<'a> {
             }
         }
         let params = ir::params(self.f);
+        // SAFETY: `self.f` is a live function (taint module header).
         let fnty = unsafe { LLVMGlobalGetValueType(self.f) };
+        // SAFETY: `fnty` is the function type of `self.f`.
         let vararg = unsafe { LLVMIsFunctionVarArg(fnty) } != 0;
         // Stale-label protection. The label slots are only meaningful if the caller is
         // instrumented code that just filled them for this very call. A function called
@@ -680,6 +710,7 @@ impl<'a> FnInstr<'a> {
         }
         // byval parameters: copy the shadow of the caller's object onto our copy.
         for (k, p) in params.iter().enumerate() {
+            // SAFETY: `self.f` is a live function and `k` one of its parameter indices.
             let bt = unsafe { crate::ffi::tp_param_byval_type(self.f, k as u32) };
             if bt.is_null() || k >= taintprof_abi::MAX_ARG_SLOTS {
                 continue;
@@ -847,10 +878,13 @@ impl<'a> FnInstr<'a> {
                 let s = if ir::is_zero_const(s1) && ir::is_zero_const(s2) {
                     ir.null(target)
                 } else {
+                    // SAFETY: `i` is a live shufflevector (this match arm).
                     let n = unsafe { LLVMGetNumMaskElements(i) };
+                    // SAFETY: a constant query without arguments.
                     let undef = unsafe { LLVMGetUndefMaskElem() };
                     let lanes: Vec<Option<u32>> = (0..n)
                         .map(|k| {
+                            // SAFETY: `i` is a shufflevector and `k` < its mask length `n`.
                             let m = unsafe { LLVMGetMaskValue(i, k) };
                             if m == undef || m < 0 {
                                 None
@@ -913,9 +947,11 @@ impl<'a> FnInstr<'a> {
         let ir = self.ir;
         // A `musttail` call must be immediately followed by the `ret`: restore the
         // context before the call and let the callee set the return label.
+        // SAFETY: `i` is the live `ret` being visited; null when it starts its block.
         let prev = unsafe { LLVMGetPreviousInstruction(i) };
         let musttail = !prev.is_null()
             && ir::opcode(prev) == Op::LLVMCall
+            // SAFETY: `prev` is a live, non-null instruction; the shim checks that it is a call.
             && unsafe { crate::ffi::tp_call_is_musttail(prev) } != 0;
         if musttail {
             ir.before(prev);
@@ -960,6 +996,7 @@ impl<'a> FnInstr<'a> {
         let ir = self.ir;
         let phis = std::mem::take(&mut self.phis);
         for &(phi, sp) in &phis {
+            // SAFETY: `phi` is a PHI of `self.f` recorded by `visit` (`self.phis`), still live.
             let n = unsafe { LLVMCountIncoming(phi) };
             let to = ir::block_of(phi);
             // A block named twice (a switch with two cases to one target) must get the
@@ -969,7 +1006,9 @@ impl<'a> FnInstr<'a> {
             // itself around a loop) selects nothing: Rule 1 adds no label.
             let selects = phi_selects(phi);
             for k in 0..n {
+                // SAFETY: `phi` is a live PHI and `k` < its incoming count `n`.
                 let v = unsafe { LLVMGetIncomingValue(phi, k) };
+                // SAFETY: `phi` is a live PHI and `k` < its incoming count `n`.
                 let from = unsafe { LLVMGetIncomingBlock(phi, k) };
                 if let Some(&s) = done.get(&from) {
                     ir.add_incoming(sp, s, from);
@@ -1023,8 +1062,10 @@ impl<'a> FnInstr<'a> {
                 if !zero.contains(&sp) {
                     continue;
                 }
+                // SAFETY: `sp` is one of our shadow PHIs; none is erased before the loop below.
                 let n = unsafe { LLVMCountIncoming(sp) };
                 let ok = (0..n).all(|k| {
+                    // SAFETY: `sp` is a live PHI and `k` < its incoming count `n`.
                     let v = unsafe { LLVMGetIncomingValue(sp, k) };
                     ir::is_zero_const(v) || zero.contains(&v)
                 });
@@ -1048,6 +1089,8 @@ impl<'a> FnInstr<'a> {
         for &(_, sp) in phis {
             if zero.contains(&sp) {
                 let z = self.ir.null(ir::type_of(sp));
+                // SAFETY: `sp` is a live shadow PHI listed once in `phis`; every map entry
+                // naming it was redirected to 0 above, so nothing hands it out once erased.
                 unsafe {
                     LLVMReplaceAllUsesWith(sp, z);
                     LLVMInstructionEraseFromParent(sp);
@@ -1065,8 +1108,10 @@ impl<'a> FnInstr<'a> {
 /// loop that swaps `u` and `v`), which Rule 1 leaves alone ("Pointers"); the values
 /// carry the labels of the memory they were read from.
 pub(crate) fn phi_selects(phi: V) -> bool {
+    // SAFETY: callers pass a live PHI of the function (taint module header).
     let n = unsafe { LLVMCountIncoming(phi) };
     let mut values: Vec<V> = (0..n)
+        // SAFETY: `phi` is a live PHI and `k` < its incoming count `n`.
         .map(|k| unsafe { LLVMGetIncomingValue(phi, k) })
         .filter(|&v| v != phi)
         .collect();

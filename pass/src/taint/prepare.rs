@@ -38,6 +38,8 @@ fn has_scalable(ir_ty: inkwell::llvm_sys::prelude::LLVMTypeRef) -> bool {
 pub fn precheck(f: V, list: &AbiList) -> Vec<String> {
     let mut errs = Vec::new();
     for (k, _) in ir::params(f).iter().enumerate() {
+        // SAFETY: `f` is a live function of the module and `k` one of its parameter indices
+        // (taint module header); the shim checks that `f` is a function.
         if unsafe { ffi::tp_has_unsupported_param_attr(f, k as u32) } != 0 {
             errs.push(format!(
                 "in function `{}`: parameter {k} is `inalloca` or `preallocated`. {PLEASE_REPORT}",
@@ -86,6 +88,8 @@ pub fn precheck(f: V, list: &AbiList) -> Vec<String> {
             }
             if op == Op::LLVMCall || op == Op::LLVMInvoke {
                 for k in 0..ir::num_call_args(i) {
+                    // SAFETY: `i` is a live call or invoke of `f` and `k` < its
+                    // argument count; the shim checks that `i` is a call.
                     if unsafe { ffi::tp_has_unsupported_param_attr(i, k) } != 0 {
                         errs.push(inst_error(
                             f,
@@ -150,6 +154,7 @@ pub fn analyze(f: V) -> Analysis {
             cfg.edge(n, index[&s]);
         }
         if ir::opcode(t) == Op::LLVMInvoke {
+            // SAFETY: `t` is a live invoke (checked just above) of the function being analysed.
             let u = unsafe { LLVMGetUnwindDest(t) };
             cfg.unwind.push((n, index[&u]));
         }
@@ -336,6 +341,7 @@ impl Prepared {
 }
 
 fn has_phi(b: B) -> bool {
+    // SAFETY: `b` is a live block of the function being prepared (taint module header).
     let i = unsafe { LLVMGetFirstInstruction(b) };
     !i.is_null() && ir::is_phi(i)
 }
@@ -368,6 +374,8 @@ pub(crate) fn location_key(
             inlined_at: std::ptr::null_mut(),
             subprogram: std::ptr::null_mut(),
         };
+        // SAFETY: `loc` is non-null metadata of the module (a location, or what the previous
+        // one was inlined at); the shim checks it is a DILocation and fills `li`.
         if unsafe { ffi::tp_location_info(loc, &mut li) } == 0 {
             break;
         }
@@ -575,6 +583,9 @@ fn sinks(
                     Op::LLVMIndirectBr | Op::LLVMCallBr => indirect += 1,
                     _ if split => {
                         if done.insert((b, idx)) {
+                            // SAFETY: `term` is the live terminator of `an.blocks[b]` and
+                            // `idx` the number of its successor `to` (`analyze` records
+                            // successors in order, with repeats).
                             unsafe { ffi::tp_split_edge(term, idx as u32) };
                             changed = true;
                         }
@@ -629,6 +640,8 @@ pub fn prepare(ir: &Ir, f: V) -> Prepared {
     // -O0 and -O2 builds would see different value flows. Debug info is kept
     // (dbg.declare becomes dbg.value). Functions that call setjmp are left alone (the
     // shim refuses): after a longjmp, promoted locals could change value.
+    // SAFETY: `f` is a live function (taint module header); a null list with length 0
+    // asks the shim to promote every promotable alloca.
     let promoted = unsafe { ffi::tp_promote_allocas(f, std::ptr::null_mut(), 0) };
 
     // Invoke results get their label from the return TLS slot in the normal
@@ -645,11 +658,14 @@ pub fn prepare(ir: &Ir, f: V) -> Prepared {
         // placed after the call need a place of their own.
         let has_result =
             ir::kind(ir::type_of(t)) != inkwell::llvm_sys::LLVMTypeKind::LLVMVoidTypeKind;
+        // SAFETY: `t` is a live invoke (checked above); the shim casts it to `CallBase`.
         if !has_result && unsafe { ffi::tp_call_returns_twice(t) } == 0 {
             continue;
         }
+        // SAFETY: `t` is a live invoke (checked above).
         let nd = unsafe { LLVMGetNormalDest(t) };
         if an0.pred_edges[an0.index[&nd]] > 1 || has_phi(nd) {
+            // SAFETY: `t` is a live invoke; successor 0 is its normal destination.
             unsafe { ffi::tp_split_edge(t, 0) };
         }
     }

@@ -1,5 +1,5 @@
-//! Loop sinks (DESIGN decision 3: accumulate in registers, report once per loop
-//! execution).
+//! Loop sinks (docs/design.md, decision 3: accumulate in registers, report once per
+//! loop execution).
 //!
 //! Each logical loop (see `prepare::Sink`: a natural loop, or the loops the optimizer
 //! made from one source loop, such as a vector loop and its remainder) gets an `i16`
