@@ -24,7 +24,8 @@ build:
 
 # Install into PREFIX (staged under DESTDIR, for packaging):
 #
-#   PREFIX/bin/                 taintprof, taintprof-cc, taintprof-cxx, taintprof-c++ (link)
+#   PREFIX/bin/                 taintprof, taintprof-cc, taintprof-cxx, taintprof-c++ (link),
+#                               taintprof-bench (what `taintprof bench` runs)
 #   PREFIX/lib/                 libtaintprof_pass.so (the pass plugin), libtaintprof_rt.a
 #                               (the runtime), libtaintprof_dip.so (`taintprof dip`)
 #   PREFIX/include/taintprof/   taintprof.h, perf-taint/PerfTaint.h{,pp}
@@ -48,12 +49,13 @@ VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' Cargo.toml | head -n 1)
 INSTALL ?= install
 
 install: $(if $(NO_BUILD),,build)
-	@for f in taintprof taintprof-cc taintprof-cxx libtaintprof_pass.so libtaintprof_rt.a libtaintprof_dip.so; do \
+	@for f in taintprof taintprof-cc taintprof-cxx taintprof-bench libtaintprof_pass.so libtaintprof_rt.a libtaintprof_dip.so; do \
 	  test -f "$(BUILD_DIR)/$$f" || { echo "install: $(BUILD_DIR)/$$f is missing: run make build (cargo build --release --workspace) first" >&2; exit 1; }; \
 	done
 	$(INSTALL) -d "$(DEST)/bin" "$(DEST)/lib" "$(DEST)/include/taintprof/perf-taint" \
 	  "$(DEST)/share/cmake/taintprof" "$(DEST)/share/taintprof"
-	$(INSTALL) -m 755 "$(BUILD_DIR)/taintprof" "$(BUILD_DIR)/taintprof-cc" "$(BUILD_DIR)/taintprof-cxx" "$(DEST)/bin/"
+	$(INSTALL) -m 755 "$(BUILD_DIR)/taintprof" "$(BUILD_DIR)/taintprof-cc" "$(BUILD_DIR)/taintprof-cxx" \
+	  "$(BUILD_DIR)/taintprof-bench" "$(DEST)/bin/"
 	ln -sfn taintprof-cxx "$(DEST)/bin/taintprof-c++"
 	$(INSTALL) -m 755 "$(BUILD_DIR)/libtaintprof_pass.so" "$(BUILD_DIR)/libtaintprof_dip.so" "$(DEST)/lib/"
 	$(INSTALL) -m 644 "$(BUILD_DIR)/libtaintprof_rt.a" "$(DEST)/lib/"
@@ -70,6 +72,6 @@ install: $(if $(NO_BUILD),,build)
 
 uninstall:
 	rm -f "$(DEST)/bin/taintprof" "$(DEST)/bin/taintprof-cc" "$(DEST)/bin/taintprof-cxx" \
-	  "$(DEST)/bin/taintprof-c++" "$(DEST)/lib/libtaintprof_pass.so" \
+	  "$(DEST)/bin/taintprof-c++" "$(DEST)/bin/taintprof-bench" "$(DEST)/lib/libtaintprof_pass.so" \
 	  "$(DEST)/lib/libtaintprof_rt.a" "$(DEST)/lib/libtaintprof_dip.so"
 	rm -rf "$(DEST)/include/taintprof" "$(DEST)/share/cmake/taintprof" "$(DEST)/share/taintprof"

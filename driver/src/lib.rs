@@ -1,10 +1,12 @@
 //! # taintprof-driver
 //!
 //! The user-facing side of taintprof: the compiler wrappers `taintprof-cc` /
-//! `taintprof-c++` and the `taintprof` command (`run`, `report`, `denormals`, `dip`,
-//! `bench`). The driver
-//! compiles, runs, and reads reports; every analysis result comes from the pass and the
-//! runtime (see `shared/DESIGN.md`), so nothing here computes labels or loop results.
+//! `taintprof-c++` and the `taintprof` command (`run`, `report`, `denormals`, `dip`;
+//! `bench` runs the separate `taintprof-bench` binary of the `benchkit/` crate, which
+//! uses this library). The driver
+//! compiles, runs, and reads reports; every analysis result still comes from the pass
+//! and the runtime, so nothing here computes labels or loop results (the analysis is
+//! to move here, issue 23: docs/design.md, decision 7).
 //!
 //! Module map:
 //!
@@ -23,7 +25,6 @@
 //! | [`run`] | `taintprof run` (taint and denormal reports) |
 //! | [`denormal`] | denormal reports (both modes): loading, the summary model, text, `--html` pages and PNG pictures, `--compare` |
 //! | [`dip`] | `taintprof dip`: an unmodified binary under the exception profiler (`LD_PRELOAD`), then symbolize and print |
-//! | [`bench`] | `taintprof bench`: slowdowns of taint tracking (with and without control-flow tainting), denormal tracing (compiler mode, exceptions) against native, DFSan and Valgrind's floor |
 //! | [`table`] | aligned text columns |
 //! | [`out`] | `errln!`, `err!`, `outln!`, `out!`: messages that never panic on a closed pipe |
 
@@ -31,7 +32,6 @@
 #[macro_use]
 pub mod out;
 
-pub mod bench;
 pub mod cc;
 pub mod cmdline;
 pub mod denormal;

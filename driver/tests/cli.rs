@@ -1,6 +1,7 @@
 //! The `taintprof` command and the wrappers' own behaviour, run as processes. Nothing
 //! here needs the pass plugin or the runtime: reports come from fixtures, programs from
-//! `/bin/sh`.
+//! `/bin/sh`. `taintprof bench` runs `taintprof-bench`, which `cargo build --release
+//! --workspace` puts next to `taintprof` (without it those tests fail and name it).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -411,6 +412,40 @@ fn unknown_flags_and_missing_arguments_fail_cleanly() {
         "unknown workload `nope`",
     );
     assert_clean_error(&taintprof(&["bench", "--runs", "x"]), "--runs");
+}
+
+#[test]
+fn bench_runs_taintprof_bench_with_the_same_arguments() {
+    // The help, the errors and the exit status are taintprof-bench's.
+    let out = taintprof(&["bench", "--help"]);
+    let help = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for f in [
+        "taintprof-bench",
+        "--quick",
+        "--callgrind",
+        "--workload",
+        "--no-chart",
+    ] {
+        assert!(help.contains(f), "{f}: {help}");
+    }
+    let out = taintprof(&["bench", "--quick", "--runs", "x"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("--runs"));
+
+    // A taintprof without it says which file is missing, in one line.
+    let dir = tempdir("no-bench").canonicalize().unwrap();
+    let alone = dir.join("taintprof");
+    std::fs::copy(TAINTPROF, &alone).unwrap();
+    let out = Command::new(&alone)
+        .args(["bench", "--quick"])
+        .output()
+        .unwrap();
+    let missing = dir.join("taintprof-bench");
+    assert_clean_error(&out, &format!("{} not found", missing.display()));
+    let err = text(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -1,21 +1,22 @@
 //! ARCHITECTURE.md's code map must mention every source file.
 //!
 //! A source file is a `*.rs`, `*.c`, `*.cpp` or `*.h` under `abi/`, `pass/`, `rt/`,
-//! `driver/`, `dip/`, `symbolize/`, `tests/src/` or `bench/`, except those in a
-//! `tests/` directory of a crate (integration tests, fixtures and the test programs
-//! they compile) and `target/`. It is mentioned when a line of the map contains its
-//! full path, or its directory's path (`pass/src/denormal/`) and its file name as a
-//! word of its own (`func.rs`).
+//! `driver/`, `dip/`, `symbolize/`, `benchkit/`, `tests/src/` or `bench/`, except
+//! those in a `tests/` directory of a crate (integration tests, fixtures and the test
+//! programs they compile) and `target/`. It is mentioned when a line of the map
+//! contains its full path, or its directory's path (`pass/src/denormal/`) and its file
+//! name as a word of its own (`func.rs`).
 
 use std::path::{Path, PathBuf};
 
-const ROOTS: [&str; 8] = [
+const ROOTS: [&str; 9] = [
     "abi",
     "pass",
     "rt",
     "driver",
     "dip",
     "symbolize",
+    "benchkit",
     "tests/src",
     "bench",
 ];

@@ -13,11 +13,12 @@ use std::sync::OnceLock;
 use taintprof_tests::*;
 
 /// Files `make install` must lay out, relative to the prefix.
-const LAYOUT: [&str; 16] = [
+const LAYOUT: [&str; 17] = [
     "bin/taintprof",
     "bin/taintprof-cc",
     "bin/taintprof-cxx",
     "bin/taintprof-c++",
+    "bin/taintprof-bench",
     "lib/libtaintprof_pass.so",
     "lib/libtaintprof_rt.a",
     "lib/libtaintprof_dip.so",

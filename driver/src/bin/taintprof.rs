@@ -1,12 +1,13 @@
 //! `taintprof`: run instrumented programs, read their reports, benchmark the overhead.
 //!
 //! Subcommands: `run`, `report`, `denormals`, `dip`, `bench` (see `taintprof help`). Errors are one line on
-//! stderr (`taintprof: error: ...`) and a non-zero exit status.
+//! stderr (`taintprof: error: ...`) and a non-zero exit status. `bench` runs the separate
+//! `taintprof-bench` program (next to this one) with its arguments.
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
-use taintprof_driver::{bench, denormal, dip, errln, report, run};
+use taintprof_driver::{denormal, dip, errln, report, run};
 
 /// Which input parameters control which loops: run a program built with
 /// taintprof-cc / taintprof-c++, then read its report.
@@ -164,50 +165,18 @@ taintprof dip --compare app.4242.denormal.json -- ./app")]
     /// tracking with and without control-flow tainting, denormal tracing) vs
     /// DataFlowSanitizer, Valgrind's floor and the exception profiler, side by side,
     /// against the performance targets; writes a PNG chart.
+    ///
+    /// Runs the separate `taintprof-bench` program next to this executable with the
+    /// same arguments; `taintprof bench --help` shows its options.
+    #[command(disable_help_flag = true, disable_version_flag = true)]
     Bench {
-        /// Runs per workload and configuration (medians are reported) [default: 5, or
-        /// 1 with --callgrind].
-        #[arg(long, value_name = "N")]
-        runs: Option<usize>,
-        /// Small inputs and one compile per build: a smoke test in a minute or two.
-        #[arg(long)]
-        quick: bool,
-        /// Count instructions with valgrind --tool=callgrind (smaller inputs) instead of
-        /// timing.
-        #[arg(long)]
-        callgrind: bool,
-        /// Write every run's figures to FILE as JSON.
-        #[arg(long, value_name = "FILE")]
-        json: Option<PathBuf>,
-        /// Only this workload (repeatable): jacobi, jacobi-denormal, matmul, cg, nbody,
-        /// accessors, omp_stencil.
-        #[arg(long = "workload", value_name = "NAME")]
-        workloads: Vec<String>,
-        /// Only this configuration (repeatable): native, taint, taint-nocf, dfsan,
-        /// denormal, valgrind-none, dip. The native baseline always runs. Default: all
-        /// (dip skips jacobi-denormal unless named here: it traps on every denormal).
-        #[arg(long = "config", value_name = "NAME")]
-        configs: Vec<String>,
-        /// Give up on a run after this many seconds and show "timed out" for its
-        /// configuration (default: per configuration; dip 300 s, valgrind-none 600 s,
-        /// the others none).
-        #[arg(long, value_name = "SECONDS")]
-        timeout: Option<u64>,
-        /// Build in DIR and keep the binaries and reports (default: a temporary
-        /// directory, removed afterwards).
-        #[arg(long, value_name = "DIR")]
-        dir: Option<PathBuf>,
-        /// Compiles per workload and build for the compile-time table (median) [default:
-        /// 3, or 1 with --quick; 0 skips compile times].
-        #[arg(long, value_name = "N")]
-        compile_runs: Option<usize>,
-        /// Write the bar chart (PNG) to FILE [default: next to --json, else bench.png in
-        /// --dir, else in the current directory].
-        #[arg(long, value_name = "FILE", conflicts_with = "no_chart")]
-        chart: Option<PathBuf>,
-        /// Write no chart.
-        #[arg(long)]
-        no_chart: bool,
+        /// The arguments of taintprof-bench (see `taintprof bench --help`).
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "ARGS"
+        )]
+        args: Vec<OsString>,
     },
 }
 
@@ -269,31 +238,7 @@ fn main() {
                 args,
             )
         }
-        Cmd::Bench {
-            runs,
-            quick,
-            callgrind,
-            json,
-            workloads,
-            configs,
-            timeout,
-            dir,
-            compile_runs,
-            chart,
-            no_chart,
-        } => bench::bench(&bench::BenchOptions {
-            runs,
-            quick,
-            callgrind,
-            json,
-            workloads,
-            configs,
-            timeout,
-            dir,
-            compile_runs,
-            chart,
-            no_chart,
-        }),
+        Cmd::Bench { args } => bench_command(&args),
     };
     match result {
         Ok(code) => std::process::exit(code),
@@ -302,6 +247,30 @@ fn main() {
             std::process::exit(1);
         }
     }
+}
+
+/// The benchmark harness, a program of its own (the `benchkit/` crate): `taintprof
+/// bench ARGS` is `taintprof-bench ARGS`.
+const BENCH_PROGRAM: &str = "taintprof-bench";
+
+/// `taintprof bench`: replaces this process with the `taintprof-bench` in this
+/// executable's directory, so that its output, signals and exit status are the
+/// command's own. Returns only if that program is missing or cannot be started.
+fn bench_command(args: &[OsString]) -> anyhow::Result<i32> {
+    use std::os::unix::process::CommandExt;
+    let exe = std::env::current_exe()
+        .map_err(|e| anyhow::anyhow!("cannot find the taintprof executable: {e}"))?;
+    // The real file's directory, also when taintprof was started through a symlink.
+    let exe = exe.canonicalize().unwrap_or(exe);
+    let program = exe.with_file_name(BENCH_PROGRAM);
+    if !program.is_file() {
+        anyhow::bail!(
+            "{} not found (`taintprof bench` runs it); build it with `cargo build --release --workspace`",
+            program.display()
+        );
+    }
+    let e = std::process::Command::new(&program).args(args).exec();
+    anyhow::bail!("cannot run {}: {e}", program.display())
 }
 
 /// `taintprof denormals`.

@@ -112,10 +112,7 @@ fn bases_match(a: &str, b: &str) -> Option<bool> {
         return (a == b).then_some(true);
     }
     match (a.strip_prefix('*'), b.strip_prefix('*')) {
-        (Some(x), Some(y)) => match keys_match(x, y) {
-            Some(exact) => Some(exact),
-            None => None,
-        },
+        (Some(x), Some(y)) => keys_match(x, y),
         // A struct reached from an argument may be the one a pointer in memory names.
         _ if a == b => Some(true),
         _ => Some(false),

@@ -55,7 +55,7 @@ pub struct Finished {
 }
 
 /// The source of the spawn helper.
-pub const SPAWN_SOURCE: &str = include_str!("../../../bench/tools/tp_spawn.c");
+pub const SPAWN_SOURCE: &str = include_str!("../../bench/tools/tp_spawn.c");
 
 /// How measured programs are started.
 #[derive(Debug, Clone)]
@@ -174,7 +174,7 @@ pub fn run_spawned(
             None => anyhow::bail!(
                 "tp_spawn wrote no figures to {} (status {})",
                 figures.display(),
-                crate::exit_code(f.status)
+                taintprof_driver::exit_code(f.status)
             ),
         }
     }
@@ -376,7 +376,7 @@ mod tests {
         assert_eq!(f.stdout, b"hi\n");
         assert!(f.seconds >= 0.2 && f.seconds < 5.0);
         let f = run("kill -TERM $$");
-        assert_eq!(crate::exit_code(f.status), 128 + 15);
+        assert_eq!(taintprof_driver::exit_code(f.status), 128 + 15);
         let argv: Vec<OsString> = vec!["/no/such/program".into()];
         let f = run_spawned(
             &spawn,

@@ -1,9 +1,11 @@
 //! The bench's PNG bar chart: one group of bars per workload (one bar per
 //! configuration, slowdown against native on a log scale with grid lines at 1×, 2×, 5×,
 //! 10×, ...), the geometric means as the last group, and a legend. Drawn with the
-//! canvas and bitmap font of the denormal pictures ([`crate::denormal::image`]).
+//! canvas and bitmap font of the denormal pictures ([`taintprof_driver::denormal::image`]).
 
-use crate::denormal::image::{clip, text_width, Canvas, Rect, Rgb, GREY, INK, LIGHT, WHITE};
+use taintprof_driver::denormal::image::{
+    clip, text_width, Canvas, Rect, Rgb, GREY, INK, LIGHT, WHITE,
+};
 
 /// A configuration: one bar per group.
 #[derive(Debug, Clone)]

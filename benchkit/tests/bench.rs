@@ -1,15 +1,17 @@
-//! `taintprof bench` for real: a `--quick` run of every workload in the native, taint
-//! and denormal configurations, with compile times, the chart and the JSON.
+//! `taintprof-bench` (what `taintprof bench` runs) for real: a `--quick` run of every
+//! workload in the native, taint and denormal configurations, with compile times, the
+//! chart and the JSON.
 //!
-//! Needs `libtaintprof_pass.so` and `libtaintprof_rt.a` (built by `cargo build
-//! --release`), `rt/include/taintprof.h` and clang-19 (`scripts/setup.sh` installs and
-//! builds them all). When one of them is absent the test fails and names it.
+//! Needs `taintprof-cc`, `taintprof-cxx`, `libtaintprof_pass.so` and `libtaintprof_rt.a`
+//! next to `taintprof-bench` (built by `cargo build --release --workspace`),
+//! `rt/include/taintprof.h` and clang-19 (`scripts/setup.sh` installs and builds them
+//! all). When one of them is absent the test fails and names it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use taintprof_driver::locate::{Lang, Locator};
 
-const TAINTPROF: &str = env!("CARGO_BIN_EXE_taintprof");
+const BENCH: &str = env!("CARGO_BIN_EXE_taintprof-bench");
 
 const WORKLOADS: [&str; 7] = [
     "jacobi",
@@ -25,9 +27,19 @@ const WORKLOADS: [&str; 7] = [
 fn missing_artifacts() -> Option<String> {
     let locator = Locator::new(
         |k| std::env::var_os(k),
-        Path::new(TAINTPROF).parent().map(Path::to_path_buf),
+        Path::new(BENCH).parent().map(Path::to_path_buf),
         Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rt/include")),
     );
+    let next_to_bench = |name: &str| {
+        let p = Path::new(BENCH).with_file_name(name);
+        (!p.is_file()).then(|| format!("{} not found", p.display()))
+    };
+    if let Some(e) = ["taintprof-cc", "taintprof-cxx"]
+        .into_iter()
+        .find_map(next_to_bench)
+    {
+        return Some(e);
+    }
     let checks = [
         locator.plugin().err(),
         locator.runtime().err(),
@@ -70,8 +82,8 @@ fn quick_run_of_every_workload_in_native_taint_and_denormal() {
     std::fs::create_dir_all(&dir.0).unwrap();
     let json = dir.0.join("bench.json");
     let chart = dir.0.join("chart.png");
-    let out = Command::new(TAINTPROF)
-        .args(["bench", "--quick", "--runs", "1", "--compile-runs", "1"])
+    let out = Command::new(BENCH)
+        .args(["--quick", "--runs", "1", "--compile-runs", "1"])
         .args([
             "--config", "native", "--config", "taint", "--config", "denormal",
         ])
@@ -87,7 +99,7 @@ fn quick_run_of_every_workload_in_native_taint_and_denormal() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success(),
-        "taintprof bench failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
+        "taintprof-bench failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
     );
 
     // The text: every workload in the tables, checksums agree, targets listed.
@@ -187,7 +199,7 @@ fn quick_run_of_every_workload_in_native_taint_and_denormal() {
     assert!(w >= 600 && h >= 400, "{w}x{h}");
     let count = |rgb: [u8; 3]| px.chunks(3).filter(|p| *p == rgb).count();
     for config in ["native", "taint", "denormal"] {
-        let c = taintprof_driver::bench::chart::color_of(config, 0);
+        let c = taintprof_bench::chart::color_of(config, 0);
         // 8 groups (7 workloads + geomean) of bars at least 12 px wide and a few high.
         assert!(count(c) > 8 * 12 * 3, "{config}: {} pixels", count(c));
     }
@@ -200,8 +212,8 @@ fn quick_run_of_every_workload_in_native_taint_and_denormal() {
 
 #[test]
 fn bench_flag_errors_are_clear() {
-    let out = Command::new(TAINTPROF)
-        .args(["bench", "--chart", "x.png", "--no-chart"])
+    let out = Command::new(BENCH)
+        .args(["--chart", "x.png", "--no-chart"])
         .output()
         .unwrap();
     assert!(!out.status.success());
@@ -210,8 +222,8 @@ fn bench_flag_errors_are_clear() {
         err.contains("--no-chart") && err.contains("--chart"),
         "{err}"
     );
-    let out = Command::new(TAINTPROF)
-        .args(["bench", "--compile-runs", "x"])
+    let out = Command::new(BENCH)
+        .args(["--compile-runs", "x"])
         .output()
         .unwrap();
     assert!(!out.status.success());

@@ -11,7 +11,7 @@
 //! given a time limit per run ([`Config::timeout`]); a workload can leave a configuration
 //! out of the default set ([`Workload::skip_by_default`]).
 
-use crate::locate::Lang;
+use taintprof_driver::locate::Lang;
 
 /// A benchmark program.
 #[derive(Debug, Clone, Copy)]
@@ -56,21 +56,21 @@ impl Workload {
 /// The shared header every workload includes.
 pub const HEADER: (&str, &str) = (
     "tp_bench.h",
-    include_str!("../../../bench/workloads/tp_bench.h"),
+    include_str!("../../bench/workloads/tp_bench.h"),
 );
 
 /// DataFlowSanitizer's ABI list for the C++ and OpenMP runtimes (the `dfsan` build
 /// passes it with `-fsanitize-ignorelist`).
 pub const DFSAN_ABILIST: (&str, &str) = (
     "dfsan_abilist.txt",
-    include_str!("../../../bench/workloads/dfsan_abilist.txt"),
+    include_str!("../../bench/workloads/dfsan_abilist.txt"),
 );
 
 /// Files written next to the workloads' sources before building; `{src}` in a build
 /// flag is that directory.
 pub const SUPPORT_FILES: &[(&str, &str)] = &[HEADER, DFSAN_ABILIST];
 
-const JACOBI: &str = include_str!("../../../bench/workloads/jacobi.c");
+const JACOBI: &str = include_str!("../../bench/workloads/jacobi.c");
 
 /// Why `dip` skips the denormal workload unless asked for.
 const DIP_TRAPS: &str = "dip traps once per instruction with a denormal operand \
@@ -111,7 +111,7 @@ pub const WORKLOADS: &[Workload] = &[
     Workload {
         name: "matmul",
         file: "matmul.c",
-        source: include_str!("../../../bench/workloads/matmul.c"),
+        source: include_str!("../../bench/workloads/matmul.c"),
         about: "dense matrix multiply, double; parameters m, n, k",
         lang: Lang::C,
         args: &["1280"],
@@ -126,7 +126,7 @@ pub const WORKLOADS: &[Workload] = &[
     Workload {
         name: "cg",
         file: "cg.c",
-        source: include_str!("../../../bench/workloads/cg.c"),
+        source: include_str!("../../bench/workloads/cg.c"),
         about: "conjugate gradients on the 5-point Poisson matrix in CSR (SpMV, dots, axpys), double; parameters n (grid n x n), iters",
         lang: Lang::C,
         args: &["700", "100"],
@@ -141,7 +141,7 @@ pub const WORKLOADS: &[Workload] = &[
     Workload {
         name: "nbody",
         file: "nbody.c",
-        source: include_str!("../../../bench/workloads/nbody.c"),
+        source: include_str!("../../bench/workloads/nbody.c"),
         about: "n-body steps, all-pairs softened gravity, leapfrog, double; parameters n, steps",
         lang: Lang::C,
         args: &["1200", "60"],
@@ -156,7 +156,7 @@ pub const WORKLOADS: &[Workload] = &[
     Workload {
         name: "accessors",
         file: "accessors.cpp",
-        source: include_str!("../../../bench/workloads/accessors.cpp"),
+        source: include_str!("../../bench/workloads/accessors.cpp"),
         about: "C++ templates: matrix<T> with at()/getRows()/getColumns(), a clamped accessor, a 5x5 convolution and a matrix-vector product over row iterators; parameters n, reps",
         lang: Lang::Cxx,
         args: &["1024", "24"],
@@ -171,7 +171,7 @@ pub const WORKLOADS: &[Workload] = &[
     Workload {
         name: "omp_stencil",
         file: "omp_stencil.c",
-        source: include_str!("../../../bench/workloads/omp_stencil.c"),
+        source: include_str!("../../bench/workloads/omp_stencil.c"),
         about: "OpenMP 2-D heat stencil (parallel for over rows, 2 threads), double; parameters n, iters",
         lang: Lang::C,
         args: &["2048", "80"],
@@ -190,7 +190,7 @@ pub const WORKLOADS: &[Workload] = &[
 pub enum Compiler {
     /// clang 19 (`clang-19` / `clang++-19`), found like the wrappers find it.
     Clang,
-    /// `taintprof-cc` / `taintprof-c++` next to the `taintprof` executable.
+    /// `taintprof-cc` / `taintprof-c++` next to the `taintprof-bench` executable.
     TaintprofCc,
 }
 
@@ -224,7 +224,8 @@ pub enum Runner {
 pub enum Tool {
     /// `valgrind` on `PATH`.
     Valgrind,
-    /// This `taintprof` executable (for subcommands that run a program).
+    /// The `taintprof` executable next to `taintprof-bench` (for subcommands that run
+    /// a program).
     Taintprof,
 }
 
@@ -507,7 +508,7 @@ mod tests {
         // The flags are the wrapper's own (it consumes them; clang never sees them).
         for c in [on, off] {
             let args: Vec<String> = c.build.flags.iter().map(|s| s.to_string()).collect();
-            let (opts, rest) = crate::cc::split_own_flags(args).unwrap();
+            let (opts, rest) = taintprof_driver::cc::split_own_flags(args).unwrap();
             assert!(opts.control_flow.is_some());
             assert_eq!(rest, ["-O2"]);
         }
@@ -518,7 +519,7 @@ mod tests {
         let find = |n: &str| CONFIGS.iter().find(|c| c.name == n).unwrap();
         let d = find("denormal");
         let args: Vec<String> = d.build.flags.iter().map(|s| s.to_string()).collect();
-        let (opts, rest) = crate::cc::split_own_flags(args).unwrap();
+        let (opts, rest) = taintprof_driver::cc::split_own_flags(args).unwrap();
         assert_eq!(opts.mode.as_deref(), Some("denormal"));
         assert_eq!(rest, ["-O2"]);
         assert_eq!(d.reports, Reports::Denormal);

@@ -2,8 +2,8 @@
 //! ratios against the baseline, geometric means over the suite, compile times, and
 //! the targets the issue sets.
 
-use super::catalog::{Workload, BASELINE};
-use super::Problem;
+use crate::catalog::{Workload, BASELINE};
+use crate::Problem;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -541,8 +541,8 @@ pub fn targets(
 
 #[cfg(test)]
 mod tests {
-    use super::super::catalog::WORKLOADS;
     use super::*;
+    use crate::catalog::WORKLOADS;
 
     fn sample(w: &str, c: &str, v: f64, kib: u64) -> Sample {
         Sample {

@@ -1,6 +1,14 @@
+//! # taintprof-bench
+//!
 //! `taintprof bench`: what taint tracking and denormal tracing cost, side by side with a
 //! native build, DataFlowSanitizer, Valgrind's floor and the exception profiler, in one
 //! run.
+//!
+//! The harness is its own binary, `taintprof-bench` (`src/main.rs`), kept out of the
+//! user-facing `taintprof`; `taintprof bench ARGS` runs the `taintprof-bench` next to
+//! it with the same arguments. It finds `taintprof-cc`, `taintprof-c++`, `taintprof`,
+//! the plugin and the runtime next to its own executable, and shares the driver's code
+//! (the [`taintprof_driver`] library) for locating tools, reading reports and drawing.
 //!
 //! 1. Build every workload in every configuration once ([`catalog`] lists both).
 //! 2. Time compiling each workload with plain `clang-19 -O2` and with the plugin (taint
@@ -35,9 +43,6 @@ pub mod chart;
 pub mod process;
 pub mod stats;
 
-use crate::locate::{Lang, Locator};
-use crate::report;
-use crate::table::{Align, Table};
 use anyhow::{bail, Context, Result};
 use catalog::{
     Build, Compiler, Config, Reports, Runner, Tool, Workload, BASELINE, COMPILE_TIMED, CONFIGS,
@@ -51,6 +56,10 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use taintprof_driver::denormal;
+use taintprof_driver::locate::{Lang, Locator};
+use taintprof_driver::report;
+use taintprof_driver::table::{Align, Table};
 
 /// What to measure.
 #[derive(Debug, Clone, Default)]
@@ -612,7 +621,7 @@ impl Tools {
                 .exe_dir()
                 .and_then(|d| names.iter().map(|n| d.join(n)).find(|p| p.is_file()))
                 .ok_or_else(|| {
-                    format!("{what} not found next to the taintprof executable; build it with `cargo build --release`")
+                    format!("{what} not found next to the taintprof-bench executable; build it with `cargo build --release --workspace`")
                 })
         };
         let valgrind = locator.search_path("valgrind").ok_or_else(|| {
@@ -629,8 +638,7 @@ impl Tools {
             taintprof_cc: next_to_us(&["taintprof-cc"], "taintprof-cc"),
             taintprof_cxx: next_to_us(&["taintprof-c++", "taintprof-cxx"], "taintprof-c++"),
             valgrind,
-            taintprof: std::env::current_exe()
-                .map_err(|e| format!("cannot find the taintprof executable: {e}")),
+            taintprof: next_to_us(&["taintprof"], "taintprof"),
         })
     }
 
@@ -731,7 +739,7 @@ fn build(tools: &Tools, b: &Build, w: &Workload, src: &Path, out: &Path) -> Resu
             "building {} for {} failed ({hint}):\n{}\n{}",
             w.name,
             b.id,
-            crate::cc::display_command(
+            taintprof_driver::cc::display_command(
                 Path::new(&argv[0]),
                 &[],
                 &argv[1..]
@@ -862,7 +870,7 @@ fn run_once(
         bail!(
             "{} exited with status {}: {}",
             exe.display(),
-            crate::exit_code(f.status),
+            taintprof_driver::exit_code(f.status),
             tail(&stderr, 5)
         );
     }
@@ -1135,7 +1143,7 @@ fn draw_chart(
     configs: &[Config],
     cells: &[CellSummary],
     geomeans: &[Geomean],
-) -> (crate::denormal::image::Canvas, Vec<chart::Bar>) {
+) -> (denormal::image::Canvas, Vec<chart::Bar>) {
     let series: Vec<chart::Series> = configs
         .iter()
         .enumerate()
@@ -1250,7 +1258,9 @@ fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<
             .into_iter()
             .flatten()
             .flatten()
-            .filter(|e| crate::run::parse_report_name(&e.file_name().to_string_lossy()).is_some())
+            .filter(|e| {
+                taintprof_driver::run::parse_report_name(&e.file_name().to_string_lossy()).is_some()
+            })
             .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok());
         let Some(entry) = newest else {
             println!("  {}: no report in {}", w.name, rdir.display());
@@ -1338,9 +1348,9 @@ fn show_denormal_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> bool
     println!();
     println!("What the {} runs found (denormal reports)", c.name);
     let suffix = if c.reports == Reports::Dip {
-        crate::denormal::EXCEPTIONS_SUFFIX
+        denormal::EXCEPTIONS_SUFFIX
     } else {
-        crate::denormal::COMPILER_SUFFIX
+        denormal::COMPILER_SUFFIX
     };
     let mut ok = true;
     let dip = c.reports == Reports::Dip;
@@ -1368,9 +1378,7 @@ fn show_denormal_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> bool
             .into_iter()
             .flatten()
             .flatten()
-            .filter(|e| {
-                crate::denormal::parse_name(&e.file_name().to_string_lossy(), suffix).is_some()
-            })
+            .filter(|e| denormal::parse_name(&e.file_name().to_string_lossy(), suffix).is_some())
             .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok());
         let Some(entry) = newest else {
             t.row([
@@ -1382,7 +1390,7 @@ fn show_denormal_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> bool
             ok = false;
             continue;
         };
-        let r = match crate::denormal::load(&entry.path()) {
+        let r = match denormal::load(&entry.path()) {
             Ok(r) => r,
             Err(e) => {
                 t.row([w.name.to_string(), String::new(), String::new(), e]);
@@ -1390,10 +1398,10 @@ fn show_denormal_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> bool
                 continue;
             }
         };
-        let s = crate::denormal::summary::summarize(
+        let s = denormal::summary::summarize(
             &r,
             &entry.path().display().to_string(),
-            &crate::denormal::summary::SummaryOptions { top: Some(1) },
+            &denormal::summary::SummaryOptions { top: Some(1) },
         );
         let top = s
             .functions
@@ -1405,7 +1413,7 @@ fn show_denormal_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> bool
                     f.function,
                     x.source,
                     x.instruction.clone().unwrap_or_else(|| x.op.clone()),
-                    crate::denormal::thousands(x.events)
+                    denormal::thousands(x.events)
                 )
             })
             .unwrap_or_else(|| "no denormals".into());
@@ -1417,16 +1425,16 @@ fn show_denormal_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> bool
                 format!(
                     "{}: {} reads, {} writes ({})",
                     a.name,
-                    crate::denormal::thousands(a.denormal_reads),
-                    crate::denormal::thousands(a.denormal_writes),
+                    denormal::thousands(a.denormal_reads),
+                    denormal::thousands(a.denormal_writes),
                     a.role
                 )
             })
             .unwrap_or_default();
         t.row([
             w.name.to_string(),
-            crate::denormal::thousands(s.totals.denormal_operands),
-            crate::denormal::thousands(s.totals.denormal_results),
+            denormal::thousands(s.totals.denormal_operands),
+            denormal::thousands(s.totals.denormal_results),
             top,
             arr,
         ]);
@@ -1950,7 +1958,7 @@ mod tests {
         }
         // In the decoded PNG every bar is drawn in its configuration's color, from the
         // axis up.
-        let bg = crate::denormal::image::WHITE;
+        let bg = denormal::image::WHITE;
         for b in &bars {
             assert!(b.rect.w >= 12 && b.rect.h > 0, "{b:?}");
             assert!(b.rect.x + b.rect.w <= info.width && b.rect.y + b.rect.h <= info.height);

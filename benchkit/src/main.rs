@@ -1,0 +1,87 @@
+//! `taintprof-bench`: the benchmark harness, also run as `taintprof bench` (the
+//! `taintprof` command forwards its arguments here). Errors are one line on stderr
+//! (`taintprof-bench: error: ...`) and a non-zero exit status.
+
+use clap::Parser;
+use std::path::PathBuf;
+use taintprof_bench::{bench, BenchOptions};
+use taintprof_driver::errln;
+
+/// Measure slowdowns, peak memory and compile times: native vs taintprof (taint
+/// tracking with and without control-flow tainting, denormal tracing) vs
+/// DataFlowSanitizer, Valgrind's floor and the exception profiler, side by side,
+/// against the performance targets; writes a PNG chart.
+///
+/// Also run as `taintprof bench`. Needs taintprof-cc, taintprof-c++ and taintprof next
+/// to this executable (`cargo build --release --workspace` puts them there).
+#[derive(Parser)]
+#[command(name = "taintprof-bench", version)]
+struct Cli {
+    /// Runs per workload and configuration (medians are reported) [default: 5, or
+    /// 1 with --callgrind].
+    #[arg(long, value_name = "N")]
+    runs: Option<usize>,
+    /// Small inputs and one compile per build: a smoke test in a minute or two.
+    #[arg(long)]
+    quick: bool,
+    /// Count instructions with valgrind --tool=callgrind (smaller inputs) instead of
+    /// timing.
+    #[arg(long)]
+    callgrind: bool,
+    /// Write every run's figures to FILE as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Only this workload (repeatable): jacobi, jacobi-denormal, matmul, cg, nbody,
+    /// accessors, omp_stencil.
+    #[arg(long = "workload", value_name = "NAME")]
+    workloads: Vec<String>,
+    /// Only this configuration (repeatable): native, taint, taint-nocf, dfsan,
+    /// denormal, valgrind-none, dip. The native baseline always runs. Default: all
+    /// (dip skips jacobi-denormal unless named here: it traps on every denormal).
+    #[arg(long = "config", value_name = "NAME")]
+    configs: Vec<String>,
+    /// Give up on a run after this many seconds and show "timed out" for its
+    /// configuration (default: per configuration; dip 300 s, valgrind-none 600 s,
+    /// the others none).
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<u64>,
+    /// Build in DIR and keep the binaries and reports (default: a temporary
+    /// directory, removed afterwards).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Compiles per workload and build for the compile-time table (median) [default:
+    /// 3, or 1 with --quick; 0 skips compile times].
+    #[arg(long, value_name = "N")]
+    compile_runs: Option<usize>,
+    /// Write the bar chart (PNG) to FILE [default: next to --json, else bench.png in
+    /// --dir, else in the current directory].
+    #[arg(long, value_name = "FILE", conflicts_with = "no_chart")]
+    chart: Option<PathBuf>,
+    /// Write no chart.
+    #[arg(long)]
+    no_chart: bool,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = bench(&BenchOptions {
+        runs: cli.runs,
+        quick: cli.quick,
+        callgrind: cli.callgrind,
+        json: cli.json,
+        workloads: cli.workloads,
+        configs: cli.configs,
+        timeout: cli.timeout,
+        dir: cli.dir,
+        compile_runs: cli.compile_runs,
+        chart: cli.chart,
+        no_chart: cli.no_chart,
+    });
+    match result {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            errln!("taintprof-bench: error: {e:#}");
+            std::process::exit(1);
+        }
+    }
+}
