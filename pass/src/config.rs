@@ -92,6 +92,11 @@ pub struct Config {
     /// the smallest normal. Counts are the same either way. Pass parameters
     /// `dn-cover` / `no-dn-cover`.
     pub dn_cover: bool,
+    /// `TAINTPROF_TEST_PANIC_IN`: the name of a function in whose instrumentation the
+    /// pass panics on purpose, half way (shadow PHIs created, not yet filled), to
+    /// test that a panic becomes a compile error and leaves no invalid body for the
+    /// code generator (`lit/internal-panic.ll`). Default: none. Environment only.
+    pub test_panic_in: Option<String>,
 }
 
 impl Default for Config {
@@ -112,6 +117,7 @@ impl Default for Config {
             dn_inline_ops: true,
             dn_inline_mem: true,
             dn_cover: true,
+            test_panic_in: None,
         }
     }
 }
@@ -164,6 +170,7 @@ impl Config {
         c.sidecar = get("TAINTPROF_SIDECAR")
             .filter(|s| !s.is_empty())
             .map(PathBuf::from);
+        c.test_panic_in = get("TAINTPROF_TEST_PANIC_IN").filter(|v| !v.is_empty());
         c.sidecar_dir = get("TAINTPROF_SIDECAR_DIR")
             .filter(|s| !s.is_empty())
             .map(PathBuf::from);

@@ -235,6 +235,15 @@ pub unsafe extern "C" fn taintprof_run_module(
                 .cloned()
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "unknown panic".into());
+            // A panic can leave a function half instrumented: as after a bug found by
+            // the verifier, the code generator must not see it (it would crash there,
+            // far from the cause).
+            let _ = std::panic::catch_unwind(|| {
+                if invalid_ir(m).is_some() {
+                    // SAFETY: m is the live module; no Rust code holds its values now.
+                    unsafe { ffi::tp_drop_invalid_bodies(m) };
+                }
+            });
             let _ = std::panic::catch_unwind(|| {
                 emit(
                     m,
