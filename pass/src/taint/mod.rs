@@ -311,7 +311,10 @@ impl<'a> FnInstr<'a> {
         self.flush_rexit_pending()?;
         // Shadow PHIs still have no incoming values here: the body is invalid IR.
         if self.cfg.test_panic_in.as_deref() == Some(ir::name_of(self.f).as_str()) {
-            panic!("TAINTPROF_TEST_PANIC_IN={}: a panic on purpose", ir::name_of(self.f));
+            panic!(
+                "TAINTPROF_TEST_PANIC_IN={}: a panic on purpose",
+                ir::name_of(self.f)
+            );
         }
         // Leaves may name shadow PHIs that `fill_phis` replaces by 0.
         self.leaves.borrow_mut().clear();
