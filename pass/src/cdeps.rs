@@ -49,9 +49,10 @@ fn merge_into(dst: &mut Vec<usize>, src: &[usize]) -> bool {
 }
 
 impl ControlDeps {
-    /// `decider[b]` says which blocks end in a conditional terminator. Blocks
-    /// unreachable from the entry get no dependences.
-    pub fn new(cfg: &Cfg, pdom: &DomTree, decider: Vec<bool>) -> ControlDeps {
+    /// The direct control dependences alone (`direct` of [`Self::new`], without the
+    /// exception paths and the closure): for callers that walk upwards themselves
+    /// (`crate::provenance`), without the closure's cost.
+    pub fn direct_deps(cfg: &Cfg, pdom: &DomTree, decider: &[bool]) -> Vec<Vec<usize>> {
         let n = cfg.len();
         let mut direct: Vec<Vec<usize>> = vec![Vec::new(); n];
         let rpo = cfg.reverse_post_order();
@@ -85,6 +86,19 @@ impl ControlDeps {
         for v in &mut direct {
             v.sort_unstable();
             v.dedup();
+        }
+        direct
+    }
+
+    /// `decider[b]` says which blocks end in a conditional terminator. Blocks
+    /// unreachable from the entry get no dependences.
+    pub fn new(cfg: &Cfg, pdom: &DomTree, decider: Vec<bool>) -> ControlDeps {
+        let n = cfg.len();
+        let direct = Self::direct_deps(cfg, pdom, &decider);
+        let rpo = cfg.reverse_post_order();
+        let mut reachable = vec![false; n];
+        for &b in &rpo {
+            reachable[b] = true;
         }
         // Exception paths. Post-dominance ignores unwind edges, so a landing pad and
         // the blocks reached only through it have no dependences of their own: they

@@ -70,7 +70,9 @@ struct Builder<'a> {
     ir: &'a Ir,
     p: &'a Prepared,
     namer: &'a mut Namer,
-    cd: ControlDeps,
+    /// Direct control dependences of each block (no closure: chains of branch nodes
+    /// walk upwards on their own).
+    direct: Vec<Vec<usize>>,
     nodes: Vec<Node>,
     /// Sources of a value: node ids (a value with one source is that node).
     memo: HashMap<V, Vec<u32>>,
@@ -100,7 +102,7 @@ pub fn function_graph(
         .iter()
         .map(|&b| condition(ir::terminator(b)).is_some())
         .collect();
-    let cd = ControlDeps::new(&an.cfg, &an.pdom, decider);
+    let direct = ControlDeps::direct_deps(&an.cfg, &an.pdom, &decider);
     let mut allocas = HashMap::new();
     for (k, i) in ir::instructions(ir::entry_block(p.f))
         .into_iter()
@@ -125,7 +127,7 @@ pub fn function_graph(
         ir,
         p,
         namer,
-        cd,
+        direct,
         nodes: Vec::new(),
         memo: HashMap::new(),
         branch_of: HashMap::new(),
@@ -167,7 +169,7 @@ impl Builder<'_> {
                     roots.push(n);
                 }
             }
-            for &d in &self.cd.direct[l.header].clone() {
+            for &d in &self.direct[l.header].clone() {
                 if !l.contains(d) {
                     if let Some(n) = self.branch(d) {
                         roots.push(n);
@@ -354,14 +356,14 @@ impl Builder<'_> {
         let c = condition(t)?;
         let n = self.node("branch".into(), Some(t));
         self.branch_of.insert(b, n);
-        let up = self.cd.direct[b].clone();
+        let up = self.direct[b].clone();
         self.pending.push((n, vec![c], up));
         Some(n)
     }
 
     /// The branch nodes block `bi` is directly control dependent on.
     fn enclosing_branches(&mut self, bi: usize) -> Vec<u32> {
-        let ds = self.cd.direct[bi].clone();
+        let ds = self.direct[bi].clone();
         ds.into_iter().filter_map(|d| self.branch(d)).collect()
     }
 
@@ -468,9 +470,9 @@ impl Builder<'_> {
                 let n = self.node("phi".into(), Some(v));
                 let p = self.p;
                 let an = &p.an;
-                let Some(&j) = an.index.get(&blk) else {
+                if !an.index.contains_key(&blk) {
                     return Some(vec![n]);
-                };
+                }
                 let mut vals = Vec::new();
                 let mut deciders = Vec::new();
                 // SAFETY: `v` is a live PHI (this arm) of the function (module header).
@@ -481,10 +483,12 @@ impl Builder<'_> {
                     // SAFETY: `v` is a live PHI and `k` < its incoming count.
                     let from: B = unsafe { LLVMGetIncomingBlock(v, k) };
                     if let Some(&q) = an.index.get(&from) {
+                        // The edge's own branch and what it depends on (Rule 1's
+                        // deciders are among these and their ancestors).
                         if condition(ir::terminator(from)).is_some() {
                             deciders.push(q);
                         }
-                        deciders.extend(self.cd.edge_deciders(q, j, &an.dom, &an.forest));
+                        deciders.extend(self.direct[q].iter().copied());
                     }
                 }
                 self.pending.push((n, vals, deciders));
