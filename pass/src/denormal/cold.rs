@@ -148,19 +148,6 @@ impl DnFn<'_> {
             | Op::LLVMAnd
             | Op::LLVMOr
             | Op::LLVMXor
-            | Op::LLVMTrunc
-            | Op::LLVMZExt
-            | Op::LLVMSExt
-            | Op::LLVMFPToUI
-            | Op::LLVMFPToSI
-            | Op::LLVMUIToFP
-            | Op::LLVMSIToFP
-            | Op::LLVMFPTrunc
-            | Op::LLVMFPExt
-            | Op::LLVMPtrToInt
-            | Op::LLVMIntToPtr
-            | Op::LLVMBitCast
-            | Op::LLVMAddrSpaceCast
             | Op::LLVMGetElementPtr
             | Op::LLVMICmp
             | Op::LLVMFCmp
@@ -171,7 +158,7 @@ impl DnFn<'_> {
             | Op::LLVMExtractValue
             | Op::LLVMInsertValue
             | Op::LLVMFreeze => true,
-            _ => false,
+            op => ir::is_cast_op(op),
         }
     }
 
