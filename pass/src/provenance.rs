@@ -17,7 +17,8 @@
 //!                                                     the branches it depends on
 //!     "op"          an operation on two or more sources (one with a single source is
 //!                   that source: the graph has no chains of arithmetic)
-//!   loops  [function, line, column, roots]   roots: the branches of the exit tests
+//!   loops  [function, line, column, roots]   roots: the exit tests' branches and the
+//!                                            branches the header depends on
 //!   stores [KEY, position, deps]             deps: the value, the enclosing branches
 //!   calls  [callee, position, [deps of each argument]]
 //!   regs   [name, KEY, position]             tp_register_variable and Perf-Taint's form

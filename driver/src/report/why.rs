@@ -636,7 +636,7 @@ pub fn explain(r: &Report, prog: &Program, req: &WhyRequest) -> Result<String, S
         let arrow = if k == 0 { "   " } else { "<- " };
         out.push_str(&format!("  {arrow}{what:<w$}  {at}\n"));
         if !text.is_empty() {
-            out.push_str(&format!("  {:w$}       | {text}\n", "", w = 0));
+            out.push_str(&format!("         | {text}\n"));
         }
     }
     out.push_str(
