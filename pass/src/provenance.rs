@@ -43,6 +43,7 @@ use crate::cdeps::ControlDeps;
 use crate::debugloc::Namer;
 use crate::ir::{self, Ir, B, V};
 use crate::json::escape;
+use crate::taint::control::terminator_condition;
 use crate::taint::prepare::Prepared;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMOpcode as Op;
@@ -141,18 +142,9 @@ pub fn function_graph(
     b.build(loops)
 }
 
-/// The condition of a conditional terminator.
+/// The condition of a conditional terminator (none for a block without one).
 fn condition(t: V) -> Option<V> {
-    if t.is_null() {
-        return None;
-    }
-    match ir::opcode(t) {
-        // SAFETY: `t` is a live `br` (this arm); its condition is read only if it is
-        // conditional.
-        Op::LLVMBr if unsafe { LLVMIsConditional(t) } != 0 => Some(unsafe { LLVMGetCondition(t) }),
-        Op::LLVMSwitch | Op::LLVMIndirectBr => Some(ir::operand(t, 0)),
-        _ => None,
-    }
+    (!t.is_null()).then(|| terminator_condition(t)).flatten()
 }
 
 impl Builder<'_> {
