@@ -84,11 +84,22 @@ pub const TLS_RET_LABEL: &str = "__tp_ret_tls";
 /// `[MAX_ARG_SLOTS x i16]`: for each argument of the call in flight, the labels of
 /// [`TLS_ARG_LABELS`] that a loop's back edge gave it in the caller and that an identity
 /// use (a remainder, a mask, a load address) drops (`Z`; `docs/internal/control-flow.md`,
-/// "Loop indices used as identities"). Instrumented callers write every slot they
-/// write in [`TLS_ARG_LABELS`].
+/// "Loop indices used as identities").
+///
+/// Invariant: every slot is 0 outside the window between a caller's stores and its
+/// callee's prologue. Callers store only the slots whose `Z` may be non-zero (fixed
+/// scalar or pointer parameters below the last slot); an instrumented callee reads
+/// and then zeroes the slots of its parameters; after a callee that may not be
+/// instrumented (indirect, a declaration, a definition another module may replace,
+/// a different function type) the caller zeroes the slots it wrote, in both
+/// destinations of an `invoke`. A `longjmp` out of such a callee, or a callee whose
+/// definition has fewer parameters than its call passes, can leave a slot set: the
+/// next callee whose caller did not write it then drops those labels from the `R` of
+/// that argument, which only identity operations and load addresses use.
 pub const TLS_ARG_ITER_LABELS: &str = "__tp_argz_tls";
-/// `i16`: `Z` of the return value (as [`TLS_ARG_ITER_LABELS`]). Callers pre-set it to 0,
-/// which is right for an uninstrumented callee.
+/// `i16`: `Z` of the return value (as [`TLS_ARG_ITER_LABELS`]). An instrumented callee
+/// writes it at every return; callers pre-set it to 0 (right for an uninstrumented
+/// callee) unless the callee is a definition the pass instruments.
 pub const TLS_RET_ITER_LABEL: &str = "__tp_retz_tls";
 /// `i16` (not thread-local): where the labels that came through control flow go, as
 /// a shift. 0: onto the parameters' own bits (one bit per parameter, up to

@@ -45,6 +45,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -59,6 +60,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 using namespace llvm;
@@ -346,6 +348,134 @@ extern "C" unsigned tp_simplify(LLVMValueRef *Insts, unsigned N) {
             Work.push_back(UI);
       I->replaceAllUsesWith(V);
       Work.push_back(I); // now dead
+    }
+  }
+  return Removed;
+}
+
+/// Common subexpressions among the pure label operations the pass inserted (`Insts`;
+/// nothing else is touched): nothing runs EarlyCSE after OptimizerLast, and the label
+/// code repeats itself (the same union for `S` and for `R`, the same `to_control` of one
+/// label at each of its uses, `a | b` and `b | a`). One walk of the dominator tree in
+/// preorder, with a table of the operations available in the dominating blocks (undone
+/// when the walk leaves a block): each of our operations is first simplified
+/// (InstSimplify, as `tp_simplify`; CSE makes `x | x` and `(a | b) | a` appear), then
+/// replaced by an equal one that dominates it, else entered in the table. Operations
+/// with poison-generating flags are left alone (the kept one could carry a flag the
+/// other did not). Returns the number of instructions removed.
+namespace {
+struct TpExprKey {
+  unsigned Op;
+  unsigned Pred;
+  Type *Ty;
+  Value *A, *B, *C;
+  bool operator==(const TpExprKey &O) const {
+    return Op == O.Op && Pred == O.Pred && Ty == O.Ty && A == O.A && B == O.B && C == O.C;
+  }
+};
+struct TpExprKeyHash {
+  size_t operator()(const TpExprKey &K) const {
+    return hash_combine(K.Op, K.Pred, K.Ty, K.A, K.B, K.C);
+  }
+};
+} // namespace
+
+static bool tpCseKey(Instruction *I, TpExprKey &K) {
+  if (I->hasPoisonGeneratingFlags())
+    return false;
+  K = TpExprKey{I->getOpcode(), 0, I->getType(), nullptr, nullptr, nullptr};
+  if (auto *BO = dyn_cast<BinaryOperator>(I)) {
+    K.A = BO->getOperand(0);
+    K.B = BO->getOperand(1);
+    if (BO->isCommutative() && std::less<Value *>()(K.B, K.A))
+      std::swap(K.A, K.B);
+    return true;
+  }
+  if (auto *CI = dyn_cast<CastInst>(I)) {
+    K.A = CI->getOperand(0);
+    return true;
+  }
+  if (auto *Cmp = dyn_cast<CmpInst>(I)) {
+    K.Pred = Cmp->getPredicate();
+    K.A = Cmp->getOperand(0);
+    K.B = Cmp->getOperand(1);
+    return true;
+  }
+  if (isa<SelectInst>(I) || isa<InsertElementInst>(I)) {
+    K.A = I->getOperand(0);
+    K.B = I->getOperand(1);
+    K.C = I->getOperand(2);
+    return true;
+  }
+  return false;
+}
+
+extern "C" unsigned tp_cse(LLVMValueRef Fn, LLVMValueRef *Insts, unsigned NInsts) {
+  Function &F = *unwrap<Function>(Fn);
+  SmallPtrSet<Instruction *, 32> Ours;
+  for (unsigned I = 0; I < NInsts; ++I)
+    if (auto *In = dyn_cast<Instruction>(unwrap(Insts[I])))
+      Ours.insert(In);
+  if (Ours.empty())
+    return 0;
+  SimplifyQuery SQ(F.getDataLayout());
+  DominatorTree DT(F);
+  std::unordered_map<TpExprKey, Instruction *, TpExprKeyHash> Avail;
+  // Undo log: (key, what it mapped to before, or null).
+  std::vector<std::pair<TpExprKey, Instruction *>> Undo;
+  // Explicit DFS (deep dominator trees would overflow the stack): a node and the undo
+  // log's size when it was entered; visited nodes are re-pushed once to be left.
+  std::vector<std::pair<DomTreeNode *, size_t>> Stack;
+  std::vector<bool> Left;
+  Stack.push_back({DT.getRootNode(), 0});
+  Left.push_back(false);
+  unsigned Removed = 0;
+  while (!Stack.empty()) {
+    auto [N, Mark] = Stack.back();
+    if (Left.back()) {
+      Stack.pop_back();
+      Left.pop_back();
+      while (Undo.size() > Mark) {
+        auto &[K, Old] = Undo.back();
+        if (Old)
+          Avail[K] = Old;
+        else
+          Avail.erase(K);
+        Undo.pop_back();
+      }
+      continue;
+    }
+    Left.back() = true;
+    Stack.back().second = Undo.size();
+    for (Instruction &I : make_early_inc_range(*N->getBlock())) {
+      if (!Ours.count(&I) || isa<PHINode>(&I))
+        continue;
+      if (Value *V = simplifyInstruction(&I, SQ)) {
+        I.replaceAllUsesWith(V);
+        if (isInstructionTriviallyDead(&I)) {
+          Ours.erase(&I);
+          I.eraseFromParent();
+          ++Removed;
+        }
+        continue;
+      }
+      TpExprKey K;
+      if (!tpCseKey(&I, K))
+        continue;
+      auto It = Avail.find(K);
+      if (It != Avail.end()) {
+        I.replaceAllUsesWith(It->second);
+        Ours.erase(&I);
+        I.eraseFromParent();
+        ++Removed;
+        continue;
+      }
+      Undo.push_back({K, nullptr});
+      Avail.emplace(K, &I);
+    }
+    for (DomTreeNode *Child : N->children()) {
+      Stack.push_back({Child, 0});
+      Left.push_back(false);
     }
   }
   return Removed;

@@ -86,6 +86,10 @@ extern "C" {
     pub fn tp_simplify(insts: *mut LLVMValueRef, n: c_uint) -> c_uint;
     /// Hoist loop-invariant label code out of loops, collapse label PHI cycles.
     pub fn tp_hoist_labels(f: LLVMValueRef, insts: *mut LLVMValueRef, n: c_uint) -> c_uint;
+    /// Dominator-scoped common-subexpression elimination (with InstSimplify) among
+    /// the pure label operations in `insts` (what the pass inserted in `f`); returns
+    /// how many instructions it removed.
+    pub fn tp_cse(f: LLVMValueRef, insts: *mut LLVMValueRef, n: c_uint) -> c_uint;
     pub fn tp_append_global_ctor(m: LLVMModuleRef, f: LLVMValueRef, priority: c_int);
     pub fn tp_call_memory_effects(call: LLVMValueRef) -> c_uint;
     pub fn tp_call_returns_twice(call: LLVMValueRef) -> c_int;

@@ -29,6 +29,7 @@ use crate::taint::control::terminator_condition;
 use crate::taint::intrinsics::IntrKind;
 use crate::taint::prepare::{identity_key, location_key, precheck, prepare, Prepared, Recursion};
 use crate::taint::runtime::Runtime;
+use crate::taint::zflow::ZFlow;
 use crate::taint::{FnInstr, Stats};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::LLVMModuleRef;
@@ -371,8 +372,13 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
     }
     descs.reserve(&ir);
     let rt = Runtime::declare(&ir);
+    let zflow = if cfg.control_flow {
+        ZFlow::compute(&ir, &prepared, &list)
+    } else {
+        ZFlow::default()
+    };
     for p in &prepared {
-        let fi = FnInstr::new(&ir, &rt, &cfg, &list, &mut descs, &mut stats, p);
+        let fi = FnInstr::new(&ir, &rt, &cfg, &list, &mut descs, &mut stats, p, &zflow);
         match fi.run() {
             Ok(w) => out.warnings.extend(w),
             Err(e) => out.errors.push(e),

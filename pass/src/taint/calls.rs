@@ -147,12 +147,18 @@ impl FnInstr<'_> {
             }
         }
         let labels = self.arg_labels(i)?;
-        ir.before(i);
-        self.store_call_abi(i, &labels)?;
         let rule = match kind {
             CallKind::Listed(Kind::Wrap(r), _) => r,
             _ => RetRule::Tls,
         };
+        // Whether the result's `R` comes from the callee's `__tp_retz_tls` (`zflow.rs`).
+        let reads_z = self.cf.is_some()
+            && Self::has_result(i)
+            && super::identity::has_r(rty)
+            && super::zflow::reads_result_z(ir, self.zflow, i, &kind, rule);
+        ir.before(i);
+        let written = self.store_call_abi(i, &labels, reads_z)?;
+        self.clear_argz_after(i, &written);
         // SAFETY: `i` is a live call or invoke; the shim casts it to `CallBase`.
         let returns_twice = unsafe { ffi::tp_call_returns_twice(i) } != 0;
         if (Self::has_result(i) || returns_twice) && self.after_call(i) {
@@ -170,7 +176,7 @@ impl FnInstr<'_> {
                     },
                 };
                 self.set_shadow(i, s);
-                if rule == RetRule::Tls {
+                if reads_z {
                     self.call_result_r(i);
                 }
             }
@@ -187,8 +193,11 @@ impl FnInstr<'_> {
         Ok(())
     }
 
-    /// Caller-side TLS stores for call `i` (builder positioned before the call).
-    fn store_call_abi(&mut self, i: V, labels: &[V]) -> Result<(), String> {
+    /// Caller-side TLS stores for call `i` (builder positioned before the call);
+    /// `reads_z`: the caller will read the result's `Z`. Returns the `__tp_argz_tls`
+    /// slots written that the caller must clear after the call (the callee may not be
+    /// instrumented).
+    fn store_call_abi(&mut self, i: V, labels: &[V], reads_z: bool) -> Result<Vec<V>, String> {
         let ir = self.ir;
         let rt = self.rt;
         let last = abi::MAX_ARG_SLOTS - 1;
@@ -203,26 +212,44 @@ impl FnInstr<'_> {
         }
         let all = self.union(labels, ir.i16);
         ir.store(all, rt.ret_tls, 2);
-        // The labels a back edge gave each argument (`identity.rs`), and 0 for the
-        // result's, which is right unless an instrumented callee says otherwise.
-        if self.cf.is_some() {
-            let at = ir::block_of(i);
-            for k in 0..labels.len().min(last) {
-                let z = self.zlabel_at(ir::operand(i, k as u32), at)?;
-                let g = ir.const_elem_ptr(rt.argz_tls_ty, rt.argz_tls, k as u64);
-                ir.store(z, g, 2);
-            }
-            if labels.len() > last {
-                let g = ir.const_elem_ptr(rt.argz_tls_ty, rt.argz_tls, last as u64);
-                ir.store(ir.c16(0), g, 2);
-            }
-            ir.store(ir.c16(0), rt.retz_tls, 2);
-        }
-        // byval sources, and the ABI view of every argument for varargs.
         // SAFETY: `i` is a live call or invoke; LLVM casts it to `CallBase`.
         let fnty = unsafe { LLVMGetCalledFunctionType(i) };
         // SAFETY: `fnty` is the call's function type.
         let n_fixed = unsafe { LLVMCountParamTypes(fnty) } as usize;
+        // The labels a back edge gave each argument (`identity.rs`): only the ones that
+        // may be non-zero are written, since every slot is 0 outside a call's window
+        // (`__tp_argz_tls` in `abi`): the callee clears the slots of its parameters,
+        // and after a callee that may not be instrumented the caller does. A known
+        // callee gets only the parameters `zflow.rs` says may carry a `Z` (it reads
+        // only those). The result's `Z` is pre-set to 0 where it is read after a
+        // callee that may not be instrumented; an instrumented one writes it.
+        let mut written = Vec::new();
+        if self.cf.is_some() {
+            let at = ir::block_of(i);
+            let known = super::zflow::instrumented_callee(ir, i);
+            for k in 0..labels.len().min(last).min(n_fixed) {
+                let a = ir::operand(i, k as u32);
+                if !super::identity::has_r(ir::type_of(a))
+                    || known.is_some_and(|g| !self.zflow.param_may_carry(g, k))
+                {
+                    continue;
+                }
+                let z = self.zlabel_at(a, at)?;
+                if ir::is_zero_const(z) {
+                    continue;
+                }
+                let g = ir.const_elem_ptr(rt.argz_tls_ty, rt.argz_tls, k as u64);
+                ir.store(z, g, 2);
+                written.push(g);
+            }
+            if known.is_none() && reads_z {
+                ir.store(ir.c16(0), rt.retz_tls, 2);
+            }
+            if known.is_some() {
+                written.clear();
+            }
+        }
+        // byval sources, and the ABI view of every argument for varargs.
         // SAFETY: `fnty` is the call's function type.
         let vararg = unsafe { LLVMIsFunctionVarArg(fnty) } != 0;
         let mut abi_args = Vec::new();
@@ -270,7 +297,33 @@ impl FnInstr<'_> {
             ir.store(c, rt.ctrl_tls, 2);
         }
         ir.store(ir::called_value(i), rt.callee_tls, 8);
-        Ok(())
+        Ok(written)
+    }
+
+    /// After call `i` to a callee that may not be instrumented: zero the `Z` slots the
+    /// call wrote (in both destinations of an invoke: an exception leaves them too).
+    fn clear_argz_after(&self, i: V, written: &[V]) {
+        if written.is_empty() {
+            return;
+        }
+        let ir = self.ir;
+        let mut at = Vec::new();
+        if ir::opcode(i) == Op::LLVMInvoke {
+            // SAFETY: `i` is a live invoke (checked just above).
+            unsafe { at.extend([LLVMGetNormalDest(i), LLVMGetUnwindDest(i)]) };
+        } else if !self.after_call(i) {
+            return;
+        }
+        let store = |g: &V| {
+            ir.store(ir.c16(0), *g, 2);
+        };
+        if at.is_empty() {
+            written.iter().for_each(store);
+        }
+        for b in at {
+            ir.at_start(b);
+            written.iter().for_each(store);
+        }
     }
 
     fn abi_arg(&self, t: T, byval: T) -> AbiArg {

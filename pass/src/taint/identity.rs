@@ -386,14 +386,17 @@ impl FnInstr<'_> {
         Ok(())
     }
 
-    /// `Z = S & !R` of operand `v` used in block `at`; the constant 0 where `R = S`.
+    /// `Z` of operand `v` used in block `at`, as `S ^ R`; the constant 0 where `R = S`.
+    /// The callee takes `R = S & !Z`, which is `S & R` whether `Z` is `S ^ R` or
+    /// `S & !R` (bit by bit: where `S` is 0 both give 0, where it is 1 both give `R`),
+    /// so one operation does.
     pub(crate) fn zlabel_at(&self, v: V, at: B) -> Result<V, String> {
         let s = self.label(v)?;
         let r = self.rlabel_at(v, at)?;
         if r == s {
             return Ok(self.ir.c16(0));
         }
-        Ok(self.ir.and(s, self.ir.not(r)))
+        Ok(self.ir.xor(s, r))
     }
 
     /// Fill the `R` PHIs. A back edge into a loop header adds nothing (that is what `R`

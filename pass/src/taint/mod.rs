@@ -54,6 +54,7 @@ mod memory;
 pub mod prepare;
 pub mod runtime;
 mod sinks;
+pub mod zflow;
 
 use crate::abilist::AbiList;
 use crate::config::Config;
@@ -189,6 +190,8 @@ pub struct FnInstr<'a> {
     pub(crate) descs: &'a mut Descs,
     pub(crate) stats: &'a mut Stats,
     pub(crate) p: &'a Prepared,
+    /// Which parameters and results may carry a `Z` (`zflow.rs`).
+    pub(crate) zflow: &'a zflow::ZFlow,
     pub(crate) f: V,
     shadows: HashMap<V, V>,
     /// `R` labels (`identity.rs`) of the values whose `R` differs from their shadow.
@@ -241,8 +244,10 @@ impl<'a> FnInstr<'a> {
         descs: &'a mut Descs,
         stats: &'a mut Stats,
         p: &'a Prepared,
+        zflow: &'a zflow::ZFlow,
     ) -> FnInstr<'a> {
         FnInstr {
+            zflow,
             ir,
             rt,
             cfg,
@@ -380,6 +385,19 @@ impl<'a> FnInstr<'a> {
                 self.stats.simplified += removed as usize;
             }
         }
+        // Nor does EarlyCSE: the label code repeats itself (the union for `S` and for
+        // `R` of the same operands, `to_control` of one label at each use), and every
+        // repeat is code the back end compiles (docs/performance.md, stop 31).
+        let mut ours: Vec<V> = ir::blocks(self.f)
+            .into_iter()
+            .flat_map(ir::instructions)
+            .filter(|i| !originals.contains(i))
+            .collect();
+        // SAFETY: `self.f` is live and `ours` lists the instructions we inserted in it,
+        // collected after the last change; the shim reads `ours.len()` entries and erases
+        // only among them.
+        let removed = unsafe { crate::ffi::tp_cse(self.f, ours.as_mut_ptr(), ours.len() as u32) };
+        self.stats.simplified += removed as usize;
         Ok(self.warnings)
     }
 
@@ -707,7 +725,8 @@ impl<'a> FnInstr<'a> {
             let l = guard(ir.load(ir.i16, g, 2), ir.c16(0));
             let st = self.sty(ir::type_of(*p));
             self.arg_shadows.push(self.adapt(l, st));
-            pending_r.push((cf_on && identity::has_r(ir::type_of(*p))).then_some((slot, l)));
+            let carries = identity::has_r(ir::type_of(*p)) && self.zflow.param_may_carry(self.f, k);
+            pending_r.push((cf_on && carries).then_some((slot, l)));
         }
         if vararg {
             self.va_label = Some(guard(ir.load(ir.i16, self.rt.va_label_tls, 2), ir.c16(0)));
@@ -737,12 +756,22 @@ impl<'a> FnInstr<'a> {
             .as_ref()
             .map(|_| guard(ir.load(ir.i16, self.rt.ctrl_tls, 2), ir.c16(0)));
         // Each argument's `R = S & !Z` (`identity.rs`); unused loads are simplified away.
+        // Then the slots are cleared: a caller writes only the `Z` that may be non-zero,
+        // so every slot must be 0 again once its callee has read it (`abi`,
+        // `TLS_ARG_ITER_LABELS`).
+        let mut read = Vec::new();
         for r in pending_r {
             self.arg_r.push(r.map(|(slot, l)| {
                 let g = ir.const_elem_ptr(self.rt.argz_tls_ty, self.rt.argz_tls, slot);
                 let z = guard(ir.load(ir.i16, g, 2), ir.c16(0));
+                if slot < (taintprof_abi::MAX_ARG_SLOTS - 1) as u64 {
+                    read.push(g);
+                }
                 ir.and(l, ir.not(z))
             }));
+        }
+        for g in read {
+            ir.store(ir.c16(0), g, 2);
         }
         if self.p.tracked {
             let parent = ir.load(ir.ptr, self.rt.ctx_tls, 8);
@@ -981,14 +1010,12 @@ impl<'a> FnInstr<'a> {
                     }
                 }
                 ir.store(l, self.rt.ret_tls, 2);
-                // `Z` of the result (`identity.rs`): always written, or a caller would
-                // read what a callee of ours left.
-                if self.cf.is_some() {
-                    let z = if differs {
-                        ir.and(l, ir.not(r))
-                    } else {
-                        ir.c16(0)
-                    };
+                // `Z` of the result (`identity.rs`): always written where a caller may
+                // read it, or it would read what a callee of ours left.
+                if self.cf.is_some() && self.zflow.writes_result_z(self.f) {
+                    // `l ^ r` rather than `l & !r`: the caller takes `S & !Z`, which
+                    // is `l & r` either way.
+                    let z = if differs { ir.xor(l, r) } else { ir.c16(0) };
                     ir.store(z, self.rt.retz_tls, 2);
                 }
             }
