@@ -36,11 +36,13 @@
 use core::ffi::{c_int, c_void};
 use core::ptr::null_mut;
 
+use taintprof_sigsafe::{errno, getpid, gettid, set_errno};
+
 use crate::fpenv::{self, Where};
 use crate::fpu::*;
 use crate::steps::{self, Step};
 use crate::x87::{self, Replay};
-use crate::{disp, real, report, sys, table};
+use crate::{disp, real, report, table};
 
 use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -88,13 +90,13 @@ fn sigmask_word(uc: *mut libc::ucontext_t) -> *mut u64 {
 
 /// SIGFPE.
 pub extern "C" fn on_fpe(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {
-    let saved = sys::errno();
+    let saved = errno();
     // SAFETY: the kernel passes a valid siginfo and ucontext.
     let ours = unsafe { handle_fpe(info, ctx.cast()) };
     if !ours {
         forward(sig, info, ctx);
     }
-    sys::set_errno(saved);
+    set_errno(saved);
 }
 
 /// Returns whether the exception was ours (and has been dealt with).
@@ -109,7 +111,7 @@ unsafe fn handle_fpe(info: *mut libc::siginfo_t, uc: *mut libc::ucontext_t) -> b
     let gregs = &mut (*uc).uc_mcontext.gregs;
     let trapno = gregs[libc::REG_TRAPNO as usize];
     let stepping_already = gregs[libc::REG_EFL as usize] & EFLAGS_TF != 0;
-    let tid = sys::gettid();
+    let tid = gettid();
     match trapno {
         TRAP_XM => {
             let mx = (*fp).mxcsr;
@@ -256,20 +258,20 @@ unsafe fn slot_for(
 
 /// SIGTRAP.
 pub extern "C" fn on_trap(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {
-    let saved = sys::errno();
+    let saved = errno();
     // SAFETY: the kernel passes a valid ucontext.
     let ours = unsafe { handle_trap(ctx.cast()) };
     if !ours {
         forward(sig, info, ctx);
     }
-    sys::set_errno(saved);
+    set_errno(saved);
 }
 
 unsafe fn handle_trap(uc: *mut libc::ucontext_t) -> bool {
     if uc.is_null() {
         return false;
     }
-    let Some(slot) = steps::find(sys::gettid()) else {
+    let Some(slot) = steps::find(gettid()) else {
         return false;
     };
     let st = *slot.step();
@@ -306,9 +308,9 @@ unsafe fn handle_trap(uc: *mut libc::ucontext_t) -> bool {
 
 /// The fatal signals (and SIGFPE/SIGTRAP that are not ours).
 pub extern "C" fn on_fatal(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {
-    let saved = sys::errno();
+    let saved = errno();
     forward(sig, info, ctx);
-    sys::set_errno(saved);
+    set_errno(saved);
 }
 
 /// Synchronous: raised by the CPU for the instruction (SIGSEGV, SIGFPE, ...), as opposed
@@ -359,7 +361,7 @@ fn die(sig: c_int) {
         sa.sa_sigaction = libc::SIG_DFL;
         libc::sigemptyset(&mut sa.sa_mask);
         real::sigaction(sig, &sa, null_mut());
-        libc::syscall(libc::SYS_tgkill, sys::getpid(), sys::gettid(), sig);
+        libc::syscall(libc::SYS_tgkill, getpid(), gettid(), sig);
         // If the signal was not blocked (SA_NODEFER), we are dead already. Otherwise
         // make sure it is not blocked by the mask restored at return.
         let mut set: libc::sigset_t = core::mem::zeroed();

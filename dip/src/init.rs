@@ -12,8 +12,10 @@
 use core::ffi::{c_char, c_int, c_void};
 use core::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering::*};
 
+use taintprof_sigsafe::{mmap_anon, munmap};
+
 use crate::fpenv::{self, Where};
-use crate::{disp, fpu, handlers, options, real, report, steps, sys, table};
+use crate::{disp, fpu, handlers, options, real, report, steps, table};
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 static THREADS: AtomicU32 = AtomicU32::new(1);
@@ -133,7 +135,7 @@ fn ensure_altstack() -> *mut u8 {
         {
             return core::ptr::null_mut();
         }
-        let mem = sys::mmap_anon(ALT_STACK_SIZE);
+        let mem = mmap_anon(ALT_STACK_SIZE);
         if mem.is_null() {
             return mem;
         }
@@ -143,7 +145,7 @@ fn ensure_altstack() -> *mut u8 {
             ss_size: ALT_STACK_SIZE,
         };
         if libc::sigaltstack(&st, core::ptr::null_mut()) != 0 {
-            sys::munmap(mem, ALT_STACK_SIZE);
+            munmap(mem, ALT_STACK_SIZE);
             return core::ptr::null_mut();
         }
         mem
@@ -201,7 +203,7 @@ extern "C" fn thread_exit(v: *mut c_void) {
                 && cur.ss_sp == v
                 && libc::sigaltstack(&st, core::ptr::null_mut()) == 0
             {
-                sys::munmap(v.cast(), ALT_STACK_SIZE);
+                munmap(v.cast(), ALT_STACK_SIZE);
             }
         }
     }

@@ -17,6 +17,8 @@
 
 use core::ffi::{c_int, c_void};
 
+use taintprof_sigsafe::set_errno;
+
 use crate::fpenv::{self, Where};
 use crate::{disp, handlers, init, real};
 
@@ -62,7 +64,7 @@ pub unsafe extern "C" fn __sigaction(
 
 unsafe fn signal_with(sig: c_int, handler: Handler, flags: c_int, self_mask: bool) -> Handler {
     if handler == libc::SIG_ERR || !(1..=64).contains(&sig) {
-        crate::sys::set_errno(libc::EINVAL);
+        set_errno(libc::EINVAL);
         return libc::SIG_ERR;
     }
     let mut sa: libc::sigaction = core::mem::zeroed();
@@ -89,7 +91,7 @@ pub unsafe extern "C" fn signal(sig: c_int, handler: Handler) -> Handler {
     if !init::active() || !disp::managed(sig) {
         let a = real::SIGNAL.get();
         if a == 0 {
-            crate::sys::set_errno(libc::ENOSYS);
+            set_errno(libc::ENOSYS);
             return libc::SIG_ERR;
         }
         let f: unsafe extern "C" fn(c_int, Handler) -> Handler = real::as_fn(a);
@@ -114,7 +116,7 @@ pub unsafe extern "C" fn sysv_signal(sig: c_int, handler: Handler) -> Handler {
     if !init::active() || !disp::managed(sig) {
         let a = real::SYSV_SIGNAL.get();
         if a == 0 {
-            crate::sys::set_errno(libc::ENOSYS);
+            set_errno(libc::ENOSYS);
             return libc::SIG_ERR;
         }
         let f: unsafe extern "C" fn(c_int, Handler) -> Handler = real::as_fn(a);
@@ -170,7 +172,7 @@ pub unsafe extern "C" fn sigprocmask(
     let s = strip(how, set, &mut copy);
     let a = real::SIGPROCMASK.get();
     if a == 0 {
-        crate::sys::set_errno(libc::ENOSYS);
+        set_errno(libc::ENOSYS);
         return -1;
     }
     let f: real::SigmaskFn = real::as_fn(a);

@@ -39,6 +39,7 @@
 //! | `real` | the real functions behind them (`dlsym(RTLD_NEXT)`) |
 //! | [`report`] | the raw JSON report, written atomically, allocation-free |
 //! | [`options`] | the environment knobs, with their defaults |
+//! | `taintprof_sigsafe` (crate `sigsafe/`) | what handlers and the report writer may use, shared with the runtime: `mmap` memory, `StackBuf`, errno, the [`diag!`] line writer, the JSON string escaping, the atomic file write |
 //!
 //! ## Rules
 //!
@@ -61,8 +62,15 @@
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-#[macro_use]
-pub mod sys;
+/// `diag!("format", args...)`: one line on stderr, `taintprof-dip: ...`, with one
+/// `write(2)` and SIGPIPE blocked (`taintprof_sigsafe::diag`; async-signal-safe).
+#[macro_export]
+macro_rules! diag {
+    ($($t:tt)*) => {
+        ::taintprof_sigsafe::diag::write_line("taintprof-dip", format_args!($($t)*))
+    };
+}
+
 mod disp;
 mod fpenv;
 mod fpu;

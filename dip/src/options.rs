@@ -14,7 +14,7 @@
 
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use crate::sys::StackBuf;
+use taintprof_sigsafe::StackBuf;
 
 static UNDERFLOW: AtomicBool = AtomicBool::new(false);
 static X87: AtomicBool = AtomicBool::new(true);

@@ -9,6 +9,8 @@
 use core::ffi::{c_char, c_int};
 use core::sync::atomic::{AtomicUsize, Ordering::*};
 
+use taintprof_sigsafe::set_errno;
+
 pub struct Real {
     name: &'static [u8],
     addr: AtomicUsize,
@@ -87,7 +89,7 @@ pub unsafe fn sigaction(
 ) -> c_int {
     let a = SIGACTION.get();
     if a == 0 {
-        crate::sys::set_errno(libc::ENOSYS);
+        set_errno(libc::ENOSYS);
         return -1;
     }
     let f: SigactionFn = core::mem::transmute::<usize, SigactionFn>(a);

@@ -42,8 +42,11 @@
 use core::fmt::Write as _;
 use core::sync::atomic::{AtomicI32, AtomicU32, Ordering::*};
 
+use taintprof_sigsafe::file::{mkdir_p, write_atomic, Durability};
+use taintprof_sigsafe::json::{escape, Sink as _};
+use taintprof_sigsafe::{errno, getpid, gettid, read_file, sleep_ms, FdSink, Lossy, StackBuf};
+
 use crate::handlers::{GAVE_UP, X87_ADJUSTED, X87_COMPLETED, X87_EXACT, X87_UNVERIFIED};
-use crate::sys::{self, Lossy, StackBuf};
 use crate::{disp, fpenv, init, options, steps, table};
 
 /// Why the report is written.
@@ -53,75 +56,9 @@ pub enum Exit {
     Signal(i32),
 }
 
-/// JSON output to a file descriptor through a fixed buffer.
-struct Out {
-    fd: i32,
-    buf: [u8; 16384],
-    len: usize,
-    err: i32,
-}
-
-impl Out {
-    fn flush(&mut self) {
-        if self.err == 0 && self.len > 0 {
-            if let Err(e) = sys::write_all(self.fd, self.buf.get(..self.len).unwrap_or(&[])) {
-                self.err = e;
-            }
-        }
-        self.len = 0;
-    }
-
-    fn raw(&mut self, b: &[u8]) {
-        for chunk in b.chunks(self.buf.len()) {
-            if self.len + chunk.len() > self.buf.len() {
-                self.flush();
-            }
-            if let Some(dst) = self.buf.get_mut(self.len..self.len + chunk.len()) {
-                dst.copy_from_slice(chunk);
-                self.len += chunk.len();
-            }
-        }
-    }
-
-    /// A JSON string from raw bytes (invalid UTF-8 becomes U+FFFD).
-    fn string(&mut self, b: &[u8]) {
-        self.raw(b"\"");
-        for chunk in b.utf8_chunks() {
-            for c in chunk.valid().chars() {
-                match c {
-                    '"' => self.raw(b"\\\""),
-                    '\\' => self.raw(b"\\\\"),
-                    '\n' => self.raw(b"\\n"),
-                    '\r' => self.raw(b"\\r"),
-                    '\t' => self.raw(b"\\t"),
-                    c if (c as u32) < 0x20 => {
-                        let mut t = StackBuf::<8>::new();
-                        let _ = write!(t, "\\u{:04x}", c as u32);
-                        self.raw(t.as_bytes());
-                    }
-                    c => {
-                        let mut t = [0u8; 4];
-                        self.raw(c.encode_utf8(&mut t).as_bytes());
-                    }
-                }
-            }
-            if !chunk.invalid().is_empty() {
-                self.raw("\u{fffd}".as_bytes());
-            }
-        }
-        self.raw(b"\"");
-    }
-
-    fn fmt(&mut self, args: core::fmt::Arguments<'_>) {
-        let _ = self.write_fmt(args);
-    }
-}
-
-impl core::fmt::Write for Out {
-    fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        self.raw(s.as_bytes());
-        Ok(())
-    }
+/// `format_args!` into the report (the sink remembers write errors itself).
+fn put_fmt(out: &mut FdSink, args: core::fmt::Arguments<'_>) {
+    let _ = out.write_fmt(args);
 }
 
 /// Program identity captured at start-up (before `main` could `chdir` or change
@@ -160,45 +97,45 @@ fn exe_name() -> &'static [u8] {
     }
 }
 
-fn hex(out: &mut Out, v: u64) {
-    out.fmt(format_args!("\"{:#x}\"", v));
+fn hex(out: &mut FdSink, v: u64) {
+    put_fmt(out, format_args!("\"{:#x}\"", v));
 }
 
-fn write_json(out: &mut Out, exit: Exit, pid: i32) {
-    out.raw(
+fn write_json(out: &mut FdSink, exit: Exit, pid: i32) {
+    out.put(
         b"{\n  \"schema\": \"taintprof.dip-raw\",\n  \"version\": 1,\n  \"taintprof_version\": ",
     );
-    out.string(crate::VERSION.as_bytes());
-    out.raw(b",\n  \"program\": { \"name\": ");
-    out.string(exe_name());
-    out.raw(b", \"path\": ");
-    out.string(exe_path());
-    out.raw(b", \"argv\": [");
+    escape(out, crate::VERSION.as_bytes());
+    out.put(b",\n  \"program\": { \"name\": ");
+    escape(out, exe_name());
+    out.put(b", \"path\": ");
+    escape(out, exe_path());
+    out.put(b", \"argv\": [");
     let mut cmd = [0u8; 32768];
-    let n = sys::read_file(b"/proc/self/cmdline", &mut cmd).unwrap_or(0);
+    let n = read_file(b"/proc/self/cmdline", &mut cmd).unwrap_or(0);
     let args = cmd.get(..n).unwrap_or(&[]);
     let args = args.strip_suffix(b"\0").unwrap_or(args);
     if !args.is_empty() {
         for (i, a) in args.split(|&c| c == 0).enumerate() {
             if i > 0 {
-                out.raw(b", ");
+                out.put(b", ");
             }
-            out.string(a);
+            escape(out, a);
         }
     }
-    out.fmt(format_args!("], \"pid\": {} }},\n  \"exit\": ", pid));
+    put_fmt(out, format_args!("], \"pid\": {} }},\n  \"exit\": ", pid));
     match exit {
-        Exit::Code(c) => out.fmt(format_args!(
-            "{{ \"reason\": \"exit\", \"code\": {} }}",
-            c & 0xff
-        )),
+        Exit::Code(c) => put_fmt(
+            out,
+            format_args!("{{ \"reason\": \"exit\", \"code\": {} }}", c & 0xff),
+        ),
         Exit::Signal(s) => {
-            out.raw(b"{ \"reason\": \"signal\", \"signal\": ");
-            out.string(disp::name(s).as_bytes());
-            out.fmt(format_args!(", \"number\": {} }}", s));
+            out.put(b"{ \"reason\": \"signal\", \"signal\": ");
+            escape(out, disp::name(s).as_bytes());
+            put_fmt(out, format_args!(", \"number\": {} }}", s));
         }
     }
-    out.fmt(format_args!(
+    put_fmt(out, format_args!(
         ",\n  \"threads\": {},\n  \"threads_inherited_arming\": {},\n  \"options\": {{ \"underflow\": {}, \"x87\": {} }},\n  \"interval_ms\": {},\n  \"duration_ms\": {},\n",
         init::threads(),
         init::threads_inherited_arming(),
@@ -208,18 +145,24 @@ fn write_json(out: &mut Out, exit: Exit, pid: i32) {
         table::elapsed_ms()
     ));
     let f = fpenv::summary();
-    out.fmt(format_args!(
-        "  \"fp_environment\": {{ \"mxcsr\": \"{:#06x}\", \"x87_cw\": \"{:#06x}\", ",
-        f.start_mx, f.start_cw
-    ));
-    out.fmt(format_args!(
-        "\"armed_mxcsr\": \"{:#06x}\", \"armed_x87_cw\": \"{:#06x}\", ",
-        f.armed_mx, f.armed_cw
-    ));
+    put_fmt(
+        out,
+        format_args!(
+            "  \"fp_environment\": {{ \"mxcsr\": \"{:#06x}\", \"x87_cw\": \"{:#06x}\", ",
+            f.start_mx, f.start_cw
+        ),
+    );
+    put_fmt(
+        out,
+        format_args!(
+            "\"armed_mxcsr\": \"{:#06x}\", \"armed_x87_cw\": \"{:#06x}\", ",
+            f.armed_mx, f.armed_cw
+        ),
+    );
     if let Some(mx) = f.exit_mx {
-        out.fmt(format_args!("\"mxcsr_at_exit\": \"{:#06x}\", ", mx));
+        put_fmt(out, format_args!("\"mxcsr_at_exit\": \"{:#06x}\", ", mx));
     }
-    out.fmt(format_args!(
+    put_fmt(out, format_args!(
         "\"ftz\": {}, \"daz\": {}, \"masked_again\": {}, \"changed_by_program\": {}, \"changes\": {},\n    \"observations\": [",
         f.ftz,
         f.daz,
@@ -229,45 +172,57 @@ fn write_json(out: &mut Out, exit: Exit, pid: i32) {
     ));
     let mut first = true;
     fpenv::for_each_observation(|at, mx, cw| {
-        out.raw(if first { b"\n      " } else { b",\n      " });
+        out.put(if first { b"\n      " } else { b",\n      " });
         first = false;
-        out.raw(b"{ \"at\": ");
-        out.string(at.name().as_bytes());
-        out.fmt(format_args!(
-            ", \"mxcsr\": \"{:#06x}\", \"x87_cw\": \"{:#06x}\" }}",
-            mx, cw
-        ));
+        out.put(b"{ \"at\": ");
+        escape(out, at.name().as_bytes());
+        put_fmt(
+            out,
+            format_args!(
+                ", \"mxcsr\": \"{:#06x}\", \"x87_cw\": \"{:#06x}\" }}",
+                mx, cw
+            ),
+        );
     });
-    out.raw(b"] },\n  \"timeline\": [");
+    out.put(b"] },\n  \"timeline\": [");
     let iv = options::interval_ms();
     let mut first = true;
     table::for_each_bucket(table::current_bucket(), |b, o, r| {
-        out.raw(if first { b"\n    " } else { b",\n    " });
+        out.put(if first { b"\n    " } else { b",\n    " });
         first = false;
-        out.fmt(format_args!(
-            "{{ \"t_ms\": {}, \"operands\": {}, \"results\": {} }}",
-            (b as u64).saturating_mul(iv),
-            o,
-            r
-        ));
+        put_fmt(
+            out,
+            format_args!(
+                "{{ \"t_ms\": {}, \"operands\": {}, \"results\": {} }}",
+                (b as u64).saturating_mul(iv),
+                o,
+                r
+            ),
+        );
     });
-    out.raw(b"],\n  \"mappings\": [");
+    out.put(b"],\n  \"mappings\": [");
     write_mappings(out);
-    out.raw(b"],\n  \"events\": [");
+    out.put(b"],\n  \"events\": [");
     let mut first = true;
     table::for_each_event(|a, o, r| {
-        out.raw(if first { b"\n    " } else { b",\n    " });
+        out.put(if first { b"\n    " } else { b",\n    " });
         first = false;
-        out.raw(b"{ \"address\": ");
+        out.put(b"{ \"address\": ");
         hex(out, a);
-        out.fmt(format_args!(", \"operands\": {}, \"results\": {} }}", o, r));
+        put_fmt(
+            out,
+            format_args!(", \"operands\": {}, \"results\": {} }}", o, r),
+        );
     });
-    out.fmt(format_args!(
-        "],\n  \"dropped_events\": {},\n  \"timeline_truncated\": {},\n",
-        table::dropped(),
-        table::timeline_truncated()
-    ));
-    out.fmt(format_args!(
+    put_fmt(
+        out,
+        format_args!(
+            "],\n  \"dropped_events\": {},\n  \"timeline_truncated\": {},\n",
+            table::dropped(),
+            table::timeline_truncated()
+        ),
+    );
+    put_fmt(out, format_args!(
         "  \"x87\": {{ \"armed\": {}, \"fld_completes\": {}, \"replays\": {{ \"exact\": {}, \"adjusted\": {}, \"unverified\": {} }}, \"completed_loads\": {} }},\n",
         crate::fpu::armed_cw_masks() != 0,
         crate::x87::fld_completes(),
@@ -276,14 +231,17 @@ fn write_json(out: &mut Out, exit: Exit, pid: i32) {
         X87_UNVERIFIED.load(Relaxed),
         X87_COMPLETED.load(Relaxed)
     ));
-    out.fmt(format_args!(
-        "  \"step_slots_exhausted\": {}\n}}\n",
-        steps::exhausted() + GAVE_UP.load(Relaxed)
-    ));
+    put_fmt(
+        out,
+        format_args!(
+            "  \"step_slots_exhausted\": {}\n}}\n",
+            steps::exhausted() + GAVE_UP.load(Relaxed)
+        ),
+    );
 }
 
 /// Streams the executable mappings of `/proc/self/maps`.
-fn write_mappings(out: &mut Out) {
+fn write_mappings(out: &mut FdSink) {
     // SAFETY: NUL-terminated path; our descriptor.
     let fd = unsafe {
         libc::open(
@@ -305,7 +263,7 @@ fn write_mappings(out: &mut Out) {
             };
             // SAFETY: rest is writable for rest.len() bytes.
             let n = unsafe { libc::read(fd, rest.as_mut_ptr().cast(), rest.len()) };
-            if n < 0 && sys::errno() == libc::EINTR {
+            if n < 0 && errno() == libc::EINTR {
                 continue;
             }
             if n <= 0 {
@@ -322,17 +280,17 @@ fn write_mappings(out: &mut Out) {
         };
         if let Some(m) = parse_maps_line(line) {
             if m.exec {
-                out.raw(if first { b"\n    " } else { b",\n    " });
+                out.put(if first { b"\n    " } else { b",\n    " });
                 first = false;
-                out.raw(b"{ \"path\": ");
-                out.string(m.path);
-                out.raw(b", \"start\": ");
+                out.put(b"{ \"path\": ");
+                escape(out, m.path);
+                out.put(b", \"start\": ");
                 hex(out, m.start);
-                out.raw(b", \"end\": ");
+                out.put(b", \"end\": ");
                 hex(out, m.end);
-                out.raw(b", \"offset\": ");
+                out.put(b", \"offset\": ");
                 hex(out, m.offset);
-                out.raw(b" }");
+                out.put(b" }");
             }
         }
         buf.copy_within(consumed..len, 0);
@@ -401,28 +359,11 @@ pub fn parse_maps_line(line: &[u8]) -> Option<MapsLine<'_>> {
     })
 }
 
-fn mkdir_p(dir: &[u8]) {
-    let mut b = StackBuf::<4096>::new();
-    for (i, &c) in dir.iter().enumerate() {
-        if c == b'/' && i > 0 {
-            if let Some(p) = b.as_cstr() {
-                // SAFETY: NUL-terminated path.
-                unsafe { libc::mkdir(p, 0o777) };
-            }
-        }
-        b.push_bytes(&[c]);
-    }
-    if let Some(p) = b.as_cstr() {
-        // SAFETY: NUL-terminated path.
-        unsafe { libc::mkdir(p, 0o777) };
-    }
-}
-
-static TMP_COUNTER: AtomicU32 = AtomicU32::new(0);
-
-/// Writes the report file. Err(errno).
+/// Writes the report file atomically (`taintprof_sigsafe::file::write_atomic`: a
+/// temporary file in the same directory, then `rename`). Err(errno); `path` says where
+/// either way.
 fn write_file(exit: Exit, path: &mut StackBuf<4096>) -> Result<(), i32> {
-    let pid = sys::getpid();
+    let pid = getpid();
     let dir = options::out_dir();
     mkdir_p(dir);
     path.clear();
@@ -433,55 +374,13 @@ fn write_file(exit: Exit, path: &mut StackBuf<4096>) -> Result<(), i32> {
         Lossy(exe_name()),
         pid
     );
-    let mut tmp = StackBuf::<4096>::new();
-    let _ = write!(
-        tmp,
-        "{}/.{}.{}.{}.{}.dip-raw.tmp",
-        Lossy(dir),
-        Lossy(exe_name()),
-        pid,
-        sys::gettid(),
-        TMP_COUNTER.fetch_add(1, Relaxed)
-    );
-    let (Some(tmp_c), false) = (tmp.as_cstr(), path.truncated) else {
+    if path.truncated {
         return Err(libc::ENAMETOOLONG);
-    };
-    // SAFETY: NUL-terminated path.
-    let fd = unsafe {
-        libc::open(
-            tmp_c,
-            libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC,
-            0o644,
-        )
-    };
-    if fd < 0 {
-        return Err(sys::errno());
     }
-    let mut out = Out {
-        fd,
-        buf: [0; 16384],
-        len: 0,
-        err: 0,
-    };
-    write_json(&mut out, exit, pid);
-    out.flush();
-    // SAFETY: our descriptor.
-    let closed = unsafe { libc::close(fd) };
-    let mut err = out.err;
-    if err == 0 && closed != 0 {
-        err = sys::errno().max(1);
-    }
-    if err == 0 {
-        match path.as_cstr() {
-            // SAFETY: NUL-terminated paths.
-            Some(dst) if unsafe { libc::rename(tmp_c, dst) } == 0 => return Ok(()),
-            Some(_) => err = sys::errno().max(1),
-            None => err = libc::ENAMETOOLONG,
-        }
-    }
-    // SAFETY: NUL-terminated path of our temporary file.
-    unsafe { libc::unlink(tmp_c) };
-    Err(err)
+    write_atomic(path.as_bytes(), Durability::Rename, |out| {
+        write_json(out, exit, pid)
+    })
+    .map(|_| ())
 }
 
 /// 0 = not written, 1 = being written (by `WRITER_TID`), 2 = done.
@@ -500,7 +399,7 @@ pub fn final_report(exit: Exit) {
     if !init::active() {
         return;
     }
-    let me = sys::gettid();
+    let me = gettid();
     match STATE.compare_exchange(0, 1, SeqCst, SeqCst) {
         Ok(_) => WRITER_TID.store(me, SeqCst),
         Err(1) => {
@@ -518,7 +417,7 @@ pub fn final_report(exit: Exit) {
                 if STATE.load(SeqCst) == 2 {
                     break;
                 }
-                sys::sleep_ms(1);
+                sleep_ms(1);
             }
             return;
         }
@@ -575,16 +474,13 @@ mod tests {
 
     #[test]
     fn json_strings_are_escaped() {
-        let mut o = Out {
-            fd: -1,
-            buf: [0; 16384],
-            len: 0,
-            err: 0,
-        };
-        o.string(b"a\"b\\c\n\x01\xff");
+        let mut o: Vec<u8> = Vec::new();
+        escape(&mut o, b"a\"b\\c\n\x01\xff");
         assert_eq!(
-            core::str::from_utf8(&o.buf[..o.len]).unwrap(),
-            "\"a\\\"b\\\\c\\n\\u0001\u{fffd}\""
+            core::str::from_utf8(&o).unwrap(),
+            "\"a\\\"b\\\\c\\n\\u0001\\ufffd\""
         );
+        let back: String = serde_json::from_slice(&o).unwrap();
+        assert_eq!(back, "a\"b\\c\n\u{1}\u{fffd}");
     }
 }

@@ -7,7 +7,7 @@
 use core::ptr::null_mut;
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 
-use crate::sys;
+use taintprof_sigsafe::{mmap_anon, munmap, now_ns, remap_zero};
 
 /// 2^20 distinct instruction addresses (24 MiB of address space).
 pub const TABLE_BITS: u32 = 20;
@@ -45,15 +45,14 @@ const USED_BYTES: usize = TABLE_LEN * 4;
 /// Maps the table and the timeline and starts the clock. False if memory is refused.
 pub fn init(interval_ms: u64) -> bool {
     INTERVAL_NS.store(interval_ms.max(1) * 1_000_000, Relaxed);
-    START_NS.store(sys::now_ns(), Relaxed);
-    let t = sys::mmap_anon(TABLE_BYTES);
-    let l = sys::mmap_anon(TIMELINE_BYTES);
-    let u = sys::mmap_anon(USED_BYTES);
+    START_NS.store(now_ns(), Relaxed);
+    let t = mmap_anon(TABLE_BYTES);
+    let l = mmap_anon(TIMELINE_BYTES);
+    let u = mmap_anon(USED_BYTES);
     if t.is_null() || l.is_null() || u.is_null() {
         for (p, n) in [(t, TABLE_BYTES), (l, TIMELINE_BYTES), (u, USED_BYTES)] {
-            if !p.is_null() {
-                sys::munmap(p, n);
-            }
+            // SAFETY: our fresh mapping of `n` bytes, never published (null is ignored).
+            unsafe { munmap(p, n) };
         }
         return false;
     }
@@ -66,21 +65,25 @@ pub fn init(interval_ms: u64) -> bool {
 /// After `fork`: the child starts counting from zero with its own clock.
 pub fn reset() {
     let t = TABLE.load(Acquire);
-    if !t.is_null() && !sys::remap_zero(t.cast(), TABLE_BYTES) {
+    // SAFETY: the mapping `init` made with this size; the child's only thread is here,
+    // and the counts are to be dropped (the same for the two below).
+    if !t.is_null() && !unsafe { remap_zero(t.cast(), TABLE_BYTES) } {
         TABLE.store(null_mut(), Release);
     }
     let l = TIMELINE.load(Acquire);
-    if !l.is_null() && !sys::remap_zero(l.cast(), TIMELINE_BYTES) {
+    // SAFETY: as above.
+    if !l.is_null() && !unsafe { remap_zero(l.cast(), TIMELINE_BYTES) } {
         TIMELINE.store(null_mut(), Release);
     }
     let u = USED.load(Acquire);
-    if !u.is_null() && !sys::remap_zero(u.cast(), USED_BYTES) {
+    // SAFETY: as above.
+    if !u.is_null() && !unsafe { remap_zero(u.cast(), USED_BYTES) } {
         USED.store(null_mut(), Release);
     }
     NUSED.store(0, Relaxed);
     DROPPED.store(0, Relaxed);
     TRUNCATED.store(false, Relaxed);
-    START_NS.store(sys::now_ns(), Relaxed);
+    START_NS.store(now_ns(), Relaxed);
 }
 
 #[inline]
@@ -136,10 +139,11 @@ fn note_used(i: usize) {
 
 fn count_time(result: bool) {
     let l = TIMELINE.load(Acquire);
+    // SAFETY: as above.
     if l.is_null() {
         return;
     }
-    let dt = sys::now_ns().saturating_sub(START_NS.load(Relaxed));
+    let dt = now_ns().saturating_sub(START_NS.load(Relaxed));
     let mut b = (dt / INTERVAL_NS.load(Relaxed).max(1)) as usize;
     if b >= BUCKETS {
         b = BUCKETS - 1;
@@ -153,6 +157,7 @@ fn count_time(result: bool) {
 pub fn for_each_event(mut f: impl FnMut(u64, u64, u64)) {
     let t = TABLE.load(Acquire);
     let u = USED.load(Acquire);
+    // SAFETY: as above.
     if t.is_null() || u.is_null() {
         return;
     }
@@ -178,6 +183,7 @@ pub fn for_each_event(mut f: impl FnMut(u64, u64, u64)) {
 /// `last` (inclusive), in order.
 pub fn for_each_bucket(last: usize, mut f: impl FnMut(usize, u64, u64)) {
     let l = TIMELINE.load(Acquire);
+    // SAFETY: as above.
     if l.is_null() {
         return;
     }
@@ -197,12 +203,12 @@ pub fn for_each_bucket(last: usize, mut f: impl FnMut(usize, u64, u64)) {
 
 /// Milliseconds since start (or since fork, in a child).
 pub fn elapsed_ms() -> u64 {
-    sys::now_ns().saturating_sub(START_NS.load(Relaxed)) / 1_000_000
+    now_ns().saturating_sub(START_NS.load(Relaxed)) / 1_000_000
 }
 
 /// The bucket the current time falls into.
 pub fn current_bucket() -> usize {
-    let dt = sys::now_ns().saturating_sub(START_NS.load(Relaxed));
+    let dt = now_ns().saturating_sub(START_NS.load(Relaxed));
     ((dt / INTERVAL_NS.load(Relaxed).max(1)) as usize).min(BUCKETS - 1)
 }
 

@@ -11,7 +11,7 @@
 
 use core::ptr;
 
-use crate::sys::{self, PAGE};
+use taintprof_sigsafe::{mmap_anon, round_up, PAGE};
 
 /// Size of a regular chunk. Requests larger than a quarter of this get a chunk of
 /// their own.
@@ -70,14 +70,14 @@ impl Arena {
     fn alloc_slow(&mut self, size: usize, align: usize) -> *mut u8 {
         if size > CHUNK / 4 {
             // A chunk of its own; the current chunk keeps serving small requests.
-            let len = sys::round_up(size, PAGE);
-            let p = sys::mmap_anon(len);
+            let len = round_up(size, PAGE);
+            let p = mmap_anon(len);
             if !p.is_null() {
                 self.mapped += len;
             }
             return p;
         }
-        let p = sys::mmap_anon(CHUNK);
+        let p = mmap_anon(CHUNK);
         if p.is_null() {
             return ptr::null_mut();
         }

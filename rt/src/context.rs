@@ -57,6 +57,7 @@ use core::ptr::{self, null_mut};
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU16, AtomicU32, AtomicU64, Ordering::*};
 
 use taintprof_abi::{FuncDesc, Label, LoopDesc, SiteDesc};
+use taintprof_sigsafe::{gettid, mmap_anon, round_up};
 
 use crate::arena::{self, Arena};
 
@@ -195,14 +196,15 @@ pub fn context_count() -> u64 {
     CONTEXTS.load(Relaxed)
 }
 
-thread_local! {
-    static CURRENT: Cell<*mut ThreadState> = const { Cell::new(null_mut()) };
+crate::c_tls_ptr! {
+    /// The calling thread's state (`__tp_thread_state_tls` of tls.c).
+    mod current = __tp_thread_state_tls: ThreadState;
 }
 
 /// The calling thread's state, or null if it has not run instrumented code yet.
 #[inline(always)]
 pub fn current_thread() -> *mut ThreadState {
-    CURRENT.with(|c| c.get())
+    current::get()
 }
 
 /// True if some thread ran out of memory for its context tree.
@@ -238,13 +240,13 @@ pub fn thread_count() -> u32 {
 #[cold]
 #[inline(never)]
 fn create_thread() -> *mut ThreadState {
-    let chunk = crate::sys::mmap_anon(arena::CHUNK);
+    let chunk = mmap_anon(arena::CHUNK);
     if chunk.is_null() {
         note_oom();
         return null_mut();
     }
     let ts = chunk.cast::<ThreadState>();
-    let head = crate::sys::round_up(size_of::<ThreadState>(), 64);
+    let head = round_up(size_of::<ThreadState>(), 64);
     // SAFETY: chunk is fresh, zeroed, CHUNK bytes, suitably aligned for ThreadState.
     unsafe {
         ptr::write(
@@ -267,7 +269,7 @@ fn create_thread() -> *mut ThreadState {
                 )),
                 recursive: AtomicPtr::new(null_mut()),
                 next: null_mut(),
-                tid: crate::sys::gettid(),
+                tid: gettid(),
                 index: THREAD_COUNT.fetch_add(1, Relaxed),
                 // Accessors of this thread's TLS (tls.c).
                 loops_tls: crate::__tp_tls_loops() as usize,
@@ -285,7 +287,7 @@ fn create_thread() -> *mut ThreadState {
             Err(h) => head_ptr = h,
         }
     }
-    CURRENT.with(|c| c.set(ts));
+    current::set(ts);
     crate::signals::on_new_thread();
     ts
 }

@@ -24,9 +24,9 @@
 use core::cell::UnsafeCell;
 
 use taintprof_abi::{InFlightLoop, Label, LoopDesc, LOOPS_IN_FLIGHT};
+use taintprof_sigsafe::MmapVec;
 
 use crate::context::{self, Node, ThreadState};
-use crate::sys::MmapVec;
 
 #[derive(Clone, Copy)]
 struct Entry {

@@ -24,6 +24,8 @@
 use core::ffi::{c_char, c_int, c_void};
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering::*};
 
+use taintprof_sigsafe::{Lossy, PAGE};
+
 use crate::{options, report, shadow, signals, stack};
 
 static STARTED: AtomicBool = AtomicBool::new(false);
@@ -63,17 +65,17 @@ pub unsafe fn start(argc: c_int, argv: *const *const c_char, envp: *const *const
         // Keep our own copy of the pointer array: getopt permutes the program's.
         // SAFETY: argv has argc entries.
         let args = unsafe { core::slice::from_raw_parts(argv, argc as usize) };
-        let copy: &'static mut [*const c_char] = Box::leak(args.to_vec().into_boxed_slice());
+        let copy: &'static mut [*const c_char] = crate::leak_slice(args);
         ARGC.store(copy.len(), Relaxed);
         ARGV.store(copy.as_mut_ptr(), Release);
     }
     // SAFETY: sysconf is always safe.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    if page > 0 && page as usize != crate::sys::PAGE {
+    if page > 0 && page as usize != PAGE {
         crate::diag!(
             "warning: page size is {} bytes, the runtime assumes {}",
             page,
-            crate::sys::PAGE
+            PAGE
         );
     }
     // Before anything is mapped or installed: this may replace the process.
@@ -88,7 +90,7 @@ pub unsafe fn start(argc: c_int, argv: *const *const c_char, envp: *const *const
             crate::VERSION,
             taintprof_abi::SHADOW_BASE,
             taintprof_abi::SHADOW_BASE + taintprof_abi::SHADOW_SIZE,
-            crate::sys::Lossy(options::out_dir()),
+            Lossy(options::out_dir()),
             if options::handle_signals() {
                 "handled"
             } else {

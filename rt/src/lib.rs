@@ -23,9 +23,8 @@
 //! | [`modules`] | registered module descriptors; `__tp_register_module` | no |
 //! | [`wrappers`] | `__tpw_<name>` wrappers for libc functions that move memory (see `rt/abilist.txt`) | yes |
 //! | [`report`] | builds and writes the JSON report (schema `taintprof.taint` v4), atomically, once | no |
-//! | [`json`] | a tiny JSON writer (escaping, no allocation) | no |
 //! | [`signals`] | fatal-signal handlers that write a partial report and re-raise | no |
-//! | [`sys`] | thin syscall helpers: `mmap`-backed vectors, stderr diagnostics, small formatting | no |
+//! | `taintprof_sigsafe` (crate `sigsafe/`) | what may run in a signal handler, shared with `libtaintprof_dip.so`: `mmap` memory and `MmapVec`, `StackBuf`, errno, the [`diag!`] line writer, the JSON writer, the atomic file write, the registration `SpinLock` | no |
 //! | [`denormal`] | denormal mode: `__tpd_*` hooks, marked arrays, tags, snapshots, the `taintprof.denormal` report (its own map inside) | **yes** |
 //! | `tls.c` | the initial-exec TLS slots (`__tp_arg_tls`, `__tpd_counters_tls`, ...) and accessors | yes |
 //! | `exec_shim.c` | the exec-family wrappers (`execl` & co. need C varargs) | no |
@@ -58,11 +57,17 @@
 //! * No panic crosses the C boundary: every `extern "C"` function is panic-free by
 //!   construction (no indexing that can fail, no `unwrap`, no allocation-failure paths
 //!   that panic) — and Rust aborts rather than unwinds out of an `extern "C"` function
-//!   anyway.
+//!   anyway. Built with `panic = "abort"` the runtime is `no_std` and its own
+//!   `#[panic_handler]` prints one `taintprof: internal error` line and aborts; built
+//!   with unwinding panics (the default profile) std's handler does (see "`no_std`").
 //! * Hot hooks (`__tp_enter`, `__tp_loop_exit`, shadow hooks, wrappers) never call
 //!   malloc, never take a lock, and make no system call on their fast path.
-//! * The report path (`report`, `json`, `signals`) allocates nothing from malloc and takes
-//!   no lock, so it can run from a signal handler: scratch memory comes from `mmap`.
+//! * The report path (`report`, `signals`, and the JSON writer of `taintprof_sigsafe`)
+//!   allocates nothing from malloc and takes no lock, so it can run from a signal
+//!   handler: scratch memory comes from `mmap`.
+//! * Nothing allocates from the heap at all: the runtime uses `core` and
+//!   `taintprof_sigsafe` only (permanent records come from `taintprof_sigsafe::leak`),
+//!   and its one lock is `taintprof_sigsafe::SpinLock`, taken on registration paths only.
 //! * Thread safety: shadow memory is shared; calling-context trees, loop records and
 //!   arenas are per thread and published to the report writer with release stores.
 //!
@@ -84,9 +89,82 @@
 //! `cargo rustc -p taintprof-rt --release -- --print native-static-libs`), and must be an
 //! executable (the shadow is reserved from `.preinit_array`, which shared objects may not
 //! have). C++ programs also need libstdc++ (they have it already).
+//!
+//! ## `no_std`
+//!
+//! The runtime's code uses no `std` and no `alloc` (`#![no_std]` outside unit tests,
+//! which use std freely): memory comes from `mmap` (`taintprof_sigsafe`), per-thread
+//! pointers live in `tls.c` (`c_tls_ptr!`). Whether std is *linked* into the archive
+//! depends on the panic strategy the crate is compiled with, because a `staticlib` with
+//! unwinding panics needs std's unwinder (`eh_personality`; rustc: "unwinding panics
+//! are not supported without std"), which stable Rust cannot provide otherwise:
+//!
+//! * `panic = "unwind"`, what `cargo build --release --workspace` uses (the pass plugin
+//!   and the DIP profiler catch panics, and Cargo cannot set `panic` per package):
+//!   `extern crate std` links std, of which only the panic machinery is used;
+//! * `panic = "abort"`: no std at all. The archive is `core`, `compiler_builtins`,
+//!   `libc`, `taintprof_sigsafe` and this crate (about 12 MB instead of 27, less than half
+//!   the machine code in a linked program), a program needs only `-lc` next to it, and
+//!   `fn panic` below is the panic handler. Build it with
+//!   `CARGO_TARGET_DIR=target/nostd cargo rustc -p taintprof-rt --release --lib
+//!   --crate-type staticlib -- -C panic=abort` (a target directory of its own, or the
+//!   two builds rebuild each other).
 
+#![cfg_attr(not(test), no_std)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![allow(clippy::missing_safety_doc)]
+
+// Unwinding panics in a staticlib need std's unwinder; nothing else of std is used.
+#[cfg(all(not(test), panic = "unwind"))]
+extern crate std;
+
+/// The panic handler of a `no_std` build (`panic = "abort"`): one diagnostic line, then
+/// `abort()`. It never unwinds, so no panic crosses into C. A report being written when
+/// the panic happened is lost (the fatal-signal handler sees `SIGABRT` on the writing
+/// thread and says so); otherwise `SIGABRT` writes the partial report as for any crash.
+#[cfg(all(not(test), panic = "abort"))]
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
+    match info.location() {
+        Some(at) => diag!(
+            "internal error: {} at {}; this is a taintprof bug",
+            info.message(),
+            at
+        ),
+        None => diag!(
+            "internal error: {}; this is a taintprof bug",
+            info.message()
+        ),
+    }
+    // SAFETY: terminating the process; abort is async-signal-safe.
+    unsafe { libc::abort() }
+}
+
+/// The unwinding personality `core` refers to (it is precompiled with unwinding panics,
+/// so its landing pads name `rust_eh_personality`, which only std defines) in a
+/// `no_std` build. Nothing in the runtime unwinds (panics abort, the runtime calls no
+/// code that throws), so reaching it is a bug: say so and abort, as unwinding out of an
+/// `extern "C"` function would with std.
+#[cfg(all(not(test), panic = "abort"))]
+#[no_mangle]
+extern "C" fn rust_eh_personality() -> ! {
+    diag!("internal error: an exception is unwinding through the runtime; this is a taintprof bug");
+    // SAFETY: terminating the process.
+    unsafe { libc::abort() }
+}
+
+/// `diag!("format", args...)`: one line on stderr, `taintprof: ...`, with one `write(2)`
+/// and SIGPIPE blocked (`taintprof_sigsafe::diag`). Never allocates.
+#[macro_export]
+macro_rules! diag {
+    ($($t:tt)*) => { $crate::diag_line(format_args!($($t)*)) };
+}
+
+/// The function behind [`diag!`].
+#[doc(hidden)]
+pub fn diag_line(args: core::fmt::Arguments<'_>) {
+    taintprof_sigsafe::diag::write_line("taintprof", args);
+}
 
 pub mod arena;
 pub mod context;
@@ -94,7 +172,6 @@ pub mod denormal;
 pub mod exits;
 pub mod inflight;
 pub mod init;
-pub mod json;
 pub mod model;
 pub mod modules;
 pub mod options;
@@ -104,7 +181,6 @@ pub mod shadow;
 pub mod signals;
 pub mod split;
 pub mod stack;
-pub mod sys;
 pub mod volume;
 pub mod wrappers;
 
@@ -129,6 +205,92 @@ extern "C" {
     pub fn __tp_tls_loops() -> *mut taintprof_abi::InFlightLoop;
     /// `__tp_loop_depth_tls`: the number of entries pushed on it.
     pub fn __tp_tls_loop_depth() -> *mut u64;
+}
+
+/// A pointer-sized initial-exec thread-local variable defined in `tls.c`, read and
+/// written inline: `mov` through its GOT TP offset and `%fs`, the code C emits for it
+/// (and the linker relaxes to one `%fs` access in an executable). This is how the
+/// `no_std` runtime keeps per-thread pointers on its hot paths without a call:
+/// `thread_local!` is std's and `#[thread_local]` is unstable. x86-64 only, like the
+/// shadow mapping.
+///
+/// `c_tls_ptr!(pub mod name = c_symbol: Type);` gives `name::get() -> *mut Type` and
+/// `name::set(*mut Type)`.
+macro_rules! c_tls_ptr {
+    ($(#[$m:meta])* $vis:vis mod $name:ident = $sym:ident : $t:ty;) => {
+        $(#[$m])*
+        $vis mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            extern "C" {
+                /// Only its address is used, by the `asm!` below (Rust does not know
+                /// the symbol is thread-local, so it must never be read directly).
+                static $sym: u8;
+            }
+
+            /// The calling thread's value (null until set).
+            #[inline(always)]
+            pub fn get() -> *mut $t {
+                let v: *mut $t;
+                // SAFETY: `$sym` is a pointer-sized initial-exec TLS variable of tls.c,
+                // so its GOT entry holds its offset from the thread pointer (%fs); the
+                // asm reads 8 bytes of the calling thread's block and nothing else.
+                unsafe {
+                    core::arch::asm!(
+                        "mov {v}, qword ptr [rip + {s}@GOTTPOFF]",
+                        "mov {v}, qword ptr fs:[{v}]",
+                        v = out(reg) v,
+                        s = sym $sym,
+                        options(nostack, preserves_flags, readonly, pure),
+                    );
+                }
+                v
+            }
+
+            /// Sets the calling thread's value.
+            #[inline(always)]
+            pub fn set(p: *mut $t) {
+                // SAFETY: as in `get`; writes the 8 bytes of the calling thread's slot.
+                unsafe {
+                    core::arch::asm!(
+                        "mov {t}, qword ptr [rip + {s}@GOTTPOFF]",
+                        "mov qword ptr fs:[{t}], {v}",
+                        t = out(reg) _,
+                        v = in(reg) p,
+                        s = sym $sym,
+                        options(nostack, preserves_flags),
+                    );
+                }
+            }
+        }
+    };
+}
+pub(crate) use c_tls_ptr;
+
+/// Moves `v` into permanent memory (`taintprof_sigsafe::leak`, the runtime's
+/// `Box::leak`). Running out of memory there ends the process as `Box::leak` would,
+/// with a diagnostic first.
+pub(crate) fn leak<T>(v: T) -> &'static mut T {
+    match taintprof_sigsafe::leak::leak(v) {
+        Some(r) => r,
+        None => leak_failed(),
+    }
+}
+
+/// A permanent copy of `s` (see [`leak`]).
+pub(crate) fn leak_slice<T: Copy>(s: &[T]) -> &'static mut [T] {
+    match taintprof_sigsafe::leak::leak_slice(s) {
+        Some(r) => r,
+        None => leak_failed(),
+    }
+}
+
+#[cold]
+fn leak_failed() -> ! {
+    diag!("error: out of memory for a permanent runtime record; stopping");
+    // SAFETY: terminating the process (the SIGABRT handler writes a partial report).
+    unsafe { libc::abort() }
 }
 
 /// Label of argument `i` of the call in flight (wrappers use this).

@@ -64,9 +64,9 @@ use taintprof_abi::{
     BRANCH_TRUNCATED, FUNC_RECURSIVE_STATIC, FUNC_STATICALLY_PRUNED, LOOP_CONST_TRIP, LOOP_FOLDED,
     LOOP_LIBRARY, LOOP_NO_SINK, LOOP_RECURSION,
 };
+use taintprof_sigsafe::{cstr, MmapVec};
 
 use crate::context::{Node, ThreadState};
-use crate::sys::{cstr, MmapVec};
 use crate::volume::{Poly, Pool, Term};
 
 /// "No index".

@@ -6,7 +6,7 @@
 //! versions, and the module is ignored) and links the descriptor into a list through its
 //! `next` field. The report walks that list, so loops that never ran still appear.
 //!
-//! Registration is rare (constructors, `dlopen`), so writers take a mutex (which also
+//! Registration is rare (constructors, `dlopen`), so writers take a spin lock (`taintprof_sigsafe::SpinLock`) (which also
 //! makes double registration harmless). Readers take no lock: a descriptor's `next` is
 //! written before the list head is published with a release store.
 //!
@@ -18,14 +18,12 @@
 
 use core::ptr::null_mut;
 use core::sync::atomic::{AtomicPtr, AtomicU16, AtomicU32, AtomicU64, Ordering::*};
-use std::sync::Mutex;
 
 use taintprof_abi::{BranchRec, Label, ModuleDesc, ABI_VERSION, MODULE_MAGIC};
-
-use crate::sys::{cstr, Lossy};
+use taintprof_sigsafe::{cstr, Lossy, SpinLock};
 
 static MODULES: AtomicPtr<ModuleDesc> = AtomicPtr::new(null_mut());
-static LOCK: Mutex<()> = Mutex::new(());
+static LOCK: SpinLock = SpinLock::new();
 
 /// A module refused at registration (leaked list node).
 pub struct RejectedModule {
@@ -57,7 +55,7 @@ pub unsafe extern "C" fn __tp_register_module(m: *mut ModuleDesc) {
     if m.is_null() {
         return;
     }
-    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let _g = LOCK.lock();
     // SAFETY: the pass emits a valid, writable descriptor that lives for the program.
     let md = unsafe { &mut *m };
     if let Err((bad_magic, version)) = check(md) {
@@ -83,12 +81,12 @@ pub unsafe extern "C" fn __tp_register_module(m: *mut ModuleDesc) {
                 ABI_VERSION
             );
         }
-        let node = Box::leak(Box::new(RejectedModule {
+        let node = crate::leak(RejectedModule {
             source,
             abi_version: version,
             bad_magic,
             next: REJECTED.load(Relaxed),
-        }));
+        });
         REJECTED.store(node, Release);
         return;
     }

@@ -31,7 +31,7 @@
 use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use crate::sys::{self, StackBuf};
+use taintprof_sigsafe::{cstr, Lossy, StackBuf};
 
 /// Longest report directory path we keep (Linux `PATH_MAX`).
 pub const PATH_MAX: usize = 4096;
@@ -135,7 +135,7 @@ pub(crate) unsafe fn env_lookup(
         return if v.is_null() {
             None
         } else {
-            Some(unsafe { sys::cstr(v) })
+            Some(unsafe { cstr(v) })
         };
     }
     let mut e = envp;
@@ -146,7 +146,7 @@ pub(crate) unsafe fn env_lookup(
             return None;
         }
         // SAFETY: each entry is a NUL-terminated "NAME=value" string.
-        let entry = unsafe { sys::cstr(s) };
+        let entry = unsafe { cstr(s) };
         if entry.len() > name.len()
             && entry.starts_with(name)
             && entry.get(name.len()) == Some(&b'=')
@@ -184,7 +184,7 @@ unsafe fn bool_knob(envp: *const *const libc::c_char, name: &str, slot: &AtomicB
             None => crate::diag!(
                 "warning: {}={} is not a boolean (use 1 or 0); keeping the default ({})",
                 name,
-                sys::Lossy(v),
+                Lossy(v),
                 if slot.load(Relaxed) { 1 } else { 0 }
             ),
         }
@@ -209,7 +209,7 @@ unsafe fn u64_knob(envp: *const *const libc::c_char, name: &str, slot: &AtomicU6
             None => crate::diag!(
                 "warning: {}={} is not a non-negative integer; keeping the default ({})",
                 name,
-                sys::Lossy(v),
+                Lossy(v),
                 slot.load(Relaxed)
             ),
         }
@@ -253,7 +253,7 @@ pub unsafe fn init(envp: *const *const libc::c_char) {
         let r = unsafe { libc::getcwd(cwd.as_mut_ptr().cast(), cwd.len()) };
         if !r.is_null() {
             // SAFETY: getcwd wrote a NUL-terminated string.
-            dir.push_bytes(unsafe { sys::cstr(r) });
+            dir.push_bytes(unsafe { cstr(r) });
         } else {
             dir.push_bytes(b".");
         }

@@ -28,16 +28,15 @@
 //! `tp_has_label` and `tp_delete_label` (Perf-Taint's `has_label`, `delete_label`,
 //! `delete_labels`) query and clear the labels of an object.
 //!
-//! Registration is rare, so writers take a mutex. Readers (the report writer, possibly in
+//! Registration is rare, so writers take a spin lock (`taintprof_sigsafe::SpinLock`,
+//! never from a signal handler). Readers (the report writer, possibly in
 //! a signal handler) take no lock: a slot is fully written before `count` is bumped with
 //! a release store, and names are immutable leaked byte strings.
 
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering::*};
-use std::sync::Mutex;
 
 use taintprof_abi::{Label, MAX_PARAMS};
-
-use crate::sys::Lossy;
+use taintprof_sigsafe::{Lossy, SpinLock, StackBuf};
 
 /// Why a registration got no label.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -104,31 +103,30 @@ pub fn name_problem(name: &[u8]) -> Option<(Reject, Option<(usize, u8)>)> {
 
 /// Appends `c` in printable form: printable ASCII as is (a backslash doubled), `\n`,
 /// `\t`, `\r`, otherwise `\xNN`.
-fn push_escaped(out: &mut Vec<u8>, c: u8) {
+fn push_escaped<const N: usize>(out: &mut StackBuf<N>, c: u8) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     match c {
-        b'\\' => out.extend_from_slice(b"\\\\"),
-        b'\n' => out.extend_from_slice(b"\\n"),
-        b'\t' => out.extend_from_slice(b"\\t"),
-        b'\r' => out.extend_from_slice(b"\\r"),
-        0x20..=0x7e => out.push(c),
-        _ => {
-            out.extend_from_slice(b"\\x");
-            out.push(HEX[(c >> 4) as usize]);
-            out.push(HEX[(c & 15) as usize]);
-        }
+        b'\\' => out.push_bytes(b"\\\\"),
+        b'\n' => out.push_bytes(b"\\n"),
+        b'\t' => out.push_bytes(b"\\t"),
+        b'\r' => out.push_bytes(b"\\r"),
+        0x20..=0x7e => out.push_bytes(&[c]),
+        _ => out.push_bytes(&[b'\\', b'x', HEX[(c >> 4) as usize], HEX[(c & 15) as usize]]),
     }
 }
 
+/// Room for a [`printable_name`]: every byte escaped as `\xNN`, then `...`.
+pub const PRINTABLE_NAME_MAX: usize = 4 * MAX_NAME_LEN + 3;
+
 /// `name` as shown in messages and the report: escaped, at most [`MAX_NAME_LEN`] bytes of
 /// it, `...` if there was more.
-pub fn printable_name(name: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(MAX_NAME_LEN + 8);
+pub fn printable_name(name: &[u8]) -> StackBuf<PRINTABLE_NAME_MAX> {
+    let mut out = StackBuf::new();
     for &c in name.iter().take(MAX_NAME_LEN) {
         push_escaped(&mut out, c);
     }
     if name.len() > MAX_NAME_LEN {
-        out.extend_from_slice(b"...");
+        out.push_bytes(b"...");
     }
     out
 }
@@ -192,7 +190,7 @@ pub struct Param {
 
 /// The registry. The runtime has one ([`REGISTRY`]); tests make their own.
 pub struct Registry {
-    lock: Mutex<()>,
+    lock: SpinLock,
     count: AtomicUsize,
     slots: [Slot; MAX_PARAMS],
     rejected: AtomicPtr<Rejected>,
@@ -211,13 +209,13 @@ impl Default for Registry {
 pub static REGISTRY: Registry = Registry::new();
 
 fn leak(name: &[u8]) -> &'static [u8] {
-    Box::leak(name.to_vec().into_boxed_slice())
+    crate::leak_slice(name)
 }
 
 impl Registry {
     pub const fn new() -> Self {
         Registry {
-            lock: Mutex::new(()),
+            lock: SpinLock::new(),
             count: AtomicUsize::new(0),
             slots: [const { Slot::new() }; MAX_PARAMS],
             rejected: AtomicPtr::new(core::ptr::null_mut()),
@@ -275,7 +273,7 @@ impl Registry {
     /// program can register any more).
     #[cfg(test)]
     pub(crate) fn register_unchecked(&self, name: &[u8]) -> Label {
-        let _g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = self.lock.lock();
         let n = self.count.load(Relaxed);
         let s = &self.slots[n];
         let stored = leak(name);
@@ -288,7 +286,7 @@ impl Registry {
 
     /// [`Registry::register`] for a call of the entry point `entry` (named in errors).
     pub fn register_from(&self, entry: &str, name: Option<&[u8]>) -> Result<Label, Reject> {
-        let _g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = self.lock.lock();
         let Some(name) = name else {
             self.refuse(entry, b"(null)", Reject::NullName, None);
             return Err(Reject::NullName);
@@ -331,7 +329,7 @@ impl Registry {
     /// [`Reject::NullAddress`], [`Reject::ZeroSize`] or [`Reject::BadRange`]), or whose
     /// name is (then `why` is the name's problem, as [`Registry::register`] finds it).
     pub fn refuse_range(&self, entry: &str, name: Option<&[u8]>, why: Reject) {
-        let _g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = self.lock.lock();
         match name {
             None => self.refuse(entry, b"(null)", Reject::NullName, None),
             Some(n) => match name_problem(n) {
@@ -351,13 +349,13 @@ impl Registry {
         while !r.is_null() {
             // SAFETY: leaked immutable nodes.
             let node = unsafe { &*r };
-            if node.name == &shown[..] && node.reason == why {
+            if node.name == shown.as_bytes() && node.reason == why {
                 node.count.fetch_add(1, Relaxed);
                 return;
             }
             r = node.next;
         }
-        let shown = leak(&shown);
+        let shown = leak(shown.as_bytes());
         match why {
             Reject::TooMany => crate::diag!(
                 "error: cannot register parameter '{}': at most {} parameters can be registered (one label bit each) and all are taken; '{}' stays unlabelled and is listed under rejected_parameters in the report",
@@ -377,13 +375,13 @@ impl Registry {
             ),
             Reject::BadCharacter => {
                 let (pos, c) = at.unwrap_or((0, 0));
-                let mut one = Vec::new();
+                let mut one = StackBuf::<4>::new();
                 push_escaped(&mut one, c);
                 crate::diag!(
                     "error: cannot register parameter '{}': {} '{}' at byte {}; names may only contain ASCII letters, digits and _ . - : [ ] and must start with a letter, a digit or _ (they appear in report tables, volume expressions and --subset lists); the variable stays unlabelled and is listed under rejected_parameters in the report",
                     Lossy(shown),
                     if pos == 0 && name_char_ok(c) { "it starts with" } else { "it contains" },
-                    Lossy(&one),
+                    Lossy(one.as_bytes()),
                     pos
                 )
             }
@@ -394,12 +392,12 @@ impl Registry {
                 entry
             ),
         }
-        let node = Box::leak(Box::new(Rejected {
+        let node = crate::leak(Rejected {
             name: shown,
             reason: why,
             count: AtomicU32::new(1),
             next: self.rejected.load(Relaxed),
-        }));
+        });
         self.rejected.store(node, Release);
     }
 
@@ -639,8 +637,8 @@ mod tests {
     #[test]
     fn printable_names_escape_and_truncate() {
         assert_eq!(
-            printable_name(b"a\n\"\\\x7f,"),
-            b"a\\n\"\\\\\\x7f,".to_vec()
+            printable_name(b"a\n\"\\\x7f,").as_bytes(),
+            b"a\\n\"\\\\\\x7f,"
         );
         assert_eq!(printable_name(&[b'y'; 65]).len(), 67);
     }

@@ -53,12 +53,15 @@ use core::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering::*};
 use taintprof_abi::{
     Label, ModuleDesc, LOOP_FOLDED, LOOP_LIBRARY, MODULE_CONTROL_FLOW, MODULE_NO_DEBUG_INFO,
 };
+use taintprof_sigsafe::file::{mkdir_p, write_atomic, Durability};
+use taintprof_sigsafe::json::{Json, Sink};
+use taintprof_sigsafe::{
+    errno_text, getpid, gettid, now_ns, sleep_ms, thread_alive, FdSink, Lossy, MmapVec, StackBuf,
+};
 
 use crate::context::{self, ThreadState};
-use crate::json::{Json, Sink};
 use crate::model::{loc, s, Model, NONE};
 use crate::params::Registry;
-use crate::sys::{self, Lossy, MmapVec, StackBuf};
 use crate::{init, modules, options, signals, volume};
 
 /// Why the report is being written.
@@ -863,42 +866,6 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
 // Files, once-only logic, entry points
 // ----------------------------------------------------------------------------------
 
-/// Buffered writer to a file descriptor that remembers the first error.
-struct FdSink {
-    fd: i32,
-    buf: [u8; 16384],
-    len: usize,
-    err: i32,
-    /// Bytes handed to the file so far.
-    written: u64,
-}
-
-impl FdSink {
-    fn flush(&mut self) {
-        if self.err == 0 && !sys::write_all(self.fd, self.buf.get(..self.len).unwrap_or(&[])) {
-            self.err = sys::errno().max(1);
-        }
-        self.written += self.len as u64;
-        self.len = 0;
-    }
-}
-
-impl Sink for FdSink {
-    fn put(&mut self, mut b: &[u8]) {
-        while !b.is_empty() {
-            if self.len == self.buf.len() {
-                self.flush();
-            }
-            let n = b.len().min(self.buf.len() - self.len);
-            if let (Some(dst), Some(src)) = (self.buf.get_mut(self.len..self.len + n), b.get(..n)) {
-                dst.copy_from_slice(src);
-            }
-            self.len += n;
-            b = b.get(n..).unwrap_or(&[]);
-        }
-    }
-}
-
 /// `/proc/self/exe`, and the program name (its basename).
 struct ProgramId {
     path: StackBuf<4096>,
@@ -945,28 +912,6 @@ impl ProgramId {
     }
 }
 
-/// Creates `dir` and its parents (like `mkdir -p`).
-fn mkdir_p(dir: &[u8]) {
-    let mut b = StackBuf::<4097>::new();
-    for (i, &c) in dir.iter().enumerate() {
-        if c == b'/' && i > 0 {
-            b.clear();
-            b.push_bytes(dir.get(..i).unwrap_or(&[]));
-            if let Some(p) = b.as_cstr() {
-                // SAFETY: NUL-terminated path.
-                unsafe { libc::mkdir(p, 0o777) };
-            }
-        }
-    }
-    b.clear();
-    b.push_bytes(dir);
-    if let Some(p) = b.as_cstr() {
-        // SAFETY: NUL-terminated path.
-        unsafe { libc::mkdir(p, 0o777) };
-    }
-}
-
-static TMP_COUNTER: AtomicU32 = AtomicU32::new(0);
 /// Size of the last report file written.
 static LAST_REPORT_BYTES: AtomicU64 = AtomicU64::new(0);
 
@@ -975,13 +920,7 @@ static LAST_REPORT_BYTES: AtomicU64 = AtomicU64::new(0);
 pub const LARGE_REPORT_CONTEXTS: u64 = 100_000;
 
 fn monotonic_secs() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: writes into `ts`.
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    now_ns() as f64 * 1e-9
 }
 
 /// Announces a report that will take a while to write; returns the start time if so.
@@ -1019,19 +958,19 @@ impl core::fmt::Display for SizeAndTime {
     }
 }
 
-/// Writes the report for `exit` into its final place. Ok(path) or Err((path, errno)).
+/// Writes the report for `exit` into its final place, atomically
+/// (`taintprof_sigsafe::file::write_atomic`: a temporary file in the same directory,
+/// then `rename`). Ok or Err(errno); `path_out` says where either way.
 /// A denormal-mode program (see [`crate::denormal::mode`]) gets the denormal report,
 /// `<prog>.<pid>.denormal.json`, with a last snapshot unless the report is mid-run.
 fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
     let prog = ProgramId::get();
-    // SAFETY: getpid cannot fail.
-    let pid = unsafe { libc::getpid() };
+    let pid = getpid();
     let denormal = crate::denormal::mode::report_is_denormal();
     let kind = if denormal { "denormal" } else { "taintprof" };
-    let mut dir = StackBuf::<4096>::new();
     let od = options::out_dir();
-    dir.push_bytes(if od.is_empty() { b"." } else { od });
-    mkdir_p(dir.as_bytes());
+    let dir: &[u8] = if od.is_empty() { b"." } else { od };
+    mkdir_p(dir);
     path_out.clear();
     // Before an exec the pid stays and the new program may have the same name: the
     // report of the part before it gets a name of its own.
@@ -1043,92 +982,41 @@ fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
     let _ = write!(
         path_out,
         "{}/{}{}.{}.{}.json",
-        Lossy(dir.as_bytes()),
+        Lossy(dir),
         Lossy(prog.name()),
         before_exec,
         pid,
         kind
     );
-    let mut tmp = StackBuf::<4096>::new();
-    let _ = write!(
-        tmp,
-        "{}/.{}.{}.{}.{}.{}.tmp",
-        Lossy(dir.as_bytes()),
-        Lossy(prog.name()),
-        pid,
-        sys::gettid(),
-        TMP_COUNTER.fetch_add(1, Relaxed),
-        kind
-    );
-    let (Some(tmp_c), true) = (tmp.as_cstr(), !path_out.truncated) else {
+    if path_out.truncated {
         return Err(libc::ENAMETOOLONG);
-    };
-    if denormal {
-        match exit {
-            Exit::Code(_) => {
-                crate::denormal::snapshot::take_final(b"exit");
+    }
+    let written = write_atomic(path_out.as_bytes(), Durability::Rename, |sink| {
+        if denormal {
+            let last = match exit {
+                Exit::Code(_) => Some(&b"exit"[..]),
+                Exit::Signal(sig) => Some(signals::name(sig).as_bytes()),
+                Exit::Immediate(_) => Some(&b"_exit"[..]),
+                Exit::Exec => Some(&b"exec"[..]),
+                Exit::Running => None,
+            };
+            if let Some(why) = last {
+                crate::denormal::snapshot::take_final(why);
             }
-            Exit::Signal(sig) => {
-                crate::denormal::snapshot::take_final(signals::name(sig).as_bytes());
-            }
-            Exit::Immediate(_) => {
-                crate::denormal::snapshot::take_final(b"_exit");
-            }
-            Exit::Exec => {
-                crate::denormal::snapshot::take_final(b"exec");
-            }
-            Exit::Running => {}
+            let inp = crate::denormal::report::Inputs {
+                name: prog.name(),
+                path: prog.path.as_bytes(),
+                argv: init::argv(),
+                pid,
+                exit,
+            };
+            crate::denormal::report::write_json(&inp, sink);
+        } else {
+            write_taint(&prog, pid, exit, sink);
         }
-    }
-    // SAFETY: NUL-terminated path.
-    let fd = unsafe {
-        libc::open(
-            tmp_c,
-            libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC,
-            0o644,
-        )
-    };
-    if fd < 0 {
-        return Err(sys::errno());
-    }
-    let mut sink = FdSink {
-        fd,
-        buf: [0; 16384],
-        len: 0,
-        err: 0,
-        written: 0,
-    };
-    if denormal {
-        let inp = crate::denormal::report::Inputs {
-            name: prog.name(),
-            path: prog.path.as_bytes(),
-            argv: init::argv(),
-            pid,
-            exit,
-        };
-        crate::denormal::report::write_json(&inp, &mut sink);
-    } else {
-        write_taint(&prog, pid, exit, &mut sink);
-    }
-    sink.flush();
-    LAST_REPORT_BYTES.store(sink.written, Relaxed);
-    // SAFETY: our descriptor.
-    let closed = unsafe { libc::close(fd) };
-    let mut err = sink.err;
-    if err == 0 && closed != 0 {
-        err = sys::errno().max(1);
-    }
-    if err == 0 {
-        match path_out.as_cstr() {
-            // SAFETY: NUL-terminated paths.
-            Some(dst) if unsafe { libc::rename(tmp_c, dst) } == 0 => return Ok(()),
-            Some(_) => err = sys::errno().max(1),
-            None => err = libc::ENAMETOOLONG,
-        }
-    }
-    // SAFETY: NUL-terminated path of our temporary file.
-    unsafe { libc::unlink(tmp_c) };
-    Err(err)
+    })?;
+    LAST_REPORT_BYTES.store(written, Relaxed);
+    Ok(())
 }
 
 /// The taint report of this process into `sink`.
@@ -1166,22 +1054,6 @@ static FINAL_TID: AtomicI32 = AtomicI32::new(0);
 /// Thread writing a mid-run report (0 = none).
 static MIDRUN_WRITER: AtomicI32 = AtomicI32::new(0);
 
-fn thread_alive(tid: i32) -> bool {
-    // SAFETY: signal 0 only checks existence.
-    unsafe {
-        libc::syscall(libc::SYS_tgkill, libc::getpid(), tid, 0) == 0 || sys::errno() != libc::ESRCH
-    }
-}
-
-fn sleep_ms(ms: u64) {
-    let ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: (ms * 1_000_000) as libc::c_long,
-    };
-    // SAFETY: plain nanosleep.
-    unsafe { libc::nanosleep(&ts, core::ptr::null_mut()) };
-}
-
 /// What a final-report attempt did.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -1198,7 +1070,7 @@ fn report_error(path: &StackBuf<4096>, err: i32) {
     crate::diag!(
         "error: could not write the report to {}: {} (errno {}); set TAINTPROF_OUT to a writable directory",
         Lossy(path.as_bytes()),
-        sys::errno_text(err),
+        errno_text(err),
         err
     );
 }
@@ -1208,7 +1080,7 @@ pub fn final_report(exit: Exit) -> Outcome {
     if !options::report_enabled() {
         return Outcome::Disabled;
     }
-    let me = sys::gettid();
+    let me = gettid();
     match FINAL_STATE.compare_exchange(0, 1, SeqCst, SeqCst) {
         Ok(_) => FINAL_TID.store(me, SeqCst),
         Err(1) => {
@@ -1305,7 +1177,7 @@ pub fn midrun_report() -> bool {
     if !options::report_enabled() {
         return false;
     }
-    let me = sys::gettid();
+    let me = gettid();
     loop {
         if FINAL_STATE.load(SeqCst) != 0 {
             return false;

@@ -32,8 +32,7 @@
 use core::ptr;
 
 use taintprof_abi::{Label, SHADOW_BASE, SHADOW_MASK, SHADOW_SHIFT, SHADOW_SIZE};
-
-use crate::sys::{self, PAGE};
+use taintprof_sigsafe::{errno, errno_text, round_up, PAGE};
 
 /// Shadow ranges at least this large (in shadow bytes) are cleared with `madvise`
 /// instead of `memset`. Below it a `memset` is cheaper than a system call (and a TLB
@@ -75,7 +74,7 @@ pub fn reserve() -> Result<(), i32> {
         )
     };
     if p == libc::MAP_FAILED {
-        return Err(sys::errno());
+        return Err(errno());
     }
     if p as u64 != SHADOW_BASE {
         // Pre-4.17 kernels treat the address as a hint only.
@@ -99,7 +98,7 @@ pub fn reserve_or_die() {
             "error: cannot reserve the shadow memory region [{:#x}, {:#x}) (32 TiB of address space, MAP_NORESERVE|MAP_FIXED_NOREPLACE): {}",
             SHADOW_BASE,
             SHADOW_BASE + SHADOW_SIZE,
-            sys::errno_text(e)
+            errno_text(e)
         );
         if e == libc::ENOMEM {
             crate::diag!(
@@ -133,7 +132,7 @@ pub unsafe fn clear_labels(s: *mut Label, n: usize) {
     }
     let start = s as usize;
     let end = start + bytes;
-    let page_start = sys::round_up(start, PAGE);
+    let page_start = round_up(start, PAGE);
     let page_end = end & !(PAGE - 1);
     // SAFETY: all three pieces are inside the shadow region.
     unsafe {
@@ -344,7 +343,7 @@ mod tests {
             set(p + 1, 0, n - 2);
             // Whole pages in the middle really were dropped (mincore: not resident).
             // Check before reading them again (a read maps the shared zero page).
-            let mid = sys::round_up(shadow_ptr(p + 4096) as usize, PAGE);
+            let mid = round_up(shadow_ptr(p + 4096) as usize, PAGE);
             let mut vec = [0u8; 16];
             assert_eq!(
                 libc::mincore(mid as *mut libc::c_void, 16 * PAGE, vec.as_mut_ptr()),

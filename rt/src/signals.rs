@@ -16,7 +16,9 @@ use core::mem::zeroed;
 use core::ptr::null_mut;
 use core::sync::atomic::{AtomicBool, Ordering::*};
 
-use crate::{options, report, sys};
+use taintprof_sigsafe::{errno, gettid, mmap_anon, munmap, set_errno};
+
+use crate::{options, report};
 
 /// The signals we handle, with their names.
 pub const FATAL: [(libc::c_int, &str); 9] = [
@@ -62,7 +64,7 @@ fn ensure_altstack() {
         {
             return;
         }
-        let mem = sys::mmap_anon(ALT_STACK_SIZE);
+        let mem = mmap_anon(ALT_STACK_SIZE);
         if mem.is_null() {
             return;
         }
@@ -72,7 +74,7 @@ fn ensure_altstack() {
             ss_size: ALT_STACK_SIZE,
         };
         if libc::sigaltstack(&st, null_mut()) != 0 {
-            sys::munmap(mem, ALT_STACK_SIZE);
+            munmap(mem, ALT_STACK_SIZE);
         }
     }
 }
@@ -114,7 +116,7 @@ pub fn on_new_thread() {
 }
 
 extern "C" fn handler(sig: libc::c_int, _info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
-    let saved = sys::errno();
+    let saved = errno();
     report::on_fatal_signal(sig);
     // SAFETY: restoring the default action and re-raising on this thread. The signal is
     // blocked while we run, so it is delivered (with its default action) as soon as the
@@ -124,7 +126,7 @@ extern "C" fn handler(sig: libc::c_int, _info: *mut libc::siginfo_t, _ctx: *mut 
         sa.sa_sigaction = libc::SIG_DFL;
         libc::sigemptyset(&mut sa.sa_mask);
         libc::sigaction(sig, &sa, null_mut());
-        libc::syscall(libc::SYS_tgkill, libc::getpid(), sys::gettid(), sig);
+        libc::syscall(libc::SYS_tgkill, libc::getpid(), gettid(), sig);
     }
-    sys::set_errno(saved);
+    set_errno(saved);
 }

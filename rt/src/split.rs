@@ -52,17 +52,14 @@ static GAVE_UP_AT: core::sync::atomic::AtomicPtr<&'static [u8]> =
 pub fn give_up(name: &'static [u8]) {
     if on() {
         set(false);
-        GAVE_UP_AT.store(
-            Box::leak(Box::new(name)),
-            core::sync::atomic::Ordering::Release,
-        );
+        GAVE_UP_AT.store(crate::leak(name), core::sync::atomic::Ordering::Release);
     }
 }
 
 /// The parameter whose registration turned the split off, if one did.
 pub fn gave_up_at() -> Option<&'static [u8]> {
     let p = GAVE_UP_AT.load(core::sync::atomic::Ordering::Acquire);
-    // SAFETY: null or a leaked, immutable box.
+    // SAFETY: null or a leaked, immutable record.
     (!p.is_null()).then(|| unsafe { *p })
 }
 

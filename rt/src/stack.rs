@@ -36,8 +36,9 @@
 use core::ffi::c_char;
 use core::sync::atomic::{AtomicI32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
+use taintprof_sigsafe::{cstr, errno, errno_text, MmapVec, StackBuf};
+
 use crate::options;
-use crate::sys::{self, StackBuf};
 
 /// Default of `TAINTPROF_UNLIMITED_STACK_MIB`: 8 GiB.
 pub const DEFAULT_MIB: u64 = 8192;
@@ -171,7 +172,7 @@ unsafe fn remove_guard(envp: *const *const c_char) {
             break;
         }
         // SAFETY: entries are NUL-terminated strings.
-        if !is_guard(unsafe { sys::cstr(e) }) {
+        if !is_guard(unsafe { cstr(e) }) {
             // SAFETY: to <= from.
             unsafe { *env.add(to) = e };
             to += 1;
@@ -228,11 +229,6 @@ pub unsafe fn before_reserve(argv: *const *const c_char, envp: *const *const c_c
         rlim_cur: lowered,
         rlim_max: rl.rlim_max,
     };
-    // SAFETY: setrlimit reads the struct.
-    if unsafe { libc::setrlimit(libc::RLIMIT_STACK, &low) } != 0 {
-        set_state(State::SetrlimitFailed, sys::errno());
-        return;
-    }
     // The new environment: the old one without guards, plus ours.
     let mut entry = StackBuf::<96>::new();
     {
@@ -243,7 +239,8 @@ pub unsafe fn before_reserve(argv: *const *const c_char, envp: *const *const c_c
         set_state(State::ExecFailed, libc::E2BIG);
         return;
     };
-    let mut env: Vec<*const c_char> = Vec::new();
+    let mut env: MmapVec<*const c_char> = MmapVec::new();
+    let mut complete = true;
     let mut e = envp;
     while !e.is_null() {
         // SAFETY: a NULL-terminated array.
@@ -252,18 +249,27 @@ pub unsafe fn before_reserve(argv: *const *const c_char, envp: *const *const c_c
             break;
         }
         // SAFETY: NUL-terminated entries.
-        if !is_guard(unsafe { sys::cstr(s) }) {
-            env.push(s);
+        if !is_guard(unsafe { cstr(s) }) {
+            complete &= env.push(s);
         }
         // SAFETY: still inside the array.
         e = unsafe { e.add(1) };
     }
-    env.push(entry);
-    env.push(core::ptr::null());
+    complete &= env.push(entry);
+    complete &= env.push(core::ptr::null());
+    if !complete {
+        set_state(State::ExecFailed, libc::ENOMEM);
+        return;
+    }
+    // SAFETY: setrlimit reads the struct.
+    if unsafe { libc::setrlimit(libc::RLIMIT_STACK, &low) } != 0 {
+        set_state(State::SetrlimitFailed, errno());
+        return;
+    }
     // SAFETY: argv and env are NULL-terminated arrays of NUL-terminated strings.
-    unsafe { libc::execve(c"/proc/self/exe".as_ptr(), argv, env.as_ptr()) };
+    unsafe { libc::execve(c"/proc/self/exe".as_ptr(), argv, env.as_slice().as_ptr()) };
     // Still here: execve failed. Put the limit back as the user set it.
-    let err = sys::errno();
+    let err = errno();
     // SAFETY: as above.
     unsafe { libc::setrlimit(libc::RLIMIT_STACK, &rl) };
     set_state(State::ExecFailed, err);
@@ -280,11 +286,11 @@ fn restore(rl: libc::rlimit, lowered: u64, threads: u64) {
     };
     // SAFETY: setrlimit reads the struct.
     if unsafe { libc::setrlimit(libc::RLIMIT_STACK, &unlimited) } != 0 {
-        let e = sys::errno();
+        let e = errno();
         crate::diag!(
             "warning: re-executed with a stack size limit of {} MiB (an unlimited limit puts shared libraries where the shadow memory goes), but cannot set it back to unlimited: {} (errno {}); the program sees the finite limit",
             lowered >> 20,
-            sys::errno_text(e),
+            errno_text(e),
             e
         );
     }
@@ -325,12 +331,12 @@ pub fn explain_reservation_failure() -> bool {
         ),
         State::SetrlimitFailed => crate::diag!(
             "the runtime re-executes such programs with a finite limit, but lowering the limit failed: {} (errno {})",
-            sys::errno_text(e),
+            errno_text(e),
             e
         ),
         State::ExecFailed => crate::diag!(
             "the runtime re-executes such programs with a finite limit, but execve(/proc/self/exe) failed: {} (errno {}); is /proc mounted?",
-            sys::errno_text(e),
+            errno_text(e),
             e
         ),
         State::NoArgv => crate::diag!(

@@ -62,3 +62,12 @@ uint64_t *__tp_tls_loop_depth(void) { return &__tp_loop_depth_tls; }
 uint64_t **__tpd_tls_counters(void) { return &__tpd_counters_tls; }
 uint64_t *__tpd_tls_arg_tags(void) { return __tpd_arg_tags_tls; }
 uint64_t *__tpd_tls_ret_tag(void) { return &__tpd_ret_tag_tls; }
+
+/* The runtime's own per-thread state (what `thread_local!` held before the runtime
+ * became no_std): the calling-context ThreadState and the denormal-mode DnThread of
+ * this thread, null until it first runs instrumented code. Read and written inline by
+ * the Rust side (`c_tls_ptr!` in lib.rs: the %fs-relative access of initial-exec TLS),
+ * never by instrumented code, hence hidden. */
+#define TP_TLS_INTERNAL __attribute__((tls_model("initial-exec"), visibility("hidden"))) __thread
+TP_TLS_INTERNAL void *__tp_thread_state_tls;
+TP_TLS_INTERNAL void *__tpd_thread_state_tls;

@@ -31,8 +31,7 @@
 use core::cmp::Ordering::{self, Equal, Greater, Less};
 
 use taintprof_abi::Label;
-
-use crate::sys::MmapVec;
+use taintprof_sigsafe::MmapVec;
 
 /// Distinct factors one term can hold.
 pub const MAX_FACTORS: usize = 12;
@@ -370,7 +369,7 @@ pub fn format(
             if f.exp > 1 {
                 let mut buf = [0u8; 20];
                 put(b"^");
-                put(crate::json::fmt_u64(f.exp as u64, &mut buf));
+                put(taintprof_sigsafe::json::fmt_u64(f.exp as u64, &mut buf));
             }
         }
     }

@@ -27,6 +27,8 @@
 use core::ffi::{c_char, c_int, c_long, c_longlong, c_ulong, c_ulonglong, c_void};
 use core::ptr::null_mut;
 
+use taintprof_sigsafe::{errno, round_up, set_errno, PAGE};
+
 use crate::shadow;
 use crate::{arg_label, set_ret_label};
 
@@ -428,9 +430,9 @@ pub unsafe extern "C" fn __tpw_read(fd: c_int, p: *mut c_void, n: usize) -> isiz
     unsafe {
         let r = real::read(fd, p, n);
         if r > 0 {
-            let e = crate::sys::errno();
+            let e = errno();
             shadow::set(a(p), 0, r as usize);
-            crate::sys::set_errno(e);
+            set_errno(e);
         }
         r
     }
@@ -447,9 +449,9 @@ pub unsafe extern "C" fn __tpw_pread(
     unsafe {
         let r = real::pread(fd, p, n, off);
         if r > 0 {
-            let e = crate::sys::errno();
+            let e = errno();
             shadow::set(a(p), 0, r as usize);
-            crate::sys::set_errno(e);
+            set_errno(e);
         }
         r
     }
@@ -558,7 +560,7 @@ pub unsafe extern "C" fn __tpw_mmap(
     unsafe {
         let q = real::mmap(addr, n, prot, flags, fd, off);
         if q != libc::MAP_FAILED {
-            shadow::set(a(q), 0, crate::sys::round_up(n, crate::sys::PAGE));
+            shadow::set(a(q), 0, round_up(n, PAGE));
         }
         q
     }

@@ -33,7 +33,6 @@ pub mod raw;
 pub mod report;
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 pub use raw::RawReport;
@@ -116,31 +115,25 @@ pub fn to_json(report: &DenormalReport) -> String {
     s
 }
 
-/// Writes the report atomically: a temporary file in the same directory, then rename.
+/// Writes the report atomically and durably: a temporary file in the same directory,
+/// `fsync`, then rename (`taintprof_sigsafe::file::write_atomic`, the runtimes' atomic
+/// write).
 pub fn write_report(report: &DenormalReport, path: &Path) -> Result<()> {
-    let io = |source| Error::Io {
+    use std::os::unix::ffi::OsStrExt;
+    let json = to_json(report);
+    taintprof_sigsafe::file::write_atomic(
+        path.as_os_str().as_bytes(),
+        taintprof_sigsafe::file::Durability::Fsync,
+        |sink| {
+            use taintprof_sigsafe::json::Sink;
+            sink.put(json.as_bytes())
+        },
+    )
+    .map(|_| ())
+    .map_err(|errno| Error::Io {
         path: path.to_path_buf(),
-        source,
-    };
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(to_json(report).as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(io)
+        source: std::io::Error::from_raw_os_error(errno),
+    })
 }
 
 /// The file name of the symbolized report: `<program>.<pid>.dip.json`.

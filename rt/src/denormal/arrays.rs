@@ -38,10 +38,9 @@ use core::sync::atomic::{
 use taintprof_abi::{
     AllocSiteDesc, FpArrayDesc, ALLOC_SITE_BY_POINTER, ALLOC_SITE_VLA, ARRAY_HEAP,
 };
+use taintprof_sigsafe::{cstr, mmap_anon, munmap, Lossy, MmapVec, SpinLock, StackBuf};
 
-use super::lock::SpinLock;
 use super::threads::DnThread;
-use crate::sys::{self, cstr, MmapVec};
 
 /// Largest array id.
 pub const MAX_ID: u32 = 65535;
@@ -108,7 +107,7 @@ pub fn rec(id: u32) -> Option<&'static ArrayRec> {
     let c = CHUNKS.get(id as usize / CHUNK)?;
     let mut p = c.load(Acquire);
     if p.is_null() {
-        let m = sys::mmap_anon(CHUNK * size_of::<ArrayRec>()).cast::<ArrayRec>();
+        let m = mmap_anon(CHUNK * size_of::<ArrayRec>()).cast::<ArrayRec>();
         if m.is_null() {
             return None;
         }
@@ -116,7 +115,7 @@ pub fn rec(id: u32) -> Option<&'static ArrayRec> {
             Ok(_) => p = m,
             Err(other) => {
                 // SAFETY: our fresh mapping, never published.
-                unsafe { sys::munmap(m.cast(), CHUNK * size_of::<ArrayRec>()) };
+                unsafe { munmap(m.cast(), CHUNK * size_of::<ArrayRec>()) };
                 p = other;
             }
         }
@@ -261,7 +260,7 @@ pub fn make_shard(t: &DnThread, id: u32) -> *mut AtomicU32 {
         return null_mut();
     }
     let bytes = counter_bytes(r.elements.load(Relaxed)) as usize;
-    let m = sys::mmap_anon(bytes).cast::<AtomicU32>();
+    let m = mmap_anon(bytes).cast::<AtomicU32>();
     if !m.is_null() {
         t.set_shard(id, m);
     }
@@ -329,7 +328,7 @@ impl ArrayRec {
             return p;
         }
         let bytes = counter_bytes(self.elements.load(Relaxed)) as usize;
-        let m = sys::mmap_anon(bytes).cast::<AtomicU32>();
+        let m = mmap_anon(bytes).cast::<AtomicU32>();
         if m.is_null() {
             return m;
         }
@@ -337,7 +336,7 @@ impl ArrayRec {
             Ok(_) => m,
             Err(other) => {
                 // SAFETY: our fresh mapping, never published.
-                unsafe { sys::munmap(m.cast(), bytes) };
+                unsafe { munmap(m.cast(), bytes) };
                 other
             }
         }
@@ -428,7 +427,7 @@ impl ArrayRec {
         let n = self.elements.load(Relaxed) as usize;
         let mut v = self.view.load(Acquire);
         if v.is_null() {
-            v = sys::mmap_anon(counter_bytes(n as u64) as usize).cast();
+            v = mmap_anon(counter_bytes(n as u64) as usize).cast();
             if v.is_null() {
                 return ptr::null();
             }
@@ -537,15 +536,15 @@ impl ArrayRec {
                 put(name);
                 return;
             }
-            let mut b = sys::StackBuf::<512>::new();
+            let mut b = StackBuf::<512>::new();
             use core::fmt::Write;
             // SAFETY: descriptor strings.
             let f = unsafe { cstr(s.function) };
-            let _ = write!(b, "<{}:{}>", sys::Lossy(f), s.line);
+            let _ = write!(b, "<{}:{}>", Lossy(f), s.line);
             put(b.as_bytes());
             return;
         }
-        let mut b = sys::StackBuf::<32>::new();
+        let mut b = StackBuf::<32>::new();
         use core::fmt::Write;
         let _ = write!(b, "<array {}>", id);
         put(b.as_bytes());
@@ -763,10 +762,10 @@ pub unsafe extern "C" fn tp_array_shape(
         // SAFETY: the caller passes a NUL-terminated string.
         let b = unsafe { cstr(name) };
         let b = b.get(..b.len().min(255)).unwrap_or(&[]);
-        let mut v = Vec::with_capacity(b.len() + 1);
-        v.extend_from_slice(b);
-        v.push(0);
-        Box::leak(v.into_boxed_slice()).as_mut_ptr()
+        let mut v = StackBuf::<256>::new();
+        v.push_bytes(b);
+        v.push_bytes(&[0]);
+        crate::leak_slice(v.as_bytes()).as_mut_ptr()
     };
     let (rows, cols) = (rows as u64, cols as u64);
     let t = super::threads::current();

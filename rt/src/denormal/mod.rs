@@ -19,7 +19,7 @@
 //! | module | concept | hot? |
 //! |---|---|---|
 //! | [`mode`] | which kind of program this is (taint / denormal / mixed = error) | no |
-//! | [`lock`] | the spin lock registration paths use (never the hooks) | no |
+//! | `taintprof_sigsafe::SpinLock` | the spin lock registration paths use (never the hooks); it records its owner so signal-time code backs off | no |
 //! | [`modules`] | `__tpd_register_module`: block bases, site bases, block weights, creator-site validation | lookup yes |
 //! | [`threads`] | per-thread state: block counters (`__tpd_thread_counters`), site counters, creator and origin-pair tables, stack-array list, caches | **yes** |
 //! | [`arrays`] | marked-array records: ids, names, shapes, per-element interval counters; `tp_array_shape` | **yes** |
@@ -51,7 +51,6 @@ pub mod arrays;
 pub mod fpenv;
 pub mod hooks;
 pub mod keepregs;
-pub mod lock;
 pub mod mode;
 pub mod modules;
 pub mod origins;

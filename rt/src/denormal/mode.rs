@@ -15,7 +15,7 @@
 use core::ffi::c_char;
 use core::sync::atomic::{AtomicBool, AtomicPtr, Ordering::*};
 
-use crate::sys::{cstr, Lossy};
+use taintprof_sigsafe::{cstr, Lossy};
 
 static FIRST_TAINT: AtomicPtr<c_char> = AtomicPtr::new(core::ptr::null_mut());
 static FIRST_DENORMAL: AtomicPtr<c_char> = AtomicPtr::new(core::ptr::null_mut());

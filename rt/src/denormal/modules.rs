@@ -31,9 +31,7 @@ use taintprof_abi::{
     DnModuleDesc, FpSiteDesc, ABI_VERSION, DN_BASE_UNREGISTERED, DN_MODULE_MAGIC,
     DN_THREAD_COUNTERS, FPSITE_LOAD, FPSITE_STORE,
 };
-
-use super::lock::SpinLock;
-use crate::sys::{cstr, Lossy, MmapVec};
+use taintprof_sigsafe::{cstr, Lossy, MmapVec, SpinLock};
 
 /// Most denormal-mode modules.
 pub const MAX_MODULES: usize = 1 << 14;
@@ -122,7 +120,7 @@ fn hash_insert(m: usize, idx: u32) {
 }
 
 fn fatal(args: core::fmt::Arguments<'_>) -> ! {
-    crate::sys::diag_write(args);
+    crate::diag_line(args);
     crate::diag!("the program cannot run safely and was stopped");
     // SAFETY: terminating the process.
     unsafe { libc::_exit(1) }

@@ -14,9 +14,10 @@ use core::mem::size_of;
 use core::ptr::null_mut;
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering::*};
 
+use taintprof_sigsafe::{mmap_anon, munmap, MmapVec};
+
 use super::arrays::{self, bump32};
 use super::threads::{bump, DnThread, PairSlot};
-use crate::sys::{self, MmapVec};
 
 /// Most (dest, src) pairs with origin maps.
 pub const PAIR_CAP: usize = 4096;
@@ -109,7 +110,7 @@ impl Pair {
         if n == 0 || bytes > 1 << 36 {
             return null_mut();
         }
-        let m = sys::mmap_anon(bytes as usize).cast::<AtomicU32>();
+        let m = mmap_anon(bytes as usize).cast::<AtomicU32>();
         if m.is_null() {
             return null_mut();
         }
@@ -119,7 +120,7 @@ impl Pair {
             Ok(_) => m,
             Err(other) => {
                 // SAFETY: our fresh mapping, never published.
-                unsafe { sys::munmap(m.cast(), bytes as usize) };
+                unsafe { munmap(m.cast(), bytes as usize) };
                 other
             }
         }
@@ -149,7 +150,7 @@ impl Pair {
         };
         let mut v = self.view.load(Acquire);
         if v.is_null() || (self.view_len.load(Relaxed) as usize) < n {
-            v = sys::mmap_anon(n.max(1) * size_of::<u32>()).cast();
+            v = mmap_anon(n.max(1) * size_of::<u32>()).cast();
             if v.is_null() {
                 return &[];
             }
@@ -216,7 +217,7 @@ fn thread_map(p: &PairSlot, dest: u32, src: u32, n: u64) -> *mut AtomicU32 {
     if n == 0 || bytes > 1 << 36 {
         return null_mut();
     }
-    let m = sys::mmap_anon(bytes as usize).cast::<AtomicU32>();
+    let m = mmap_anon(bytes as usize).cast::<AtomicU32>();
     if m.is_null() {
         DROPPED_PAIRS.fetch_add(1, Relaxed);
         return m;

@@ -35,9 +35,9 @@ use core::cell::Cell;
 use core::mem::size_of;
 use core::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 
-use super::lock::SpinLock;
+use taintprof_sigsafe::{mmap_anon, MmapVec, SpinLock};
+
 use super::threads::{self, DnThread};
-use crate::sys::{self, MmapVec};
 
 /// Most live global/heap ranges.
 pub const MAX_LIVE: usize = 1 << 20;
@@ -176,7 +176,7 @@ pub fn remove(lo: usize, mut accept: impl FnMut(u32) -> bool) -> Option<u32> {
 fn publish(v: &[Range]) -> bool {
     let mut t = table() as *mut Entry;
     if t.is_null() {
-        t = sys::mmap_anon(MAX_LIVE * size_of::<Entry>()).cast();
+        t = mmap_anon(MAX_LIVE * size_of::<Entry>()).cast();
         if t.is_null() {
             TABLE_FULL.fetch_add(1, Relaxed);
             return false;

@@ -34,14 +34,14 @@ use taintprof_abi::{
     inline_words, FpSiteDesc, SrcLoc, ARRAY_GLOBAL, ARRAY_HEAP, ARRAY_STACK, ARRAY_STATIC,
     FPSITE_LOAD, FPSITE_NO_COUNTERS, FPSITE_STORE,
 };
+use taintprof_sigsafe::json::{Json, Sink};
+use taintprof_sigsafe::{cstr, MmapVec, StackBuf};
 
 use super::arrays::{self, OTHER, READY};
 use super::modules::{self, NO_SITE_BASE, OVERFLOW_SITE};
 use super::snapshot::{self, Grid};
 use super::{fpenv, origins, ranges, threads, type_name};
-use crate::json::{Json, Sink};
 use crate::report::Exit;
-use crate::sys::{cstr, MmapVec, StackBuf};
 
 /// Arrays without denormal events listed at most.
 pub const QUIET_ARRAYS: usize = 1000;

@@ -33,10 +33,11 @@ use core::mem::size_of;
 use core::ptr::{self, null_mut};
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 
+use taintprof_sigsafe::{cstr, errno, mmap_anon, round_up, set_errno, SpinLock};
+
 use super::arrays::{self, ArrayRec, READY};
-use super::lock::SpinLock;
 use super::threads;
-use crate::{options, sys};
+use crate::options;
 
 /// Most heatmap cells per side.
 pub const MAX_CELLS: u64 = 256;
@@ -68,7 +69,7 @@ pub fn fold(n: u64) -> (u64, u64) {
     if n == 0 {
         return (1, 1);
     }
-    let mut c = (n as f64).sqrt() as u64;
+    let mut c = n.isqrt();
     while c * c < n {
         c += 1;
     }
@@ -210,7 +211,7 @@ pub fn for_each(mut f: impl FnMut(&SnapHeader)) {
 }
 
 fn entry_size(g: &Grid) -> usize {
-    sys::round_up(size_of::<SnapArray>() + 2 * g.cells() * size_of::<u32>(), 8)
+    round_up(size_of::<SnapArray>() + 2 * g.cells() * size_of::<u32>(), 8)
 }
 
 /// Takes a snapshot. The caller holds [`LOCK`]. `budgeted`: may be skipped when the
@@ -238,7 +239,7 @@ fn take_locked(label: &[u8], budgeted: bool) -> bool {
         }
         return false;
     }
-    let mem = sys::mmap_anon(size);
+    let mem = mmap_anon(size);
     if mem.is_null() {
         FAILED.fetch_add(1, Relaxed);
         return false;
@@ -283,7 +284,7 @@ fn take_locked(label: &[u8], budgeted: bool) -> bool {
         let entry_bytes = if has {
             full
         } else {
-            sys::round_up(size_of::<SnapArray>(), 8)
+            round_up(size_of::<SnapArray>(), 8)
         };
         // SAFETY: inside the mapping (full >= the header's size).
         unsafe {
@@ -390,7 +391,7 @@ pub fn count() -> u64 {
 #[no_mangle]
 pub unsafe extern "C" fn tp_snapshot(label: *const core::ffi::c_char) {
     // SAFETY: the caller passes a NUL-terminated string or null.
-    let l = unsafe { sys::cstr(label) };
+    let l = unsafe { cstr(label) };
     take(if l.is_empty() { b"tp_snapshot" } else { l });
 }
 
@@ -402,10 +403,10 @@ static STARTED: AtomicBool = AtomicBool::new(false);
 static SAMPLER: AtomicU32 = AtomicU32::new(0);
 
 extern "C" fn on_sigusr1(_sig: libc::c_int, _i: *mut libc::siginfo_t, _c: *mut libc::c_void) {
-    let saved = sys::errno();
+    let saved = errno();
     PENDING_SIGNAL.store(true, Release);
     drain();
-    sys::set_errno(saved);
+    set_errno(saved);
 }
 
 fn install_sigusr1() {
@@ -544,7 +545,7 @@ pub(crate) fn signal_for_tests() {
 
 /// Holds the snapshot lock (tests of the deferred path).
 #[cfg(test)]
-pub(crate) fn lock_for_tests() -> super::lock::Guard<'static> {
+pub(crate) fn lock_for_tests() -> taintprof_sigsafe::lock::Guard<'static> {
     LOCK.lock()
 }
 

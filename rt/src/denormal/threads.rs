@@ -34,6 +34,7 @@ use core::ptr::{self, null_mut};
 use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 
 use taintprof_abi::DN_THREAD_COUNTERS;
+use taintprof_sigsafe::{gettid, mmap_anon, round_up};
 
 use super::arrays::MAX_ID;
 use super::modules::{SiteBase, MAX_SITES, NO_SITE_BASE};
@@ -133,8 +134,9 @@ static THREAD_COUNT: AtomicU32 = AtomicU32::new(0);
 /// Creator / pair events that found no slot anywhere.
 pub static DROPPED_CREATORS: AtomicU64 = AtomicU64::new(0);
 
-thread_local! {
-    static CURRENT: Cell<*mut DnThread> = const { Cell::new(null_mut()) };
+crate::c_tls_ptr! {
+    /// The calling thread's state (`__tpd_thread_state_tls` of tls.c).
+    mod current_tls = __tpd_thread_state_tls: DnThread;
 }
 
 extern "C" {
@@ -144,7 +146,7 @@ extern "C" {
 /// The calling thread's state, created on first use.
 #[inline(always)]
 pub fn current() -> &'static DnThread {
-    let t = CURRENT.with(|c| c.get());
+    let t = current_tls::get();
     if t.is_null() {
         create()
     } else {
@@ -156,7 +158,7 @@ pub fn current() -> &'static DnThread {
 /// The calling thread's state if it has one.
 #[inline]
 pub fn current_if_any() -> Option<&'static DnThread> {
-    let t = CURRENT.with(|c| c.get());
+    let t = current_tls::get();
     // SAFETY: never freed.
     (!t.is_null()).then(|| unsafe { &*t })
 }
@@ -173,15 +175,15 @@ fn out_of_memory(what: &str) -> ! {
 #[cold]
 #[inline(never)]
 fn create() -> &'static DnThread {
-    let head = crate::sys::round_up(size_of::<DnThread>(), 64);
+    let head = round_up(size_of::<DnThread>(), 64);
     let creators_bytes = CREATOR_CAP * size_of::<CreatorSlot>();
     let pairs_bytes = PAIR_CAP * size_of::<PairSlot>();
     let stack_bytes = StackList::bytes();
     let total = head + creators_bytes + pairs_bytes + stack_bytes;
-    let mem = crate::sys::mmap_anon(total);
-    let counters = crate::sys::mmap_anon(DN_THREAD_COUNTERS * size_of::<u64>());
-    let sites = crate::sys::mmap_anon(MAX_SITES * size_of::<SiteCounters>());
-    let shards = crate::sys::mmap_anon((MAX_ID as usize + 1) * size_of::<usize>());
+    let mem = mmap_anon(total);
+    let counters = mmap_anon(DN_THREAD_COUNTERS * size_of::<u64>());
+    let sites = mmap_anon(MAX_SITES * size_of::<SiteCounters>());
+    let shards = mmap_anon((MAX_ID as usize + 1) * size_of::<usize>());
     if mem.is_null() || counters.is_null() || sites.is_null() || shards.is_null() {
         out_of_memory("counters");
     }
@@ -196,7 +198,7 @@ fn create() -> &'static DnThread {
             DnThread {
                 next: null_mut(),
                 index: THREAD_COUNT.fetch_add(1, Relaxed),
-                tid: crate::sys::gettid(),
+                tid: gettid(),
                 counters: counters.cast(),
                 sites: sites.cast(),
                 creators: creators.cast(),
@@ -227,7 +229,7 @@ fn create() -> &'static DnThread {
             }
         }
     }
-    CURRENT.with(|c| c.set(t));
+    current_tls::set(t);
     crate::signals::on_new_thread();
     // SAFETY: published, never freed.
     unsafe { &*t }

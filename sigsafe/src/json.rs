@@ -1,18 +1,23 @@
-//! A tiny streaming JSON writer (no allocation, no serde in the runtime).
+//! A tiny streaming JSON writer (no allocation, no serde in the runtimes).
 //!
-//! Strings from the program (file names, function names, parameter names, argv) are
-//! arbitrary bytes: valid UTF-8 is copied through, `"` `\` and control characters are
-//! escaped, and every invalid UTF-8 sequence becomes U+FFFD, so the output is always
-//! valid JSON. Containers are pretty-printed (2-space indent) down to a configurable
-//! depth and compact below it, which keeps long context lists readable but small.
+//! Why: both runtimes write their report as JSON from a signal handler, straight into a
+//! file through a fixed buffer ([`crate::io::FdSink`]).
+//!
+//! Invariants: the output is always valid JSON text for any input bytes. Strings from
+//! the program (file names, function names, parameter names, argv) are arbitrary bytes:
+//! valid UTF-8 is copied through, `"` `\` and control characters (and DEL) are escaped,
+//! and every invalid UTF-8 sequence becomes `\ufffd`. Containers are pretty-printed
+//! (2-space indent) down to a configurable depth and compact below it, which keeps long
+//! context lists readable but small. Numbers are written without `fmt` (no float, no
+//! padding machinery).
 
-/// Where bytes go: a file (see `report`) or a `Vec<u8>` in tests.
+/// Where bytes go: a file ([`crate::io::FdSink`]), or a `Vec<u8>` in tests.
 pub trait Sink {
     fn put(&mut self, b: &[u8]);
 }
 
-#[cfg(test)]
-impl Sink for Vec<u8> {
+#[cfg(any(test, feature = "alloc"))]
+impl Sink for alloc::vec::Vec<u8> {
     fn put(&mut self, b: &[u8]) {
         self.extend_from_slice(b);
     }
@@ -239,6 +244,8 @@ pub fn escape<S: Sink + ?Sized>(out: &mut S, v: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::string::String;
+    use std::vec::Vec;
 
     fn esc(v: &[u8]) -> String {
         let mut o = Vec::new();
