@@ -22,7 +22,7 @@
 //!
 //! Loop references (`SiteDesc::loop_`, `LoopDesc::parent`) name the *logical* loop: the
 //! representative of the loops the optimizer made from one source loop (a vector body
-//! and its remainder, see `taint::prepare::Sink`), which is the descriptor
+//! and its remainder, see `prepare::Sink`), which is the descriptor
 //! `__tp_loop_exit` reports, so the runtime finds executions under every reference.
 
 use crate::debugloc::{Namer, SrcLoc};

@@ -11,6 +11,7 @@
 //! 5. Fill the descriptors, add the registering constructor, write the sidecar.
 
 use crate::abilist::{AbiList, Kind};
+use crate::callkind::{call_kind, CallKind};
 use crate::cdeps::ControlDeps;
 use crate::config::{Config, Mode};
 use crate::debugloc::{line_of, loop_location, Namer};
@@ -19,15 +20,14 @@ use crate::descriptors::{
 };
 use crate::ffi;
 use crate::folded::{self, Recorded};
+use crate::intrinsics::IntrKind;
 use crate::ir::{self, Ir, V};
 use crate::library::{self, LibCall};
+use crate::prepare::{identity_key, location_key, precheck, prepare, Prepared, Recursion};
 use crate::prune::{self, Callee, FnFacts, Reason};
 use crate::routines::Routines;
 use crate::taint::branches::{self, branch_flags, branch_successors, successor_site, MAX_SUCC};
-use crate::taint::calls::{call_kind, CallKind};
 use crate::taint::control::terminator_condition;
-use crate::taint::intrinsics::IntrKind;
-use crate::taint::prepare::{identity_key, location_key, precheck, prepare, Prepared, Recursion};
 use crate::taint::runtime::Runtime;
 use crate::taint::zflow::ZFlow;
 use crate::taint::{FnInstr, Stats};

@@ -1052,3 +1052,12 @@ impl Ir {
         self.call(ft, f, &[v])
     }
 }
+
+/// A declared runtime hook: the function and its type (what `LLVMBuildCall2` needs).
+/// Declared by the taint and the denormal runtimes' tables (`taint/runtime.rs`,
+/// `denormal/runtime.rs`).
+#[derive(Clone, Copy)]
+pub struct Hook {
+    pub f: V,
+    pub ty: T,
+}

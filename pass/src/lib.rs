@@ -43,6 +43,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 mod abilist;
+mod callkind;
 mod cdeps;
 mod cfg;
 mod config;
@@ -52,10 +53,12 @@ mod descriptors;
 mod ffi;
 mod folded;
 mod instrument;
+mod intrinsics;
 mod ir;
 mod json;
 mod library;
 mod loops;
+mod prepare;
 mod provenance;
 mod prune;
 mod routines;

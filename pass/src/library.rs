@@ -20,10 +20,10 @@
 //! -O0 (the loop) and -O2 (the intrinsic) name the same source loop.
 
 use crate::abilist::AbiList;
+use crate::callkind::{call_kind, CallKind};
+use crate::intrinsics::IntrKind;
 use crate::ir::{self, V};
 use crate::routines::{Routine, Routines};
-use crate::taint::calls::{call_kind, CallKind};
-use crate::taint::intrinsics::IntrKind;
 use inkwell::llvm_sys::LLVMOpcode as Op;
 
 /// A call that is a library loop.

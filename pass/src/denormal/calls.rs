@@ -9,10 +9,10 @@
 
 use super::func::DnFn;
 use crate::abilist::Kind;
+use crate::callkind::MEMORY_ATTRS;
+use crate::callkind::{call_kind, CallKind};
 use crate::ffi;
 use crate::ir::{self, V};
-use crate::taint::calls::{call_kind, CallKind};
-use crate::taint::MEMORY_ATTRS;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMOpcode as Op;
 use taintprof_abi as abi;

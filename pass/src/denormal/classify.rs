@@ -26,9 +26,9 @@
 
 use super::fptype::{self, FpKind};
 use crate::abilist::{AbiList, Kind};
+use crate::callkind::{call_kind, CallKind};
 use crate::ffi;
 use crate::ir::{self, V};
-use crate::taint::calls::{call_kind, CallKind};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMOpcode as Op;
 use inkwell::llvm_sys::LLVMTypeKind as K;

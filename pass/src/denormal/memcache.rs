@@ -13,8 +13,8 @@
 
 use super::func::DnFn;
 use crate::ffi;
+use crate::ir::Hook;
 use crate::ir::{self, B, T, V};
-use crate::taint::runtime::Hook;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMIntPredicate as IP;
 use taintprof_abi as abi;

@@ -66,7 +66,7 @@ use crate::descriptors::{sidecar_path, write_atomic, Descs, FuncInfo, LoopInfo, 
 use crate::ffi;
 use crate::instrument::{should_instrument, Outcome};
 use crate::ir::{self, Ir, B, V};
-use crate::taint::prepare::{prepare, Prepared};
+use crate::prepare::{prepare, Prepared};
 use classify::{alloc_fn, is_free_fn, site_spec, AllocFn, SiteKind, SiteSpec};
 use desc::{AllocSiteInfo, DnDescs, FpArrayInfo, FpSiteInfo};
 use func::{dn_error, DnFn};

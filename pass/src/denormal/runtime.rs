@@ -1,8 +1,8 @@
 //! Declarations of the denormal-mode runtime: thread-local slots and hooks, exactly as
 //! `taintprof_abi` names and types them (denormal-mode section).
 
+use crate::ir::Hook;
 use crate::ir::{Ir, T, V};
-use crate::taint::runtime::Hook;
 use inkwell::llvm_sys::core::LLVMSetFunctionCallConv;
 use taintprof_abi as abi;
 

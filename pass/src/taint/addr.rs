@@ -26,9 +26,9 @@
 //! 16 TiB window (`SHADOW_MASK` + 1), which holds for every object; only pointer
 //! arithmetic across objects mapped 16 TiB apart would differ.
 
-use super::calls::{call_kind, CallKind};
-use super::intrinsics::IntrKind;
 use super::FnInstr;
+use crate::callkind::{call_kind, CallKind};
+use crate::intrinsics::IntrKind;
 use crate::ir::{self, B, V};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMOpcode as Op;

@@ -34,11 +34,11 @@
 //! loads); only if one is non-zero, a cold call `__tp_branch_update(&rec, label, bit)`
 //! (unlikely branch weights) ORs both in. Executions are not counted.
 
-use super::prepare::Prepared;
 use super::FnInstr;
 use crate::debugloc::Namer;
 use crate::descriptors::{Site, BRANCH_FIELD_LABEL, BRANCH_FIELD_TAKEN};
 use crate::ir::{self, B, V};
+use crate::prepare::Prepared;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMOpcode as Op;
 use std::collections::HashMap;
@@ -125,7 +125,7 @@ pub fn classify(p: &Prepared) -> Vec<Class> {
         .map(|s| s.exit_points.iter().map(|b| an.index[b]).collect())
         .collect();
     let loop_keys: Vec<Vec<(u32, u32, usize)>> = (0..loops.len())
-        .filter_map(|l| super::prepare::identity_key(an, l))
+        .filter_map(|l| crate::prepare::identity_key(an, l))
         .collect();
     let mut enters: HashMap<usize, Vec<bool>> = HashMap::new();
     let mut out = vec![Class::None; n];
@@ -179,7 +179,7 @@ pub fn classify(p: &Prepared) -> Vec<Class> {
         out[b] = match guard {
             Some(all_enter) => Class::Guard { all_enter },
             None => {
-                let key = super::prepare::location_key(Namer::inst_loc(t));
+                let key = crate::prepare::location_key(Namer::inst_loc(t));
                 if key
                     .is_some_and(|k| k.first().is_some_and(|x| x.0 != 0) && loop_keys.contains(&k))
                 {

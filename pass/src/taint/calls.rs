@@ -18,52 +18,18 @@
 //! * afterwards the result's label is loaded from `__tp_ret_tls` (for `invoke`, in the
 //!   normal destination, which `prepare` made a block of its own when needed).
 
-use super::intrinsics::{classify, IntrKind};
 use super::FnInstr;
-use crate::abilist::{AbiList, Kind, RetRule};
+use crate::abilist::{Kind, RetRule};
+use crate::callkind::{call_kind, CallKind};
 use crate::debugloc::Namer;
 use crate::descriptors::Site;
 use crate::ffi;
+use crate::intrinsics::IntrKind;
 use crate::ir::{self, T, V};
 use crate::sysv::{variadic_stack_bytes, AbiArg};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::{LLVMOpcode as Op, LLVMTypeKind as K};
 use taintprof_abi as abi;
-
-/// What a call is, for label purposes.
-pub enum CallKind {
-    InlineAsm,
-    /// An intrinsic, with its name.
-    Intrinsic(IntrKind, String),
-    /// A direct call to a declaration listed in the function list.
-    Listed(Kind, String),
-    /// Anything else: the label ABI.
-    Normal,
-}
-
-pub fn call_kind(call: V, list: &AbiList) -> CallKind {
-    let callee = ir::called_value(call);
-    // SAFETY: `callee` is the non-null called operand of the live call `call`.
-    if unsafe { !LLVMIsAInlineAsm(callee).is_null() } {
-        return CallKind::InlineAsm;
-    }
-    let f = ir::called_function(call);
-    if f.is_null() {
-        return CallKind::Normal;
-    }
-    let name = ir::name_of(f);
-    if ir::intrinsic_id(f) != 0 {
-        // SAFETY: `call` is a live call (callers' invariant); the shim casts it to `CallBase`.
-        let mem = unsafe { ffi::tp_call_memory_effects(call) };
-        return CallKind::Intrinsic(classify(&name, mem), name);
-    }
-    if ir::is_declaration(f) {
-        if let Some(k) = list.get(&name) {
-            return CallKind::Listed(k, name);
-        }
-    }
-    CallKind::Normal
-}
 
 impl FnInstr<'_> {
     /// Position the builder right after call `i` (in the normal destination for an
@@ -139,7 +105,7 @@ impl FnInstr<'_> {
         // The callee reads the argument slots and writes the return slot: a call-site
         // or callee `memory(...)` claim would let code generation move our TLS accesses
         // across the call.
-        for a in super::MEMORY_ATTRS {
+        for a in crate::callkind::MEMORY_ATTRS {
             ir.remove_call_fn_attr(i, a);
             let callee = ir::called_function(i);
             if !callee.is_null() {
@@ -417,7 +383,7 @@ impl FnInstr<'_> {
             }
             IntrKind::VaEnd => {}
             IntrKind::Unsupported => {
-                return Err(super::prepare::inst_error(
+                return Err(crate::prepare::inst_error(
                     self.f,
                     i,
                     &format!("intrinsic `{name}` accesses memory and taintprof does not know how it moves labels"),

@@ -114,9 +114,9 @@ impl FnInstr<'_> {
     /// Whether instruction `i` writes labels (or passes the control label) so that
     /// its block needs `ctrl(B)`.
     fn needs_ctrl(&self, i: V) -> bool {
-        use super::calls::{call_kind, CallKind};
-        use super::intrinsics::IntrKind;
         use crate::abilist::Kind;
+        use crate::callkind::{call_kind, CallKind};
+        use crate::intrinsics::IntrKind;
         match ir::opcode(i) {
             Op::LLVMStore | Op::LLVMAtomicRMW | Op::LLVMAtomicCmpXchg => true,
             Op::LLVMCall | Op::LLVMInvoke => matches!(

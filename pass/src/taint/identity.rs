@@ -29,9 +29,9 @@
 //! everywhere else `R` is `S` and costs nothing. Vectors and aggregates have `R = S`.
 //! See `docs/internal/control-flow.md`, "Loop indices used as identities".
 
-use super::prepare::inst_error;
 use super::FnInstr;
 use crate::ir::{self, B, V};
+use crate::prepare::inst_error;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMOpcode as Op;
 

@@ -49,25 +49,21 @@ pub mod branches;
 pub mod calls;
 pub(crate) mod control;
 mod identity;
-pub mod intrinsics;
 mod memory;
-pub mod prepare;
 pub mod runtime;
 mod sinks;
 pub mod zflow;
 
 use crate::abilist::AbiList;
+use crate::callkind::MEMORY_ATTRS;
 use crate::config::Config;
 use crate::descriptors::Descs;
 use crate::ir::{self, Ir, B, T, V};
+use crate::prepare::{inst_error, Prepared};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMOpcode as Op;
-use prepare::{inst_error, Prepared};
 use runtime::{Hook, Runtime};
 use std::collections::{HashMap, HashSet};
-
-/// Function attributes that claim (part of) memory is not accessed.
-pub(crate) const MEMORY_ATTRS: &[&str] = &["memory", "nosync", "nofree"];
 
 /// Per-module counters (printed with `TAINTPROF_VERBOSE=1`).
 #[derive(Debug, Default)]

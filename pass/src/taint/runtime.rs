@@ -4,12 +4,7 @@
 use crate::ir::{Ir, T, V};
 use taintprof_abi as abi;
 
-/// A declared hook: function and its type.
-#[derive(Clone, Copy)]
-pub struct Hook {
-    pub f: V,
-    pub ty: T,
-}
+pub use crate::ir::Hook;
 
 pub struct Runtime {
     /// `[64 x i16]`

@@ -34,12 +34,12 @@
 //! identity rule), which over-approximates at identity uses and never drops a label.
 //! Callers and callees consult the same table, so the slot protocol stays consistent.
 
-use super::calls::{call_kind, CallKind};
 use super::control::terminator_condition;
 use super::identity::{has_r, is_identity_op};
-use super::prepare::Prepared;
 use crate::abilist::{AbiList, Kind, RetRule};
+use crate::callkind::{call_kind, CallKind};
 use crate::ir::{self, Ir, V};
+use crate::prepare::Prepared;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMLinkage as L;
 use inkwell::llvm_sys::LLVMOpcode as Op;

@@ -3,11 +3,11 @@
 //! never leaves half-instrumented IR behind), promotion of allocas to SSA, CFG edge
 //! splitting, and the CFG/loop analysis that the instrumentation uses.
 
-use super::calls::{call_kind, CallKind};
-use super::intrinsics::IntrKind;
 use crate::abilist::AbiList;
+use crate::callkind::{call_kind, CallKind};
 use crate::cfg::{Cfg, DomTree};
 use crate::ffi;
+use crate::intrinsics::IntrKind;
 use crate::ir::{self, Ir, B, V};
 use crate::loops::{find_loops, LoopForest};
 use inkwell::llvm_sys::core::*;
