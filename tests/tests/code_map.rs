@@ -1,7 +1,7 @@
 //! ARCHITECTURE.md's code map must mention every source file.
 //!
-//! A source file is a `*.rs`, `*.c`, `*.cpp` or `*.h` under `abi/`, `pass/`, `rt/`,
-//! `driver/`, `dip/`, `symbolize/`, `benchkit/`, `tests/src/` or `bench/`, except
+//! A source file is a `*.rs`, `*.c`, `*.cpp` or `*.h` under `abi/`, `record/`, `pass/`,
+//! `rt/`, `driver/`, `dip/`, `symbolize/`, `benchkit/`, `tests/src/` or `bench/`, except
 //! those in a `tests/` directory of a crate (integration tests, fixtures and the test
 //! programs they compile) and `target/`. It is mentioned when a line of the map
 //! contains its full path, or its directory's path (`pass/src/denormal/`) and its file
@@ -9,8 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-const ROOTS: [&str; 9] = [
+const ROOTS: [&str; 10] = [
     "abi",
+    "record",
     "pass",
     "rt",
     "driver",
