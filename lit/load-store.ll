@@ -202,8 +202,7 @@ define void @store10(ptr %p, x86_fp80 %v) {
 ; CHECK-NEXT: [[A:%.*]] = or i32 [[A0]], [[A1]]
 ; CHECK-NEXT: %b = load atomic i32, ptr %p seq_cst, align 4
 ; CHECK-NEXT: [[B0:%.*]] = load i32, ptr [[SP]], align 2
-; CHECK-NEXT: [[SPB:%.*]] = getelementptr inbounds i8, ptr [[SP]], i64 4
-; CHECK-NEXT: [[B1:%.*]] = load i32, ptr [[SPB]], align 2
+; CHECK-NEXT: [[B1:%.*]] = load i32, ptr [[SPA]], align 2
 ; CHECK-NEXT: [[B:%.*]] = or i32 [[B0]], [[B1]]
 ; CHECK-NEXT: %c = add i32 %a, %b
 ; CHECK-NEXT: [[AB:%.*]] = or i32 [[A]], [[B]]

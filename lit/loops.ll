@@ -33,9 +33,8 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: [[ACC:%.*]] = phi i16 [ 0, %entry ], [ [[NEXT:%.*]], %loop ]
 ; CHECK: %c = icmp slt i32 %i1, %n
 ; CHECK-NEXT: [[NEXT]] = or i16 [[ACC]], [[LN]]
-; CHECK-NEXT: [[LAB:%.*]] = getelementptr inbounds %tp.loop_in_flight, ptr [[ENTRY]], i32 0, i32 2
 ; CHECK-NEXT: [[SEEN:%.*]] = zext i16 [[NEXT]] to i64
-; CHECK-NEXT: store i64 [[SEEN]], ptr [[LAB]]
+; CHECK-NEXT: store i64 [[SEEN]], ptr [[LAB0]]
 ; CHECK-NEXT: br i1 %c, label %loop, label %exit
 ; CHECK: exit:
 ; CHECK-NEXT: store i64 [[DEPTH]], ptr @__tp_loop_depth_tls

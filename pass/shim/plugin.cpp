@@ -361,53 +361,47 @@ extern "C" unsigned tp_simplify(LLVMValueRef *Insts, unsigned N) {
 /// when the walk leaves a block): each of our operations is first simplified
 /// (InstSimplify, as `tp_simplify`; CSE makes `x | x` and `(a | b) | a` appear), then
 /// replaced by an equal one that dominates it, else entered in the table. Operations
-/// with poison-generating flags are left alone (the kept one could carry a flag the
-/// other did not). Returns the number of instructions removed.
+/// are equal only with equal flags (`TpExprKey`). Returns the number of instructions
+/// removed.
 namespace {
+/// An operation's identity for CSE: opcode, result type, predicate or optional flags
+/// (`nuw`, `inbounds`, ... must match, so the kept copy never carries a flag the
+/// replaced one did not), the GEP's source element type, and the operands (the two of
+/// a commutative operation in a canonical order).
 struct TpExprKey {
   unsigned Op;
-  unsigned Pred;
+  unsigned Extra;
   Type *Ty;
-  Value *A, *B, *C;
+  Type *Src;
+  SmallVector<Value *, 4> Ops;
   bool operator==(const TpExprKey &O) const {
-    return Op == O.Op && Pred == O.Pred && Ty == O.Ty && A == O.A && B == O.B && C == O.C;
+    return Op == O.Op && Extra == O.Extra && Ty == O.Ty && Src == O.Src && Ops == O.Ops;
   }
 };
 struct TpExprKeyHash {
   size_t operator()(const TpExprKey &K) const {
-    return hash_combine(K.Op, K.Pred, K.Ty, K.A, K.B, K.C);
+    return hash_combine(K.Op, K.Extra, K.Ty, K.Src,
+                        hash_combine_range(K.Ops.begin(), K.Ops.end()));
   }
 };
 } // namespace
 
 static bool tpCseKey(Instruction *I, TpExprKey &K) {
-  if (I->hasPoisonGeneratingFlags())
+  if (!(isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<CmpInst>(I) || isa<SelectInst>(I) ||
+        isa<InsertElementInst>(I) || isa<GetElementPtrInst>(I)))
     return false;
-  K = TpExprKey{I->getOpcode(), 0, I->getType(), nullptr, nullptr, nullptr};
-  if (auto *BO = dyn_cast<BinaryOperator>(I)) {
-    K.A = BO->getOperand(0);
-    K.B = BO->getOperand(1);
-    if (BO->isCommutative() && std::less<Value *>()(K.B, K.A))
-      std::swap(K.A, K.B);
-    return true;
-  }
-  if (auto *CI = dyn_cast<CastInst>(I)) {
-    K.A = CI->getOperand(0);
-    return true;
-  }
-  if (auto *Cmp = dyn_cast<CmpInst>(I)) {
-    K.Pred = Cmp->getPredicate();
-    K.A = Cmp->getOperand(0);
-    K.B = Cmp->getOperand(1);
-    return true;
-  }
-  if (isa<SelectInst>(I) || isa<InsertElementInst>(I)) {
-    K.A = I->getOperand(0);
-    K.B = I->getOperand(1);
-    K.C = I->getOperand(2);
-    return true;
-  }
-  return false;
+  K.Op = I->getOpcode();
+  K.Ty = I->getType();
+  K.Src = nullptr;
+  K.Extra = I->getRawSubclassOptionalData();
+  if (auto *Cmp = dyn_cast<CmpInst>(I))
+    K.Extra = (K.Extra << 8) | Cmp->getPredicate();
+  if (auto *GEP = dyn_cast<GetElementPtrInst>(I))
+    K.Src = GEP->getSourceElementType();
+  K.Ops.assign(I->op_begin(), I->op_end());
+  if (I->isCommutative() && std::less<Value *>()(K.Ops[1], K.Ops[0]))
+    std::swap(K.Ops[0], K.Ops[1]);
+  return true;
 }
 
 extern "C" unsigned tp_cse(LLVMValueRef Fn, LLVMValueRef *Insts, unsigned NInsts) {
