@@ -361,8 +361,9 @@ extern "C" unsigned tp_simplify(LLVMValueRef *Insts, unsigned N) {
 /// when the walk leaves a block): each of our operations is first simplified
 /// (InstSimplify, as `tp_simplify`; CSE makes `x | x` and `(a | b) | a` appear), then
 /// replaced by an equal one that dominates it, else entered in the table. Operations
-/// are equal only with equal flags (`TpExprKey`). Returns the number of instructions
-/// removed.
+/// are equal only with equal flags (`TpExprKey`). Last, what nothing uses any more is
+/// deleted (as `tp_simplify` does), so this one walk is the whole clean-up after
+/// hoisting. Returns the number of instructions removed.
 namespace {
 /// An operation's identity for CSE: opcode, result type, predicate or optional flags
 /// (`nuw`, `inbounds`, ... must match, so the kept copy never carries a flag the
@@ -404,6 +405,34 @@ static bool tpCseKey(Instruction *I, TpExprKey &K) {
   return true;
 }
 
+/// Whether InstSimplify may have something to do with `I`, judged from its operands
+/// alone: a constant operand (an OR with a label that turned out to be 0), two equal
+/// operands (`x | x` once CSE merged them), or an operand computed from one of the
+/// others (`(a | b) | a`, `a | (a & b)`). The label code is mostly ORs of distinct
+/// labels, for which InstSimplify's full pattern search finds nothing at a high price.
+static bool tpWorthSimplifying(Instruction *I) {
+  if (isa<PHINode>(I) || isa<CallBase>(I))
+    return true;
+  unsigned N = I->getNumOperands();
+  for (unsigned K = 0; K < N; ++K) {
+    Value *V = I->getOperand(K);
+    if (isa<Constant>(V))
+      return true;
+    for (unsigned J = K + 1; J < N; ++J)
+      if (I->getOperand(J) == V)
+        return true;
+    auto *OI = dyn_cast<Instruction>(V);
+    if (OI && isa<BinaryOperator>(OI))
+      for (Value *W : OI->operands())
+        for (unsigned J = 0; J < N; ++J)
+          if (J != K && I->getOperand(J) == W)
+            return true;
+    if (OI && isa<CastInst>(I) && isa<CastInst>(OI))
+      return true;
+  }
+  return false;
+}
+
 extern "C" unsigned tp_cse(LLVMValueRef Fn, LLVMValueRef *Insts, unsigned NInsts) {
   Function &F = *unwrap<Function>(Fn);
   SmallPtrSet<Instruction *, 32> Ours;
@@ -415,6 +444,7 @@ extern "C" unsigned tp_cse(LLVMValueRef Fn, LLVMValueRef *Insts, unsigned NInsts
   SimplifyQuery SQ(F.getDataLayout());
   DominatorTree DT(F);
   std::unordered_map<TpExprKey, Instruction *, TpExprKeyHash> Avail;
+  Avail.reserve(Ours.size());
   // Undo log: (key, what it mapped to before, or null).
   std::vector<std::pair<TpExprKey, Instruction *>> Undo;
   // Explicit DFS (deep dominator trees would overflow the stack): a node and the undo
@@ -442,9 +472,9 @@ extern "C" unsigned tp_cse(LLVMValueRef Fn, LLVMValueRef *Insts, unsigned NInsts
     Left.back() = true;
     Stack.back().second = Undo.size();
     for (Instruction &I : make_early_inc_range(*N->getBlock())) {
-      if (!Ours.count(&I) || isa<PHINode>(&I))
+      if (!Ours.count(&I))
         continue;
-      if (Value *V = simplifyInstruction(&I, SQ)) {
+      if (Value *V = tpWorthSimplifying(&I) ? simplifyInstruction(&I, SQ) : nullptr) {
         I.replaceAllUsesWith(V);
         if (isInstructionTriviallyDead(&I)) {
           Ours.erase(&I);
@@ -471,6 +501,26 @@ extern "C" unsigned tp_cse(LLVMValueRef Fn, LLVMValueRef *Insts, unsigned NInsts
       Stack.push_back({Child, 0});
       Left.push_back(false);
     }
+  }
+  // Then what nothing uses any more (unused slot loads, what hoisting and the merges
+  // above left behind), transitively among our instructions.
+  SmallVector<Instruction *, 64> Dead;
+  for (Instruction *I : Ours)
+    if (isInstructionTriviallyDead(I))
+      Dead.push_back(I);
+  while (!Dead.empty()) {
+    Instruction *I = Dead.pop_back_val();
+    if (!Ours.erase(I))
+      continue; // already deleted
+    SmallVector<Instruction *, 4> Ops;
+    for (Use &Op : I->operands())
+      if (auto *OI = dyn_cast<Instruction>(Op.get()))
+        Ops.push_back(OI);
+    I->eraseFromParent();
+    ++Removed;
+    for (Instruction *OI : Ops)
+      if (Ours.count(OI) && isInstructionTriviallyDead(OI))
+        Dead.push_back(OI);
   }
   return Removed;
 }

@@ -97,6 +97,10 @@ pub struct Config {
     /// test that a panic becomes a compile error and leaves no invalid body for the
     /// code generator (`lit/internal-panic.ll`). Default: none. Environment only.
     pub test_panic_in: Option<String>,
+    /// `TAINTPROF_TIME_PHASES`: `1` prints, per module, the wall time of each phase of
+    /// the taint pass to stderr (`crate::phases`), for whoever makes the pass faster.
+    /// Default `0`. Environment only.
+    pub time_phases: bool,
 }
 
 impl Default for Config {
@@ -118,6 +122,7 @@ impl Default for Config {
             dn_inline_mem: true,
             dn_cover: true,
             test_panic_in: None,
+            time_phases: false,
         }
     }
 }
@@ -179,6 +184,9 @@ impl Config {
         }
         if let Some(v) = get("TAINTPROF_VERBOSE") {
             c.verbose = truthy("TAINTPROF_VERBOSE", &v)?;
+        }
+        if let Some(v) = get("TAINTPROF_TIME_PHASES") {
+            c.time_phases = truthy("TAINTPROF_TIME_PHASES", &v)?;
         }
         // Switches that default to on: unset or empty keeps the default; only an
         // explicit value decides.

@@ -135,18 +135,26 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
         .filter(|&f| should_instrument(&ir, f))
         .collect();
     stats.skipped_functions = all.iter().filter(|&&f| !ir::is_declaration(f)).count() - fns.len();
-    for &f in &fns {
-        out.errors.extend(precheck(f, &list));
-    }
+    crate::phases::start(cfg.time_phases);
+    crate::phases::time("precheck", || {
+        for &f in &fns {
+            out.errors.extend(precheck(f, &list));
+        }
+    });
     if !out.errors.is_empty() || fns.is_empty() {
         return out;
     }
 
-    let mut prepared: Vec<Prepared> = fns.iter().map(|&f| prepare(&ir, f)).collect();
-    for p in prepared.iter_mut() {
-        p.trip = trip_counts(fam, p);
-    }
-    decide_pruning(&mut prepared, &fns, &list, &routines, &mut stats);
+    let mut prepared: Vec<Prepared> =
+        crate::phases::time("prepare", || fns.iter().map(|&f| prepare(&ir, f)).collect());
+    crate::phases::time("trip counts", || {
+        for p in prepared.iter_mut() {
+            p.trip = trip_counts(fam, p);
+        }
+    });
+    crate::phases::time("pruning", || {
+        decide_pruning(&mut prepared, &fns, &list, &routines, &mut stats)
+    });
     let mut descs = Descs::new(&ir, Namer::new(source.clone()));
     // SAFETY: `m` is the live module the pass manager hands us.
     let has_debug = unsafe { ffi::tp_module_has_debug_info(m) } != 0;
@@ -358,6 +366,7 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
     }
     if sidecar_path(&cfg, &source).is_some() {
         // Before instrumentation: the graph is of the program's own IR.
+        let _t = crate::phases::Lap::new("provenance");
         for p in &prepared {
             let own: Vec<Option<(String, u32, u32)>> = (0..p.an.forest.loops.len())
                 .map(|li| {
@@ -372,11 +381,11 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
     }
     descs.reserve(&ir);
     let rt = Runtime::declare(&ir);
-    let zflow = if cfg.control_flow {
-        ZFlow::compute(&ir, &prepared, &list)
-    } else {
-        ZFlow::default()
-    };
+    let zflow = crate::phases::time("zflow", || match cfg.control_flow {
+        true => ZFlow::compute(&ir, &prepared, &list),
+        false => ZFlow::default(),
+    });
+    let instrument = crate::phases::Lap::new("instrument");
     for p in &prepared {
         let fi = FnInstr::new(&ir, &rt, &cfg, &list, &mut descs, &mut stats, p, &zflow);
         match fi.run() {
@@ -384,7 +393,10 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
             Err(e) => out.errors.push(e),
         }
     }
-    descs.finish(&ir, (rt.register_module.f, rt.register_module.ty));
+    drop(instrument);
+    crate::phases::time("descriptors", || {
+        descs.finish(&ir, (rt.register_module.f, rt.register_module.ty))
+    });
 
     if !has_debug {
         out.warnings.push(format!(
@@ -392,10 +404,14 @@ pub fn run(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void) -> 
         ));
     }
     if let Some(path) = sidecar_path(&cfg, &source) {
+        let _t = crate::phases::Lap::new("sidecar");
         if let Err(e) = write_atomic(&path, &descs.sidecar_json()) {
             out.errors
                 .push(format!("cannot write the sidecar {}: {e}", path.display()));
         }
+    }
+    if let Some(line) = crate::phases::finish(&source) {
+        eprintln!("{line}");
     }
     if cfg.verbose {
         eprintln!(

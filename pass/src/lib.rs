@@ -58,6 +58,7 @@ mod ir;
 mod json;
 mod library;
 mod loops;
+mod phases;
 mod prepare;
 mod provenance;
 mod prune;

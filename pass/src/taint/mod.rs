@@ -300,6 +300,7 @@ impl<'a> FnInstr<'a> {
         } else {
             None
         };
+        let visit = crate::phases::Lap::new("visit");
         self.prologue(plan);
         if self.cfg.shadow_sr {
             self.plan_shadow_ptrs(&work);
@@ -310,6 +311,7 @@ impl<'a> FnInstr<'a> {
             }
         }
         self.flush_rexit_pending()?;
+        drop(visit);
         // Shadow PHIs still have no incoming values here: the body is invalid IR.
         if self.cfg.test_panic_in.as_deref() == Some(ir::name_of(self.f).as_str()) {
             panic!(
@@ -317,6 +319,7 @@ impl<'a> FnInstr<'a> {
                 ir::name_of(self.f)
             );
         }
+        let fill = crate::phases::Lap::new("fill and sinks");
         // Leaves may name shadow PHIs that `fill_phis` replaces by 0.
         self.leaves.borrow_mut().clear();
         self.fill_phis()?;
@@ -329,6 +332,7 @@ impl<'a> FnInstr<'a> {
         }
         // From here on blocks are split: no more block-indexed work.
         self.run_deferred();
+        drop(fill);
         // Put the loop accumulators and the control slots into registers
         // (docs/design.md, decision 3).
         // (Promoted first, the exit-test slots' PHIs end up after the others.)
@@ -339,60 +343,46 @@ impl<'a> FnInstr<'a> {
             a.extend(cf.slots());
         }
         if !a.is_empty() {
+            let _t = crate::phases::Lap::new("promote");
             // SAFETY: `self.f` is the function being instrumented and `a` lists allocas we
             // inserted in it (taint module header); the shim reads `a.len()` entries.
             unsafe { crate::ffi::tp_promote_allocas(self.f, a.as_mut_ptr(), a.len() as u32) };
         }
-        // Nothing optimizes after OptimizerLast: fold what became trivial (ORs with
-        // labels that turned out to be 0, unused slot loads) in the code we inserted.
-        let mut ours: Vec<V> = ir::blocks(self.f)
-            .into_iter()
-            .flat_map(ir::instructions)
-            .filter(|i| !originals.contains(i))
-            .collect();
-        // SAFETY: `ours` lists live instructions we inserted, collected just now; the shim
-        // reads `ours.len()` entries and erases only among them.
-        let removed = unsafe { crate::ffi::tp_simplify(ours.as_mut_ptr(), ours.len() as u32) };
-        self.stats.simplified += removed as usize;
-        // Nor does LICM run: move loop-invariant label code (control labels, splats of
-        // bound labels) to preheaders, and collapse induction-variable label cycles.
-        let mut ours: Vec<V> = ir::blocks(self.f)
-            .into_iter()
-            .flat_map(ir::instructions)
-            .filter(|i| !originals.contains(i))
-            .collect();
-        if self.cfg.hoist {
-            // SAFETY: `self.f` is live and `ours` was collected after the last simplification
-            // erased anything; the shim reads `ours.len()` entries.
-            let hoisted = unsafe {
-                crate::ffi::tp_hoist_labels(self.f, ours.as_mut_ptr(), ours.len() as u32)
-            };
-            self.stats.hoisted += hoisted as usize;
-            if hoisted > 0 {
-                let mut ours: Vec<V> = ir::blocks(self.f)
+        // Nothing optimizes after OptimizerLast: the code we inserted is cleaned up here,
+        // and only it.
+        let f = self.f;
+        let ours_now = || -> Vec<V> {
+            crate::phases::time("clean-up: collect", || {
+                ir::blocks(f)
                     .into_iter()
                     .flat_map(ir::instructions)
                     .filter(|i| !originals.contains(i))
-                    .collect();
-                let removed =
-                    // SAFETY: `ours` was collected again after hoisting; the shim reads
-                    // `ours.len()` entries.
-                    unsafe { crate::ffi::tp_simplify(ours.as_mut_ptr(), ours.len() as u32) };
-                self.stats.simplified += removed as usize;
-            }
+                    .collect()
+            })
+        };
+        // Nor does LICM run: move loop-invariant label code (control labels, splats of
+        // bound labels) to preheaders, and collapse induction-variable label cycles.
+        if self.cfg.hoist {
+            let mut ours = ours_now();
+            // SAFETY: `self.f` is live and `ours` was collected after the last simplification
+            // erased anything; the shim reads `ours.len()` entries.
+            let hoisted = crate::phases::time("clean-up: hoist", || unsafe {
+                crate::ffi::tp_hoist_labels(f, ours.as_mut_ptr(), ours.len() as u32)
+            });
+            self.stats.hoisted += hoisted as usize;
         }
-        // Nor does EarlyCSE: the label code repeats itself (the union for `S` and for
-        // `R` of the same operands, `to_control` of one label at each use), and every
-        // repeat is code the back end compiles (docs/performance.md, stop 31).
-        let mut ours: Vec<V> = ir::blocks(self.f)
-            .into_iter()
-            .flat_map(ir::instructions)
-            .filter(|i| !originals.contains(i))
-            .collect();
+        // Nor do InstSimplify, EarlyCSE and DCE: fold what became trivial (ORs with
+        // labels that turned out to be 0), merge what repeats itself (the union for `S`
+        // and for `R` of the same operands, `to_control` of one label at each use: every
+        // repeat is code the back end compiles, docs/performance.md, stop 31), and delete
+        // what nothing uses (unused slot loads).
+        let mut ours = ours_now();
         // SAFETY: `self.f` is live and `ours` lists the instructions we inserted in it,
         // collected after the last change; the shim reads `ours.len()` entries and erases
         // only among them.
-        let removed = unsafe { crate::ffi::tp_cse(self.f, ours.as_mut_ptr(), ours.len() as u32) };
+        let removed = crate::phases::time("clean-up: cse", || unsafe {
+            crate::ffi::tp_cse(f, ours.as_mut_ptr(), ours.len() as u32)
+        });
         self.stats.simplified += removed as usize;
         Ok(self.warnings)
     }
