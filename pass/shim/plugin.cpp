@@ -309,6 +309,15 @@ extern "C" LLVMBasicBlockRef tp_split_switch_successor(LLVMValueRef Switch,
   return wrap(NewBB);
 }
 
+/// The instructions the pass inserted, as a set (what the clean-up may touch).
+static SmallPtrSet<Instruction *, 32> tpOurs(LLVMValueRef *Insts, unsigned N) {
+  SmallPtrSet<Instruction *, 32> Ours;
+  for (unsigned I = 0; I < N; ++I)
+    if (auto *In = dyn_cast<Instruction>(unwrap(Insts[I])))
+      Ours.insert(In);
+  return Ours;
+}
+
 /// Simplify the given instructions (those the pass inserted) with InstSimplify, which
 /// only ever replaces an instruction by an existing value or a constant: ORs with a
 /// label that turned out to be 0, splats of 0, PHIs of equal labels. Instructions that
@@ -435,10 +444,7 @@ static bool tpWorthSimplifying(Instruction *I) {
 
 extern "C" unsigned tp_cse(LLVMValueRef Fn, LLVMValueRef *Insts, unsigned NInsts) {
   Function &F = *unwrap<Function>(Fn);
-  SmallPtrSet<Instruction *, 32> Ours;
-  for (unsigned I = 0; I < NInsts; ++I)
-    if (auto *In = dyn_cast<Instruction>(unwrap(Insts[I])))
-      Ours.insert(In);
+  SmallPtrSet<Instruction *, 32> Ours = tpOurs(Insts, NInsts);
   if (Ours.empty())
     return 0;
   SimplifyQuery SQ(F.getDataLayout());
@@ -657,10 +663,7 @@ static bool tpOrLeaves(Value *V, PHINode *Self, SmallPtrSetImpl<Instruction *> &
 
 extern "C" unsigned tp_hoist_labels(LLVMValueRef Fn, LLVMValueRef *Insts, unsigned NInsts) {
   Function &F = *unwrap<Function>(Fn);
-  SmallPtrSet<Instruction *, 32> Ours;
-  for (unsigned I = 0; I < NInsts; ++I)
-    if (auto *In = dyn_cast<Instruction>(unwrap(Insts[I])))
-      Ours.insert(In);
+  SmallPtrSet<Instruction *, 32> Ours = tpOurs(Insts, NInsts);
   if (Ours.empty())
     return 0;
   DominatorTree DT(F);
