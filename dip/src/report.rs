@@ -44,7 +44,7 @@ use core::sync::atomic::{AtomicI32, AtomicU32, Ordering::*};
 
 use taintprof_sigsafe::file::{mkdir_p, write_atomic, Durability};
 use taintprof_sigsafe::json::{escape, Sink as _};
-use taintprof_sigsafe::{errno, getpid, gettid, read_file, sleep_ms, FdSink, Lossy, StackBuf};
+use taintprof_sigsafe::{getpid, gettid, read_file, read_some, sleep_ms, FdSink, Lossy, StackBuf};
 
 use crate::handlers::{GAVE_UP, X87_ADJUSTED, X87_COMPLETED, X87_EXACT, X87_UNVERIFIED};
 use crate::{disp, fpenv, init, options, steps, table};
@@ -261,15 +261,9 @@ fn write_mappings(out: &mut FdSink) {
             let Some(rest) = buf.get_mut(len..) else {
                 break;
             };
-            // SAFETY: rest is writable for rest.len() bytes.
-            let n = unsafe { libc::read(fd, rest.as_mut_ptr().cast(), rest.len()) };
-            if n < 0 && errno() == libc::EINTR {
-                continue;
-            }
-            if n <= 0 {
-                eof = true;
-            } else {
-                len += n as usize;
+            match read_some(fd, rest) {
+                Some(n) if n > 0 => len += n,
+                _ => eof = true,
             }
         }
         let data = buf.get(..len).unwrap_or(&[]);

@@ -33,6 +33,19 @@ pub fn write_all(fd: i32, mut b: &[u8]) -> Result<(), i32> {
     Ok(())
 }
 
+/// One `read(2)` into `buf`, retried on `EINTR`: the number of bytes read, 0 at the end
+/// of the file, or `None` on an error.
+pub fn read_some(fd: i32, buf: &mut [u8]) -> Option<usize> {
+    loop {
+        // SAFETY: `buf` is writable for `buf.len()` bytes.
+        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        if n < 0 && errno() == libc::EINTR {
+            continue;
+        }
+        return usize::try_from(n).ok();
+    }
+}
+
 /// Reads the start of a (small) file, e.g. `/proc/self/cmdline`, into `buf`; returns
 /// the number of bytes read (the file may be longer than `buf`). None if it cannot be
 /// opened (or the path does not fit 511 bytes).
@@ -50,15 +63,10 @@ pub fn read_file(path: &[u8], buf: &mut [u8]) -> Option<usize> {
         let Some(rest) = buf.get_mut(len..) else {
             break;
         };
-        // SAFETY: rest is valid for rest.len() bytes.
-        let n = unsafe { libc::read(fd, rest.as_mut_ptr().cast(), rest.len()) };
-        if n < 0 && errno() == libc::EINTR {
-            continue;
+        match read_some(fd, rest) {
+            Some(n) if n > 0 => len += n,
+            _ => break,
         }
-        if n <= 0 {
-            break;
-        }
-        len += n as usize;
     }
     // SAFETY: our descriptor.
     unsafe { libc::close(fd) };

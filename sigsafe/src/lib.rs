@@ -29,7 +29,7 @@
 //! | [`leak`] | permanent allocations (what `Box::leak` would give, from `mmap`) |
 //! | [`buf`] | [`StackBuf`] (fixed text buffer), [`Lossy`] (bytes shown as text), [`cstr`] |
 //! | [`os`] | `errno` and its text, thread and process ids, the monotonic clock, sleeping |
-//! | [`io`] | [`write_all`], [`read_file`], [`FdSink`] (buffered writes to a descriptor) |
+//! | [`io`] | [`write_all`], [`read_some`], [`read_file`], [`FdSink`] (buffered writes to a descriptor) |
 //! | [`diag`] | one diagnostic line on stderr with one `write(2)`, SIGPIPE-proof |
 //! | [`json`] | the streaming JSON writer ([`json::Json`], [`json::Sink`], [`json::escape`]) |
 //! | [`file`](mod@file) | `mkdir -p`, the atomic file write (temporary file + `rename`) |
@@ -56,7 +56,7 @@ pub mod os;
 pub mod vec;
 
 pub use buf::{cstr, Lossy, StackBuf};
-pub use io::{read_file, write_all, FdSink};
+pub use io::{read_file, read_some, write_all, FdSink};
 pub use lock::SpinLock;
 pub use mem::{mmap_anon, munmap, remap_zero, round_up, PAGE};
 pub use os::{errno, errno_text, getpid, gettid, now_ns, set_errno, sleep_ms, thread_alive};
