@@ -261,6 +261,9 @@ fn registration_assigns_bases_and_counters() {
     assert_eq!(unsafe { *__tpd_tls_counters() }, blk);
     assert_eq!(__tpd_thread_counters(), blk);
     // Instrumented code: blk[base + block] += 1; fp_operations = count × lanes.
+    let _serial = FP_OPERATIONS_DELTA
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     let before = threads::fp_operations();
     unsafe {
         *blk.add(mb.base as usize) += 10; // fmul <4 x float> block 0
@@ -634,6 +637,11 @@ fn shapes_before_and_after_registration() {
     assert_eq!(name, b"later");
 }
 
+/// `threads::fp_operations()` is one process-wide sum over every counter block: the
+/// tests that check how much it grew hold this, so that a test running beside them does
+/// not add its own operations to the difference.
+static FP_OPERATIONS_DELTA: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn counters_are_per_thread_and_summed() {
     let m = module(
@@ -652,6 +660,9 @@ fn counters_are_per_thread_and_summed() {
     let addr = v.as_ptr() as usize;
     let sites = m.sites.as_ptr() as usize;
     let base = unsafe { &*m.m }.base as usize;
+    let _serial = FP_OPERATIONS_DELTA
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     let before = threads::fp_operations();
     let hs: Vec<_> = (0..4)
         .map(|k| {
