@@ -11,16 +11,19 @@ example: setup
 # The whole test suite: Rust unit + end-to-end tests, then the IR tests.
 test: setup cargo-test lit
 
-cargo-test:
+cargo-test: build
 	cargo test --release --workspace
 
 lit:
 	python3 -c 'import sys; from lit.main import main; sys.argv[0] = "lit"; main()' -sv lit/
 
 # Build taintprof (a no-op when target/release is up to date). `make setup` also
-# installs the prerequisites first.
+# installs the prerequisites first. The runtime archive programs link
+# (target/release/libtaintprof_rt.a) is built apart, without the standard library:
+# scripts/build-runtime.sh says why.
 build:
 	cargo build --release --workspace
+	./scripts/build-runtime.sh
 
 # Install into PREFIX (staged under DESTDIR, for packaging):
 #
@@ -50,7 +53,7 @@ INSTALL ?= install
 
 install: $(if $(NO_BUILD),,build)
 	@for f in taintprof taintprof-cc taintprof-cxx taintprof-bench libtaintprof_pass.so libtaintprof_rt.a libtaintprof_dip.so; do \
-	  test -f "$(BUILD_DIR)/$$f" || { echo "install: $(BUILD_DIR)/$$f is missing: run make build (cargo build --release --workspace) first" >&2; exit 1; }; \
+	  test -f "$(BUILD_DIR)/$$f" || { echo "install: $(BUILD_DIR)/$$f is missing: run make build first" >&2; exit 1; }; \
 	done
 	$(INSTALL) -d "$(DEST)/bin" "$(DEST)/lib" "$(DEST)/include/taintprof/perf-taint" \
 	  "$(DEST)/share/cmake/taintprof" "$(DEST)/share/taintprof"

@@ -621,7 +621,7 @@ impl Tools {
                 .exe_dir()
                 .and_then(|d| names.iter().map(|n| d.join(n)).find(|p| p.is_file()))
                 .ok_or_else(|| {
-                    format!("{what} not found next to the taintprof-bench executable; build it with `cargo build --release --workspace`")
+                    format!("{what} not found next to the taintprof-bench executable; build it with `make build`")
                 })
         };
         let valgrind = locator.search_path("valgrind").ok_or_else(|| {

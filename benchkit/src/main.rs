@@ -13,7 +13,7 @@ use taintprof_driver::errln;
 /// against the performance targets; writes a PNG chart.
 ///
 /// Also run as `taintprof bench`. Needs taintprof-cc, taintprof-c++ and taintprof next
-/// to this executable (`cargo build --release --workspace` puts them there).
+/// to this executable (`make build` puts them there).
 #[derive(Parser)]
 #[command(name = "taintprof-bench", version)]
 struct Cli {

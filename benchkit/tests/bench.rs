@@ -3,7 +3,7 @@
 //! chart and the JSON.
 //!
 //! Needs `taintprof-cc`, `taintprof-cxx`, `libtaintprof_pass.so` and `libtaintprof_rt.a`
-//! next to `taintprof-bench` (built by `cargo build --release --workspace`),
+//! next to `taintprof-bench` (built by `make build`),
 //! `rt/include/taintprof.h` and clang-19 (`scripts/setup.sh` installs and builds them
 //! all). When one of them is absent the test fails and names it.
 
@@ -74,7 +74,7 @@ fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
 #[test]
 fn quick_run_of_every_workload_in_native_taint_and_denormal() {
     if let Some(why) = missing_artifacts() {
-        panic!("{why}\n(run scripts/setup.sh, or `cargo build --release --workspace`)");
+        panic!("{why}\n(run scripts/setup.sh, or `make build`)");
     }
     let dir =
         WorkDir(std::env::temp_dir().join(format!("taintprof-bench-it-{}", std::process::id())));

@@ -242,9 +242,7 @@ impl Locator {
                 .iter()
                 .map(|c| normalize(c).display().to_string())
                 .collect(),
-            hint: format!(
-                "build it with `cargo build --release` in the taintprof checkout, or set {var}"
-            ),
+            hint: format!("build it with `make build` in the taintprof checkout, or set {var}"),
         })
     }
 
@@ -424,7 +422,7 @@ mod tests {
         let l = locator(&[], Some(&d));
         let msg = l.runtime().unwrap_err().to_string();
         assert!(msg.contains("(libtaintprof_rt.a) not found"), "{msg}");
-        assert!(msg.contains("cargo build --release"), "{msg}");
+        assert!(msg.contains("make build"), "{msg}");
         assert!(msg.contains("TAINTPROF_RUNTIME"), "{msg}");
         assert!(msg.contains(&d.display().to_string()), "{msg}");
         assert!(!msg.contains(".."), "paths are shown normalized: {msg}");

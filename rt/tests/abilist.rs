@@ -172,22 +172,10 @@ fn the_list_covers_the_promised_functions() {
     assert_eq!(m["strtol"].1.as_deref(), Some("tls"));
 }
 
+/// The runtime archive programs link (`scripts/build-runtime.sh`), checked to be newer
+/// than the runtime's sources.
 fn staticlib() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
-    for dir in [deps, deps.parent().unwrap()] {
-        for e in std::fs::read_dir(dir).unwrap().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with("libtaintprof_rt") && name.ends_with(".a") {
-                let t = e.metadata().unwrap().modified().unwrap();
-                if best.as_ref().map(|(bt, _)| t > *bt).unwrap_or(true) {
-                    best = Some((t, e.path()));
-                }
-            }
-        }
-    }
-    best.expect("libtaintprof_rt.a not found").1
+    taintprof_tests::runtime_archive()
 }
 
 #[test]

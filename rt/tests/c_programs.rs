@@ -35,67 +35,10 @@ const NATIVE_LIBS: &[&str] = &[
     "-lc",
 ];
 
-/// The staticlib cargo built for this test run: the newest `libtaintprof_rt*.a` next to
-/// this test binary (in `deps/`) or one level up.
+/// The runtime archive programs link (`scripts/build-runtime.sh`), checked to be newer
+/// than the runtime's sources.
 fn staticlib() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
-    for dir in [deps, deps.parent().unwrap()] {
-        for e in std::fs::read_dir(dir).unwrap().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with("libtaintprof_rt") && name.ends_with(".a") {
-                let t = e.metadata().unwrap().modified().unwrap();
-                if best.as_ref().map(|(bt, _)| t > *bt).unwrap_or(true) {
-                    best = Some((t, e.path()));
-                }
-            }
-        }
-    }
-    let (t, path) =
-        best.expect("libtaintprof_rt.a not found: run `cargo build -p taintprof-rt` first");
-    // It must be at least as new as the runtime's sources: those cargo's dep-info says
-    // it was built from (test-only modules are not), or every source without dep-info.
-    let name = path.file_name().unwrap().to_string_lossy().into_owned();
-    let dep_info = name
-        .strip_suffix(".a")
-        .map(|stem| {
-            let hashed = stem
-                .strip_prefix("lib")
-                .filter(|s| s.contains('-'))
-                .unwrap_or(stem);
-            path.with_file_name(format!("{hashed}.d"))
-        })
-        .and_then(|d| std::fs::read_to_string(d).ok());
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    for e in walk(&src) {
-        if let Some(d) = &dep_info {
-            if !d.contains(&*e.to_string_lossy()) {
-                continue;
-            }
-        }
-        let m = std::fs::metadata(&e).unwrap().modified().unwrap();
-        assert!(
-            m <= t,
-            "{} is older than {}: run `cargo build -p taintprof-rt`",
-            path.display(),
-            e.display()
-        );
-    }
-    path
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut v = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            v.extend(walk(&p));
-        } else {
-            v.push(p);
-        }
-    }
-    v
+    taintprof_tests::runtime_archive()
 }
 
 fn tmp_root() -> PathBuf {

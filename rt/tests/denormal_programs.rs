@@ -26,38 +26,10 @@ const NATIVE_LIBS: &[&str] = &[
     "-lc",
 ];
 
-/// The newest `libtaintprof_rt*.a` next to this test binary (see c_programs.rs).
+/// The runtime archive programs link (`scripts/build-runtime.sh`), checked to be newer
+/// than the runtime's sources.
 fn staticlib() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
-    for dir in [deps, deps.parent().unwrap()] {
-        for e in std::fs::read_dir(dir).unwrap().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with("libtaintprof_rt") && name.ends_with(".a") {
-                let t = e.metadata().unwrap().modified().unwrap();
-                if best.as_ref().map(|(bt, _)| t > *bt).unwrap_or(true) {
-                    best = Some((t, e.path()));
-                }
-            }
-        }
-    }
-    let (t, path) =
-        best.expect("libtaintprof_rt.a not found: run `cargo build -p taintprof-rt` first");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/denormal");
-    for e in std::fs::read_dir(&src).unwrap().flatten() {
-        if e.file_name() == "tests.rs" {
-            continue;
-        }
-        let m = e.metadata().unwrap().modified().unwrap();
-        assert!(
-            m <= t,
-            "{} is older than {}: run `cargo build -p taintprof-rt`",
-            path.display(),
-            e.path().display()
-        );
-    }
-    path
+    taintprof_tests::runtime_archive()
 }
 
 fn tmp_root() -> PathBuf {

@@ -29,20 +29,6 @@ fn program(name: &str) -> String {
         .into_owned()
 }
 
-fn newest(dir: &Path) -> std::time::SystemTime {
-    let mut t = std::time::SystemTime::UNIX_EPOCH;
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        let m = if p.is_dir() {
-            newest(&p)
-        } else {
-            e.metadata().unwrap().modified().unwrap()
-        };
-        t = t.max(m);
-    }
-    t
-}
-
 /// Panics unless the runtime and the plugin the wrappers use are at least as new as
 /// their sources (the plugin embeds `rt/abilist.txt`).
 fn check_artifacts_fresh() {
@@ -57,12 +43,7 @@ fn check_artifacts_fresh() {
                 )
             })
     };
-    let lib = bin_dir().join("libtaintprof_rt.a");
-    assert!(
-        modified(&lib) >= newest(&rt.join("src")),
-        "{} is older than rt/src: run `cargo build --release -p taintprof-rt`",
-        lib.display()
-    );
+    taintprof_tests::check_runtime_archive();
     let plugin = bin_dir().join("libtaintprof_pass.so");
     assert!(
         modified(&plugin) >= modified(&rt.join("abilist.txt")),

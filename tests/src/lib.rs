@@ -63,6 +63,61 @@ pub struct Build {
     runs: AtomicUsize,
 }
 
+/// The runtime archive programs link is built apart from the workspace
+/// (`scripts/build-runtime.sh`, run by `make build` and `make test`), so `cargo test`
+/// alone does not rebuild it. An archive older than the runtime's sources would test
+/// an old runtime: refuse it, saying what to run.
+pub fn check_runtime_archive() {
+    static CHECKED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    let verdict = CHECKED.get_or_init(|| {
+        let archive = bin_dir().join("libtaintprof_rt.a");
+        let rebuild = "run `make build` (or scripts/build-runtime.sh)";
+        let built = std::fs::metadata(&archive)
+            .and_then(|m| m.modified())
+            .map_err(|_| format!("{} is missing: {rebuild}", archive.display()))?;
+        let root = workspace_root();
+        let mut newest: Option<(std::time::SystemTime, PathBuf)> = None;
+        // What goes into the archive: these crates' sources and manifests, and rt's C.
+        let mut stack: Vec<PathBuf> = ["rt", "sigsafe", "abi", "record"]
+            .iter()
+            .flat_map(|c| [root.join(c).join("src"), root.join(c).join("Cargo.toml")])
+            .chain([root.join("rt/build.rs")])
+            .collect();
+        while let Some(p) = stack.pop() {
+            let Ok(meta) = std::fs::metadata(&p) else {
+                continue;
+            };
+            if meta.is_dir() {
+                if let Ok(entries) = std::fs::read_dir(&p) {
+                    stack.extend(entries.flatten().map(|e| e.path()));
+                }
+            } else if let Ok(t) = meta.modified() {
+                if newest.as_ref().is_none_or(|(n, _)| t > *n) {
+                    newest = Some((t, p));
+                }
+            }
+        }
+        match newest {
+            Some((t, p)) if t > built => Err(format!(
+                "{} is older than {}: {rebuild}",
+                archive.display(),
+                p.display()
+            )),
+            _ => Ok(()),
+        }
+    });
+    if let Err(e) = verdict {
+        panic!("{e}");
+    }
+}
+
+/// The runtime archive programs link (`target/release/libtaintprof_rt.a`), checked to
+/// be newer than the runtime's sources.
+pub fn runtime_archive() -> PathBuf {
+    check_runtime_archive();
+    bin_dir().join("libtaintprof_rt.a")
+}
+
 /// Compiles `sources` (relative to `tests/programs/`) at `opt` with extra flags.
 /// Panics with clang's output if the compile fails.
 pub fn compile(sources: &[&str], opt: &str, extra: &[&str]) -> Build {
@@ -95,9 +150,10 @@ pub fn try_compile_env(
     let wrapper = bin_dir().join(if cxx { "taintprof-c++" } else { "taintprof-cc" });
     assert!(
         wrapper.exists(),
-        "{} is missing: run `cargo build --release` (or `make test`) first",
+        "{} is missing: run `make build` (or `make test`) first",
         wrapper.display()
     );
+    check_runtime_archive();
     let stem = Path::new(sources[0])
         .file_stem()
         .unwrap()

@@ -265,7 +265,7 @@ fn bench_command(args: &[OsString]) -> anyhow::Result<i32> {
     let program = exe.with_file_name(BENCH_PROGRAM);
     if !program.is_file() {
         anyhow::bail!(
-            "{} not found (`taintprof bench` runs it); build it with `cargo build --release --workspace`",
+            "{} not found (`taintprof bench` runs it); build it with `make build`",
             program.display()
         );
     }
