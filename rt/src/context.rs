@@ -472,6 +472,51 @@ impl Node {
         }
     }
 
+    /// Calls `f(site, func, ancestor)` for every slot of this node's child table that
+    /// is a folded recursive call: `func` called at `site` from this node was folded
+    /// onto `ancestor`, the nearest ancestor-or-self running `func` (lock-free
+    /// snapshot, safe from any thread). [`Node::for_each_child`] skips these slots.
+    pub fn for_each_folded(&self, mut f: impl FnMut(*const SiteDesc, *const FuncDesc, &Node)) {
+        let t = self.children.load(Acquire);
+        // Telling a folded slot from a child reads the node it points to: ask for all of
+        // them first, so that walking a large tree waits for one cache miss per table
+        // rather than one per child.
+        // SAFETY: snapshot of a published table; a prefetch of any address is harmless.
+        unsafe {
+            ChildTable::for_each(t, |s| {
+                let c = s.child.load(Relaxed);
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                    c as *const i8,
+                );
+            })
+        }
+        // SAFETY: snapshot of a published table; slots published with release.
+        unsafe {
+            ChildTable::for_each(t, |s| {
+                let c = s.child.load(Acquire);
+                if !c.is_null() && !ptr::eq((*c).parent, self) {
+                    f(s.site.load(Relaxed), s.func.load(Relaxed), &*c)
+                }
+            })
+        }
+    }
+
+    /// Calls `f(loop, label, executions)` for every loop record of this node as
+    /// `__tp_loop_exit` accumulated it, without the loops still in flight (lock-free
+    /// snapshot, safe from any thread). The raw run record ([`crate::record`]) writes
+    /// these and the loops in flight apart, so the analysis decides how to count them.
+    pub fn for_each_loop_raw(&self, mut f: impl FnMut(*const LoopDesc, Label, u64)) {
+        // SAFETY: snapshot of a published table.
+        unsafe {
+            LoopTable::for_each(self.loops.load(Acquire), |s| {
+                let l = s.lp.load(Acquire);
+                if !l.is_null() {
+                    f(l, s.label.load(Relaxed), s.executions.load(Relaxed))
+                }
+            })
+        }
+    }
+
     /// Calls `f(loop, label, executions)` for every loop record of this node
     /// (lock-free snapshot, safe from any thread).
     ///
@@ -480,23 +525,15 @@ impl Node {
     /// far.
     pub fn for_each_loop(&self, mut f: impl FnMut(*const LoopDesc, Label, u64)) {
         let me: *const Node = self;
-        // SAFETY: snapshot of a published table.
-        unsafe {
-            LoopTable::for_each(self.loops.load(Acquire), |s| {
-                let l = s.lp.load(Acquire);
-                if !l.is_null() {
-                    let (mut label, mut executions) =
-                        (s.label.load(Relaxed), s.executions.load(Relaxed));
-                    if let Some((lab, n)) = crate::inflight::find(me, l) {
-                        label |= lab;
-                        executions += n;
-                    }
-                    f(l, label, executions)
-                }
-            })
-        }
+        self.for_each_loop_raw(|l, mut label, mut executions| {
+            if let Some((lab, n)) = crate::inflight::find(me, l) {
+                label |= lab;
+                executions += n;
+            }
+            f(l, label, executions)
+        });
         crate::inflight::for_node(me, |l, label, n| {
-            // SAFETY: as above.
+            // SAFETY: a lookup in this node's published table (readers only load).
             if unsafe { self.find_loop(l) }.is_null() {
                 f(l, label, n)
             }

@@ -16,7 +16,9 @@
 //! crash the writer) into one table sorted by (node, loop), and
 //! `Node::for_each_loop` ([`crate::context`]) adds each entry to its node's loop
 //! records as one more execution with the labels seen so far. The report says how many
-//! loops were in flight ([`count`]).
+//! loops were in flight ([`count`]). The raw run record ([`crate::record`]) writes the
+//! entries themselves ([`with_entries`]: thread, depth, node, loop, label) and the
+//! loop records without them.
 //!
 //! Only the report writer touches the snapshot, and reports are written one at a time
 //! (`crate::report`'s state machine), so the table needs no lock.
@@ -28,11 +30,19 @@ use taintprof_sigsafe::MmapVec;
 
 use crate::context::{self, Node, ThreadState};
 
-#[derive(Clone, Copy)]
-struct Entry {
-    node: usize,
-    desc: usize,
-    label: Label,
+/// One loop in flight in the snapshot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The calling-context node running the loop (`*const Node`).
+    pub node: usize,
+    /// The loop (`*const LoopDesc`).
+    pub desc: usize,
+    /// The labels its exit tests had seen so far.
+    pub label: Label,
+    /// `ThreadState::index` of the thread whose stack it is on.
+    pub thread: u32,
+    /// Its position in that stack (0 = outermost).
+    pub depth: u32,
 }
 
 struct Table(UnsafeCell<Option<MmapVec<Entry>>>);
@@ -104,6 +114,8 @@ pub fn snapshot() {
                 node: e.node as usize,
                 desc: e.desc as usize,
                 label: e.label as Label,
+                thread: ts.index,
+                depth: u32::try_from(k).unwrap_or(u32::MAX),
             });
         }
     });
@@ -115,6 +127,12 @@ pub fn clear() {
     if let Some(v) = table() {
         v.truncate(0);
     }
+}
+
+/// Calls `f` with the snapshot, sorted by (node, loop): what the raw run record
+/// writes ([`crate::record`]). Empty when no snapshot was taken.
+pub fn with_entries<R>(f: impl FnOnce(&[Entry]) -> R) -> R {
+    f(table().as_ref().map_or(&[][..], |v| v.as_slice()))
 }
 
 /// Number of loops in flight in the snapshot.

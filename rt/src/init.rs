@@ -59,6 +59,8 @@ pub unsafe fn start(argc: c_int, argv: *const *const c_char, envp: *const *const
     }
     // SAFETY: single-threaded start-up.
     unsafe { options::init(envp) };
+    // SAFETY: single-threaded start-up, the process's envp.
+    unsafe { crate::record::capture_start(envp) };
     // SAFETY: getpid cannot fail.
     START_PID.store(unsafe { libc::getpid() }, Relaxed);
     if !argv.is_null() && argc > 0 {

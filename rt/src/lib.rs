@@ -23,6 +23,7 @@
 //! | [`modules`] | registered module descriptors; `__tp_register_module` | no |
 //! | [`wrappers`] | `__tpw_<name>` wrappers for libc functions that move memory (see `rt/abilist.txt`) | yes |
 //! | [`report`] | builds and writes the JSON report (schema `taintprof.taint` v4), atomically, once | no |
+//! | [`record`] | the raw run record (`docs/internal/record.md`): the live state (modules, parameters, trees, loops in flight, branches, exit) as a `taintprof_record` record, written right after the JSON report by the same paths | no |
 //! | [`signals`] | fatal-signal handlers that write a partial report and re-raise | no |
 //! | `taintprof_sigsafe` (crate `sigsafe/`) | what may run in a signal handler, shared with `libtaintprof_dip.so`: `mmap` memory and `MmapVec`, `StackBuf`, errno, the [`diag!`] line writer, the JSON writer, the atomic file write, the registration `SpinLock` | no |
 //! | [`denormal`] | denormal mode: `__tpd_*` hooks, marked arrays, tags, snapshots, the `taintprof.denormal` report (its own map inside) | **yes** |
@@ -50,7 +51,8 @@
 //!   `__tpd_store`, `__tpd_array_enter/leave`, `__tpd_alloc`, `__tpd_release` and the TLS
 //!   slots `__tpd_counters_tls`, `__tpd_arg_tags_tls`, `__tpd_ret_tag_tls`.
 //! * **Output**: one JSON report per process, `docs/report-schema.md`: the taint report,
-//!   or the denormal report if only denormal-mode modules registered.
+//!   or the denormal report if only denormal-mode modules registered; next to a taint
+//!   report, the raw run record `<prog>.<pid>.taintprof.rec` (`docs/internal/record.md`).
 //!
 //! ## Rules every module follows
 //!
@@ -62,11 +64,13 @@
 //!   with unwinding panics (the default profile) std's handler does (see "`no_std`").
 //! * Hot hooks (`__tp_enter`, `__tp_loop_exit`, shadow hooks, wrappers) never call
 //!   malloc, never take a lock, and make no system call on their fast path.
-//! * The report path (`report`, `signals`, and the JSON writer of `taintprof_sigsafe`)
+//! * The report path (`report`, `record`, `signals`, the JSON writer of
+//!   `taintprof_sigsafe` and the record writer of `taintprof_record`)
 //!   allocates nothing from malloc and takes no lock, so it can run from a signal
 //!   handler: scratch memory comes from `mmap`.
-//! * Nothing allocates from the heap at all: the runtime uses `core` and
-//!   `taintprof_sigsafe` only (permanent records come from `taintprof_sigsafe::leak`),
+//! * Nothing allocates from the heap at all: the runtime uses `core`,
+//!   `taintprof_sigsafe` and the `no_std` writer of `taintprof_record` only (permanent
+//!   records come from `taintprof_sigsafe::leak`),
 //!   and its one lock is `taintprof_sigsafe::SpinLock`, taken on registration paths only.
 //! * Thread safety: shadow memory is shared; calling-context trees, loop records and
 //!   arenas are per thread and published to the report writer with release stores.
@@ -78,6 +82,7 @@
 //! | `TAINTPROF_OUT` | the working directory at start-up | directory for reports (created if missing) |
 //! | `TAINTPROF_QUIET` | `1` if stderr is not a terminal | `1`: do not print where the report was written; `0`: always print it |
 //! | `TAINTPROF_REPORT` | `1` | `0`: write no report at all (overhead measurements) |
+//! | `TAINTPROF_RECORD` | `1` | `0`: write the JSON report only, no raw run record |
 //! | `TAINTPROF_HANDLE_SIGNALS` | `1` | `0`: install no fatal-signal handlers (no partial reports) |
 //! | `TAINTPROF_VERBOSE` | `0` | `1`: print start-up details (shadow range, options) |
 //! | `TAINTPROF_UNLIMITED_STACK_MIB` | `8192` | under `ulimit -s unlimited`, the stack limit (MiB) the program is re-executed with so that the shadow fits; the limit is set back to unlimited after; `0`: do not re-execute |
@@ -177,6 +182,7 @@ pub mod model;
 pub mod modules;
 pub mod options;
 pub mod params;
+pub mod record;
 pub mod report;
 pub mod shadow;
 pub mod signals;

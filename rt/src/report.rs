@@ -19,6 +19,10 @@
 //! directory and renamed into place, then `taintprof: report written to <path>` on stderr
 //! (`TAINTPROF_QUIET=1` silences it). `<prog>` is the basename of `/proc/self/exe`.
 //!
+//! Right after the report, every path that writes it also writes the raw run record
+//! `<prog>.<pid>.taintprof.rec` ([`crate::record`], `TAINTPROF_RECORD`) under the same
+//! rules: inside the same once-only state, from the same snapshot of the loops in flight.
+//!
 //! ## How
 //!
 //! The report is built from the registered module descriptors and every thread's
@@ -48,7 +52,7 @@
 use core::cmp::Ordering::Equal;
 use core::ffi::c_char;
 use core::fmt::Write as _;
-use core::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering::*};
+use core::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::*};
 
 use taintprof_abi::{
     Label, ModuleDesc, LOOP_FOLDED, LOOP_LIBRARY, MODULE_CONTROL_FLOW, MODULE_NO_DEBUG_INFO,
@@ -867,13 +871,13 @@ pub fn write_json<S: Sink>(inp: &Inputs<'_>, out: &mut S) {
 // ----------------------------------------------------------------------------------
 
 /// `/proc/self/exe`, and the program name (its basename).
-struct ProgramId {
-    path: StackBuf<4096>,
+pub(crate) struct ProgramId {
+    pub(crate) path: StackBuf<4096>,
     name_at: usize,
 }
 
 impl ProgramId {
-    fn get() -> Self {
+    pub(crate) fn get() -> Self {
         let mut buf = [0u8; 4096];
         // SAFETY: readlink into a local buffer.
         let n = unsafe {
@@ -904,7 +908,7 @@ impl ProgramId {
             .unwrap_or(0);
         ProgramId { path, name_at }
     }
-    fn name(&self) -> &[u8] {
+    pub(crate) fn name(&self) -> &[u8] {
         match self.path.as_bytes().get(self.name_at..) {
             Some(n) if !n.is_empty() => n,
             _ => b"unknown",
@@ -919,7 +923,7 @@ static LAST_REPORT_BYTES: AtomicU64 = AtomicU64::new(0);
 /// (on a terminal; always with `TAINTPROF_VERBOSE=1`).
 pub const LARGE_REPORT_CONTEXTS: u64 = 100_000;
 
-fn monotonic_secs() -> f64 {
+pub(crate) fn monotonic_secs() -> f64 {
     now_ns() as f64 * 1e-9
 }
 
@@ -945,7 +949,7 @@ fn announce_writing() -> Option<f64> {
 }
 
 /// `1.5 MB in 0.42 s`
-struct SizeAndTime(u64, f64);
+pub(crate) struct SizeAndTime(pub(crate) u64, pub(crate) f64);
 impl core::fmt::Display for SizeAndTime {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let b = self.0;
@@ -967,30 +971,12 @@ fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
     let prog = ProgramId::get();
     let pid = getpid();
     let denormal = crate::denormal::mode::report_is_denormal();
-    let kind = if denormal { "denormal" } else { "taintprof" };
-    let od = options::out_dir();
-    let dir: &[u8] = if od.is_empty() { b"." } else { od };
-    mkdir_p(dir);
-    path_out.clear();
-    // Before an exec the pid stays and the new program may have the same name: the
-    // report of the part before it gets a name of its own.
-    let before_exec = if exit == Exit::Exec {
-        ".before-exec"
+    let suffix = if denormal {
+        "denormal.json"
     } else {
-        ""
+        "taintprof.json"
     };
-    let _ = write!(
-        path_out,
-        "{}/{}{}.{}.{}.json",
-        Lossy(dir),
-        Lossy(prog.name()),
-        before_exec,
-        pid,
-        kind
-    );
-    if path_out.truncated {
-        return Err(libc::ENAMETOOLONG);
-    }
+    output_path(&prog, pid, exit, suffix, path_out)?;
     let written = write_atomic(path_out.as_bytes(), Durability::Rename, |sink| {
         if denormal {
             let last = match exit {
@@ -1019,9 +1005,51 @@ fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<(), i32> {
     Ok(())
 }
 
-/// The taint report of this process into `sink`.
-fn write_taint(prog: &ProgramId, pid: i32, exit: Exit, sink: &mut FdSink) {
-    crate::inflight::snapshot();
+/// `<dir>/<prog>[.before-exec].<pid>.<suffix>` in the report directory (created if
+/// missing), into `path_out`: the name of every file this process writes for `exit`
+/// (`suffix` `taintprof.json` or `denormal.json` for the report, `taintprof.rec` for
+/// the raw run record). `Err(ENAMETOOLONG)` if it does not fit.
+pub(crate) fn output_path(
+    prog: &ProgramId,
+    pid: i32,
+    exit: Exit,
+    suffix: &str,
+    path_out: &mut StackBuf<4096>,
+) -> Result<(), i32> {
+    let od = options::out_dir();
+    let dir: &[u8] = if od.is_empty() { b"." } else { od };
+    mkdir_p(dir);
+    path_out.clear();
+    // Before an exec the pid stays and the new program may have the same name: the
+    // report of the part before it gets a name of its own.
+    let before_exec = if exit == Exit::Exec {
+        ".before-exec"
+    } else {
+        ""
+    };
+    let _ = write!(
+        path_out,
+        "{}/{}{}.{}.{}",
+        Lossy(dir),
+        Lossy(prog.name()),
+        before_exec,
+        pid,
+        suffix
+    );
+    if path_out.truncated {
+        return Err(libc::ENAMETOOLONG);
+    }
+    Ok(())
+}
+
+/// Calls `f` with the inputs of this process's taint report (and raw run record): the
+/// registered modules in registration order, every thread in creation order.
+pub(crate) fn with_inputs<R>(
+    prog: &ProgramId,
+    pid: i32,
+    exit: Exit,
+    f: impl FnOnce(&Inputs<'_>) -> R,
+) -> R {
     let mut mods: MmapVec<*const ModuleDesc> = MmapVec::new();
     modules::for_each(|m| {
         mods.push(m);
@@ -1044,9 +1072,57 @@ fn write_taint(prog: &ProgramId, pid: i32, exit: Exit, sink: &mut FdSink) {
         context_oom: context::out_of_memory(),
         rejected_modules: true,
     };
-    write_json(&inp, sink);
-    crate::inflight::clear();
+    f(&inp)
 }
+
+/// The taint report of this process into `sink`.
+fn write_taint(prog: &ProgramId, pid: i32, exit: Exit, sink: &mut FdSink) {
+    with_inputs(prog, pid, exit, |inp| write_json(inp, sink));
+}
+
+/// What writing the report and the record for one exit did.
+struct Written {
+    report: Result<(), i32>,
+    /// Seconds the report took (when they are shown).
+    report_secs: Option<f64>,
+    record: crate::record::Outcome,
+    record_secs: Option<f64>,
+}
+
+/// Writes the JSON report and, right after it, the raw run record ([`crate::record`]),
+/// both from one snapshot of the loops in flight. `timed`: measure each (the messages
+/// show the times).
+fn write_outputs(
+    exit: Exit,
+    timed: bool,
+    path: &mut StackBuf<4096>,
+    rec_path: &mut StackBuf<4096>,
+) -> Written {
+    let taint = !crate::denormal::mode::report_is_denormal();
+    if taint {
+        crate::inflight::snapshot();
+    }
+    let t0 = timed.then(monotonic_secs);
+    let report = write_file(exit, path);
+    let t1 = timed.then(monotonic_secs);
+    WRITING_RECORD.store(true, SeqCst);
+    let record = crate::record::write_file(exit, rec_path);
+    WRITING_RECORD.store(false, SeqCst);
+    let t2 = timed.then(monotonic_secs);
+    if taint {
+        crate::inflight::clear();
+    }
+    Written {
+        report,
+        report_secs: t0.zip(t1).map(|(a, b)| b - a),
+        record,
+        record_secs: t1.zip(t2).map(|(a, b)| b - a),
+    }
+}
+
+/// The record is being written: the report before it is complete (what a crash of the
+/// writer loses).
+static WRITING_RECORD: AtomicBool = AtomicBool::new(false);
 
 /// 0 = not written, 1 = being written (by `FINAL_TID`), 2 = done.
 static FINAL_STATE: AtomicU32 = AtomicU32::new(0);
@@ -1107,17 +1183,18 @@ pub fn final_report(exit: Exit) -> Outcome {
         sleep_ms(1);
     }
     let mut path = StackBuf::<4096>::new();
+    let mut rec_path = StackBuf::<4096>::new();
     let started = announce_writing();
-    let r = write_file(exit, &mut path);
+    let w = write_outputs(exit, started.is_some(), &mut path, &mut rec_path);
     FINAL_STATE.store(2, SeqCst);
-    match r {
+    let outcome = match w.report {
         Ok(()) => {
             let mut took = StackBuf::<64>::new();
-            if let Some(t0) = started {
+            if let Some(secs) = w.report_secs {
                 let _ = write!(
                     took,
                     " ({})",
-                    SizeAndTime(LAST_REPORT_BYTES.load(Relaxed), monotonic_secs() - t0)
+                    SizeAndTime(LAST_REPORT_BYTES.load(Relaxed), secs)
                 );
             }
             match exit {
@@ -1153,7 +1230,14 @@ pub fn final_report(exit: Exit) -> Outcome {
             report_error(&path, e);
             Outcome::Failed
         }
-    }
+    };
+    // The record's line follows the report's, under the same rule.
+    let announce = match exit {
+        Exit::Signal(_) => !options::quiet_on_signal(),
+        _ => !options::quiet() || started.is_some(),
+    };
+    crate::record::announce(&w.record, &rec_path, announce, w.record_secs);
+    outcome
 }
 
 /// After a failed exec (whose report was written as the final one): the program goes
@@ -1165,10 +1249,17 @@ pub fn reopen_after_failed_exec() {
 /// From the fatal-signal handler.
 pub fn on_fatal_signal(sig: i32) {
     if final_report(Exit::Signal(sig)) == Outcome::Reentered {
-        crate::diag!(
-            "error: {} while writing the report; the report is lost (this is a taintprof bug)",
-            signals::name(sig)
-        );
+        if WRITING_RECORD.load(SeqCst) {
+            crate::diag!(
+                "error: {} while writing the raw run record; the report was written, the record is lost (this is a taintprof bug)",
+                signals::name(sig)
+            );
+        } else {
+            crate::diag!(
+                "error: {} while writing the report; the report is lost (this is a taintprof bug)",
+                signals::name(sig)
+            );
+        }
     }
 }
 
@@ -1197,7 +1288,9 @@ pub fn midrun_report() -> bool {
     let mut ok = false;
     if FINAL_STATE.load(SeqCst) == 0 {
         let mut path = StackBuf::<4096>::new();
-        match write_file(Exit::Running, &mut path) {
+        let mut rec_path = StackBuf::<4096>::new();
+        let w = write_outputs(Exit::Running, false, &mut path, &mut rec_path);
+        match w.report {
             Ok(()) => {
                 ok = true;
                 if !options::quiet() {
@@ -1206,6 +1299,7 @@ pub fn midrun_report() -> bool {
             }
             Err(e) => report_error(&path, e),
         }
+        crate::record::announce(&w.record, &rec_path, !options::quiet(), None);
     }
     MIDRUN_WRITER.store(0, SeqCst);
     ok

@@ -86,20 +86,41 @@ impl Run {
     fn stderr(&self) -> String {
         String::from_utf8_lossy(&self.out.stderr).into_owned()
     }
+    /// The JSON reports of the run. Each must have its raw run record next to it
+    /// (`<prog>.<pid>.taintprof.rec`), and nothing else may be in the directory (no
+    /// temporary files).
     fn reports(&self) -> Vec<PathBuf> {
         let mut v: Vec<PathBuf> = std::fs::read_dir(&self.dir)
             .map(|d| d.flatten().map(|e| e.path()).collect())
             .unwrap_or_default();
         v.sort();
-        v
+        let (json, other): (Vec<PathBuf>, Vec<PathBuf>) = v
+            .into_iter()
+            .partition(|p| p.to_string_lossy().ends_with(".json"));
+        let records: Vec<PathBuf> = json
+            .iter()
+            .map(|p| {
+                PathBuf::from(
+                    p.to_string_lossy()
+                        .replace(".taintprof.json", ".taintprof.rec"),
+                )
+            })
+            .collect();
+        assert_eq!(
+            other,
+            records,
+            "every report with its record, and nothing else\nstderr: {}",
+            self.stderr()
+        );
+        json
     }
-    /// The one report of the run (and nothing else in the directory: no temp files).
+    /// The one report of the run (and only its record beside it: no temp files).
     fn report(&self) -> Value {
         let files = self.reports();
         assert_eq!(
             files.len(),
             1,
-            "expected exactly one file, got {files:?}\nstderr: {}",
+            "expected exactly one report, got {files:?}\nstderr: {}",
             self.stderr()
         );
         let f = &files[0];
@@ -684,9 +705,29 @@ fn public_headers_compile_strictly_and_work() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "nx=1 eps=2\n");
-    // tp_write_report + the final report: one file per process.
-    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
-    assert_eq!(files.len(), 2);
+    // tp_write_report + the final report: one report per process, and its record.
+    let files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files.len(), 4, "{files:?}");
+    assert_eq!(
+        files
+            .iter()
+            .filter(|f| f.ends_with(".taintprof.json"))
+            .count(),
+        2,
+        "{files:?}"
+    );
+    assert_eq!(
+        files
+            .iter()
+            .filter(|f| f.ends_with(".taintprof.rec"))
+            .count(),
+        2,
+        "{files:?}"
+    );
 }
 
 #[test]
