@@ -39,8 +39,7 @@
 ; CHECK: [[LALGO:%.*]] = select i1 {{%.*}}, i16 {{%.*}}, i16 0
 ; The if: bit 1 (true) or 2 (false), checked against taken and label.
 ; CHECK: [[C:%.*]] = icmp sgt i32 %0, 1
-; (Between them: the decision's label put on the twin bits for its cl slot.)
-; CHECK: [[BIT:%.*]] = select i1 [[C]], i64 1, i64 2
+; CHECK-NEXT: [[BIT:%.*]] = select i1 [[C]], i64 1, i64 2
 ; CHECK-NEXT: [[T:%.*]] = load atomic i64, ptr getelementptr inbounds ([2 x %taintprof.BranchRec], ptr @taintprof.branches, i64 0, i64 0, i32 5) monotonic, align 8
 ; CHECK-NEXT: [[NT:%.*]] = xor i64 [[T]], -1
 ; CHECK-NEXT: [[NEWT:%.*]] = and i64 [[BIT]], [[NT]]

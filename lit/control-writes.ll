@@ -20,25 +20,22 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[ZQ:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
 ; CHECK-NEXT: [[NZ:%[0-9]+]] = xor i16 [[ZQ]], -1
 ; CHECK-NEXT: [[RQ:%[0-9]+]] = and i16 [[LQ]], [[NZ]]
-; The shift is read once, invariant, so the code generator may reload it where it is
-; used.
-; CHECK: [[SH:%[0-9]+]] = load i16, ptr @__tp_ctrl_shift, align 2, !invariant.load
-; The decision's label moves onto the parameters' twin bits once, where it is stored
-; into its cl slot (to_control, the split of rt/src/split.rs: (c | c >> shift) << shift,
-; shift = __tp_ctrl_shift); the slot is promoted to this value.
-; CHECK: [[D:%[0-9]+]] = lshr i16 [[LC]], [[SH]]
-; CHECK-NEXT: [[DD:%[0-9]+]] = or i16 [[LC]], [[D]]
-; CHECK-NEXT: [[CLC:%[0-9]+]] = shl i16 [[DD]], [[SH]]
-; CHECK-NEXT: br i1 %t
+; CHECK: [[SH:%[0-9]+]] = load i16, ptr @__tp_ctrl_shift
+; CHECK-NEXT: [[M:%[0-9]+]] = lshr i16 -1, [[SH]]
+; CHECK-NEXT: [[HI:%[0-9]+]] = xor i16 [[M]], -1
 ; CHECK: then:
-; CHECK-NEXT: [[CTRL:%[0-9]+]] = or i16 [[ENTRY]], [[CLC]]
+; CHECK-NEXT: [[CTRL:%[0-9]+]] = or i16 [[ENTRY]], [[LC]]
 ; CHECK-NEXT: [[W:%[0-9]+]] = zext i16 [[LV]] to i64
 ; CHECK-NEXT: [[S:%[0-9]+]] = mul i64 [[W]], 281479271743489
 ; CHECK-NEXT: store i64 [[S]], ptr
 ; CHECK-NEXT: store i32 %v, ptr %p
 ; CHECK: %u = add i32 %o, 1
-; ctrl(B) is a control label already: the update ORs it as it is.
-; CHECK-NEXT: [[U:%[0-9]+]] = or i16 [[RQ]], [[CTRL]]
+; The control label moves onto the parameters' twin bits (to_control, the split of
+; rt/src/split.rs: (c << shift) | (c & !(0xffff >> shift)), shift = __tp_ctrl_shift).
+; CHECK-NEXT: [[UP:%[0-9]+]] = shl i16 [[CTRL]], [[SH]]
+; CHECK-NEXT: [[TW:%[0-9]+]] = and i16 [[CTRL]], [[HI]]
+; CHECK-NEXT: [[CC:%[0-9]+]] = or i16 [[UP]], [[TW]]
+; CHECK-NEXT: [[U:%[0-9]+]] = or i16 [[RQ]], [[CC]]
 ; CHECK: store i32 %u, ptr %q
 define void @if_writes(ptr %p, ptr %q, i32 %c, i32 %v) {
 entry:
@@ -67,23 +64,21 @@ exit:
 ; CHECK-NEXT: [[ZQ:%[0-9]+]] = select i1 [[OK]], i16 {{%[0-9]+}}, i16 0
 ; CHECK-NEXT: [[NZ:%[0-9]+]] = xor i16 [[ZQ]], -1
 ; CHECK-NEXT: [[RQ:%[0-9]+]] = and i16 [[LQ]], [[NZ]]
-; CHECK: [[SH:%[0-9]+]] = load i16, ptr @__tp_ctrl_shift, align 2, !invariant.load
-; The exit test's label and the if's, each on the twin bits where its slot is stored.
+; CHECK: [[SH:%[0-9]+]] = load i16, ptr @__tp_ctrl_shift
+; CHECK-NEXT: [[M:%[0-9]+]] = lshr i16 -1, [[SH]]
+; CHECK-NEXT: [[HI:%[0-9]+]] = xor i16 [[M]], -1
 ; CHECK: loop:
 ; CHECK: [[CLH:%[0-9]+]] = or i16 {{%[0-9]+}}, [[LN]]
-; CHECK-NEXT: [[D:%[0-9]+]] = lshr i16 [[CLH]], [[SH]]
-; CHECK-NEXT: [[DD:%[0-9]+]] = or i16 [[CLH]], [[D]]
-; CHECK-NEXT: [[CCLH:%[0-9]+]] = shl i16 [[DD]], [[SH]]
-; CHECK: [[E:%[0-9]+]] = lshr i16 [[LC]], [[SH]]
-; CHECK-NEXT: [[EE:%[0-9]+]] = or i16 [[LC]], [[E]]
-; CHECK-NEXT: [[CLC:%[0-9]+]] = shl i16 [[EE]], [[SH]]
 ; CHECK: body:
-; CHECK-NEXT: [[C1:%[0-9]+]] = or i16 [[ENTRY]], [[CCLH]]
-; CHECK-NEXT: [[CTRL:%[0-9]+]] = or i16 [[C1]], [[CLC]]
+; CHECK-NEXT: [[C1:%[0-9]+]] = or i16 [[ENTRY]], [[CLH]]
+; CHECK-NEXT: [[CTRL:%[0-9]+]] = or i16 [[C1]], [[LC]]
 ; CHECK-NEXT: [[W:%[0-9]+]] = zext i16 [[LV]] to i64
 ; CHECK: store i32 %v, ptr %p
 ; CHECK: %u = add i32 %o, 1
-; CHECK-NEXT: {{%[0-9]+}} = or i16 [[RQ]], [[CTRL]]
+; CHECK-NEXT: [[UP:%[0-9]+]] = shl i16 [[CTRL]], [[SH]]
+; CHECK-NEXT: [[TW:%[0-9]+]] = and i16 [[CTRL]], [[HI]]
+; CHECK-NEXT: [[CC:%[0-9]+]] = or i16 [[UP]], [[TW]]
+; CHECK-NEXT: {{%[0-9]+}} = or i16 {{%[0-9]+}}, [[CC]]
 ; CHECK: store i32 %u, ptr %q
 define void @loop_writes(ptr %p, ptr %q, i32 %n, i32 %c, i32 %v) {
 entry:

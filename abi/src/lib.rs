@@ -106,9 +106,8 @@ pub const TLS_RET_ITER_LABEL: &str = "__tp_retz_tls";
 /// [`MAX_PARAMS`]). [`CTRL_SPLIT_SHIFT`]: onto a twin bit, `bit + 8`, so that a label
 /// says which parameters came only through control flow (at most
 /// [`MAX_PARAMS_SPLIT`] parameters). Instrumented code turns a control label `c` into
-/// `(c | c >> s) << s` (in `i16`). Set by the runtime at start-up
-/// (`TAINTPROF_CONTROL_SPLIT`), before `main`; a ninth parameter sets it to 0 (instrumented
-/// code reads it once per activation, marked `!invariant.load`).
+/// `((c | c >> s) & (0xffff >> s)) << s`. Set once by the runtime at start-up
+/// (`TAINTPROF_CONTROL_SPLIT`), before `main`.
 pub const GLOBAL_CTRL_SHIFT: &str = "__tp_ctrl_shift";
 /// The shift of [`GLOBAL_CTRL_SHIFT`] when the control-flow split is on.
 pub const CTRL_SPLIT_SHIFT: u32 = 8;

@@ -938,24 +938,6 @@ impl Ir {
             l
         }
     }
-    /// Mark load `l` `!invariant.load`: the memory it reads does not change while the
-    /// function runs, so the code generator may repeat the load instead of keeping
-    /// its value live.
-    pub fn set_invariant_load(&self, l: V) {
-        const KIND: &str = "invariant.load";
-        // SAFETY: `self.ctx` is the module's context; LLVM reads `KIND.len()` bytes of
-        // `KIND`; `l` is a live load instruction (callers' invariant) and the node an
-        // empty metadata tuple of the same context.
-        unsafe {
-            let k = LLVMGetMDKindIDInContext(
-                self.ctx,
-                KIND.as_ptr() as *const c_char,
-                KIND.len() as u32,
-            );
-            let node = LLVMMDNodeInContext2(self.ctx, std::ptr::null_mut(), 0);
-            LLVMSetMetadata(l, k, LLVMMetadataAsValue(self.ctx, node));
-        }
-    }
     /// A relaxed (`monotonic`) atomic load: for records other threads update.
     pub fn load_atomic(&self, t: T, p: V, align: u32) -> V {
         let l = self.load(t, p, align);

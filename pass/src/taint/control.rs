@@ -4,11 +4,7 @@
 //! * For every decider `P` some rule needs, an `i16` slot `cl(P)` (an alloca zeroed at
 //!   entry, stored with the label of `P`'s condition just before `P`'s terminator,
 //!   promoted to SSA registers once the function is instrumented): "the label of `P`'s
-//!   condition the last time `P` ran in this activation", stored as a control label
-//!   (on the twin bits, [`FnInstr::to_control`]). Every label built from slots and
-//!   `entry` (`ctrl(B)`, the slot part of edge labels, `ret`'s) is therefore a control
-//!   label already, and `__tp_ctrl_tls` only ever holds control labels; the one reader
-//!   that wants the data bits back, the recursion loop, shifts them down.
+//!   condition the last time `P` ran in this activation".
 //! * `ctrl(B) = entry | OR cl(P), P ∈ CD*(B)`, computed once at the top of each block
 //!   that needs it — blocks with stores, memory-writing intrinsics or calls through the
 //!   label ABI — and nowhere else. `entry` is `__tp_ctrl_tls` read in the prologue.
@@ -66,8 +62,9 @@ pub struct Control {
     redges: HashMap<(usize, usize), V>,
     /// `entry`: the control label at the call site that called this activation.
     entry: V,
-    /// The control-label shift (`__tp_ctrl_shift`), read in the prologue.
-    shift: V,
+    /// The control-label shift (`__tp_ctrl_shift`) and `!(0xffff >> shift)`, the twin
+    /// bits' mask, computed in the prologue.
+    shift: (V, V),
 }
 
 impl Control {
@@ -205,7 +202,7 @@ impl FnInstr<'_> {
         deps: ControlDeps,
         slots: HashMap<usize, V>,
         entry: V,
-        shift: V,
+        shift: (V, V),
         needy: &[usize],
     ) {
         self.stats.control_slots += slots.len();
@@ -326,8 +323,8 @@ impl FnInstr<'_> {
         Some(c)
     }
 
-    /// A control label as it joins a value: `(c | c >> s) << s` with the runtime's
-    /// shift `s` (read in the prologue): with the split
+    /// A control label as it joins a value: `(c << s) | (c & hi)` with the runtime's
+    /// shift `s` and `hi = !(0xffff >> s)` (both read in the prologue): with the split
     /// on (`s` = 8) every parameter in `c` lands on its twin bit, so that a value's label
     /// tells the parameters it got through data (low byte) from those it got through a
     /// decision (high byte); with `s` = 0 this is `c`. Idempotent, and it distributes
@@ -341,20 +338,8 @@ impl FnInstr<'_> {
             return c;
         }
         let ir = self.ir;
-        let s = cf.shift;
-        ir.shl(ir.or(c, ir.lshr(c, s)), s)
-    }
-
-    /// The parameters of control label `c` (on the twin bits, as [`Self::to_control`]
-    /// leaves it) back on their data bits: `c >> s` (`c` itself with the split off).
-    fn control_to_data(&self, c: V) -> V {
-        let Some(cf) = self.cf.as_ref() else {
-            return c;
-        };
-        if ir::is_zero_const(c) || !self.cfg.split {
-            return c;
-        }
-        self.ir.lshr(c, cf.shift)
+        let (s, hi) = cf.shift;
+        ir.or(ir.shl(c, s), ir.and(c, hi))
     }
 
     /// The block index of the nearest plain store that overwrites all of `slot` (an
@@ -439,16 +424,14 @@ impl FnInstr<'_> {
         }
         ps.retain(|p| cf.slots.contains_key(p));
         if ps.is_empty() {
-            return Some(self.control_to_data(cf.entry));
+            return Some(cf.entry);
         }
         let mut c = self.ir.c16(0);
         for p in ps {
             let l = self.cl_load(p);
             c = self.ir.or(c, l);
         }
-        // The deciders are this loop's exit tests: data for it, as a loop's own exit
-        // test is, although their slots hold them as control labels.
-        Some(self.control_to_data(c))
+        Some(c)
     }
 
     /// Rule 1: the extra label of the CFG edge `from -> to`, in shadow type `st`,
@@ -543,31 +526,22 @@ impl FnInstr<'_> {
         ways_on.sort_unstable();
         ways_on.dedup();
         let decides = ways_on.len() > 1;
-        // Condition labels read here are data labels (converted once, together); the
-        // `cl` slots already hold control labels.
-        let mut raw = match terminator_condition(t) {
+        let mut e = match terminator_condition(t) {
             Some(c) if !silent && decides && r => self.rlabel_at(c, from)?,
             Some(c) if !silent && decides => self.label(c)?,
             _ => self.ir.c16(0),
         };
-        let mut slotted = self.ir.c16(0);
         for p in ps {
             // With `r`, a decider that dominates the edge gives the `R` of its
             // condition, which is available here; others give their `cl` slot.
             let cond = terminator_condition(ir::terminator(an.blocks[p]));
-            match cond {
-                Some(c) if r && an.dom.dominates(p, q) => {
-                    let l = self.rlabel_at(c, from)?;
-                    raw = self.ir.or(raw, l);
-                }
-                _ => {
-                    let l = self.cl_load(p);
-                    slotted = self.ir.or(slotted, l);
-                }
-            }
+            let l = match cond {
+                Some(c) if r && an.dom.dominates(p, q) => self.rlabel_at(c, from)?,
+                _ => self.cl_load(p),
+            };
+            e = self.ir.or(e, l);
         }
-        let raw = self.to_control(raw);
-        Ok(self.ir.or(raw, slotted))
+        Ok(self.to_control(e))
     }
 
     /// Store `cl(P)` for every slot: the label of `P`'s condition, just before `P`'s
@@ -583,10 +557,6 @@ impl FnInstr<'_> {
             let c = terminator_condition(t).expect("slots belong to deciders");
             let l = self.label(c)?;
             self.ir.before(t);
-            // Stored on the twin bits: every reader of the slot joins it to values as
-            // a control label, so the conversion is made once per decision here
-            // instead of at each use.
-            let l = self.to_control(l);
             self.ir.store(l, s, 2);
         }
         Ok(())

@@ -407,6 +407,7 @@ impl FnInstr<'_> {
             match self.local_slot_control_label(i, p) {
                 Some(c) => {
                     self.stats.control_writes += 1;
+                    let c = self.to_control(c);
                     self.union(&[s, c], ir::type_of(s))
                 }
                 None => self.with_control(i, s),

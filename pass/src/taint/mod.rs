@@ -413,9 +413,9 @@ impl<'a> FnInstr<'a> {
             return s;
         }
         match self.block_control_label(ir::block_of(i)) {
-            // `ctrl(B)` is a control label already (`control.rs`).
             Some(c) => {
                 self.stats.control_writes += 1;
+                let c = self.to_control(c);
                 self.union(&[s, c], ir::type_of(s))
             }
             None => s,
@@ -769,13 +769,9 @@ impl<'a> FnInstr<'a> {
             self.node = Some(node);
         }
         if let (Some((deps, needy, _)), Some(slots), Some(e)) = (plan, slots, entry_label) {
-            // Invariant for the code generator: it may reload the shift where it is
-            // used instead of keeping it in a register (or a spill slot) for the
-            // whole function. The shift changes at most once per run (a ninth
-            // parameter), and an activation reads it once anyway.
             let shift = ir.load(ir.i16, self.rt.ctrl_shift, 2);
-            ir.set_invariant_load(shift);
-            self.control_install(deps, slots, e, shift, &needy);
+            let hi = ir.not(ir.lshr(ir.c16(0xffff), shift));
+            self.control_install(deps, slots, e, (shift, hi), &needy);
         }
     }
 
@@ -994,6 +990,7 @@ impl<'a> FnInstr<'a> {
                 let differs = r != l;
                 if !ir::is_pointer_like(ir::type_of(v)) {
                     if let Some(c) = self.ret_control_label(ir::block_of(i)) {
+                        let c = self.to_control(c);
                         l = ir.or(l, c);
                         r = ir.or(r, c);
                     }
