@@ -437,10 +437,19 @@ fn bench_runs_taintprof_bench_with_the_same_arguments() {
     let dir = tempdir("no-bench").canonicalize().unwrap();
     let alone = dir.join("taintprof");
     std::fs::copy(TAINTPROF, &alone).unwrap();
-    let out = Command::new(&alone)
-        .args(["bench", "--quick"])
-        .output()
-        .unwrap();
+    // A test running beside this one may fork while the copy's write descriptor is
+    // open; its child holds it until it execs, and running the copy meanwhile fails
+    // with ETXTBSY. Try again for a moment.
+    let mut tries = 0;
+    let out = loop {
+        match Command::new(&alone).args(["bench", "--quick"]).output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            r => break r.unwrap(),
+        }
+    };
     let missing = dir.join("taintprof-bench");
     assert_clean_error(&out, &format!("{} not found", missing.display()));
     let err = text(&out.stderr);
