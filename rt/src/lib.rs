@@ -188,6 +188,8 @@ pub mod shadow;
 pub mod signals;
 pub mod split;
 pub mod stack;
+#[cfg(test)]
+mod test_descriptors;
 pub mod volume;
 pub mod wrappers;
 

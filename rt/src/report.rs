@@ -1326,30 +1326,7 @@ mod tests {
         FuncDesc, LoopDesc, SiteDesc, SrcLoc, ABI_VERSION, LOOP_CONST_TRIP, MODULE_MAGIC,
     };
 
-    fn l(
-        function: &'static CStr,
-        file: &'static CStr,
-        fn_line: u32,
-        line: u32,
-        column: u32,
-    ) -> SrcLoc {
-        SrcLoc {
-            function: function.as_ptr(),
-            linkage: function.as_ptr(),
-            file: file.as_ptr(),
-            fn_line,
-            line,
-            column,
-            _reserved: 0,
-        }
-    }
-    fn leak<T>(v: T) -> usize {
-        Box::leak(Box::new(v)) as *mut T as usize
-    }
-    fn chain(v: Vec<SrcLoc>) -> (*const SrcLoc, u32) {
-        let n = v.len() as u32;
-        (Box::leak(v.into_boxed_slice()).as_ptr(), n)
-    }
+    use crate::test_descriptors::{leak, leak_chain as chain, src_loc as l};
     fn site(v: Vec<SrcLoc>) -> usize {
         let (c, n) = chain(v);
         leak(SiteDesc {

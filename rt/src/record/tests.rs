@@ -10,25 +10,10 @@ use taintprof_abi::{
 };
 use taintprof_record::read;
 
+use crate::test_descriptors::{leak, leak_chain as chain_of, src_loc};
+
 fn l(function: &'static CStr, file: &'static CStr, fn_line: u32, line: u32) -> SrcLoc {
-    SrcLoc {
-        function: function.as_ptr(),
-        linkage: function.as_ptr(),
-        file: file.as_ptr(),
-        fn_line,
-        line,
-        column: 3,
-        _reserved: 0,
-    }
-}
-
-fn leak<T>(v: T) -> usize {
-    Box::leak(Box::new(v)) as *mut T as usize
-}
-
-fn chain_of(v: Vec<SrcLoc>) -> (*const SrcLoc, u32) {
-    let n = v.len() as u32;
-    (Box::leak(v.into_boxed_slice()).as_ptr(), n)
+    src_loc(function, file, fn_line, line, 3)
 }
 
 fn site_at(v: Vec<SrcLoc>, loop_: usize) -> SiteDesc {
