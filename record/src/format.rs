@@ -14,8 +14,10 @@ pub const MAGIC: [u8; 8] = *b"\x89TPREC\r\n";
 /// Format major version: a reader refuses records with a newer one.
 pub const VERSION_MAJOR: u16 = 1;
 /// Format minor version: additions an older reader of the same major version skips
-/// (new sections, new record tags, fields appended to a record's body).
-pub const VERSION_MINOR: u16 = 0;
+/// (new sections, new record tags, fields appended to a record's body, flags in a field
+/// that was reserved). 1: `PARAM` flags ([`PARAM_VALUE_CHANGED`]) and values, `BUILD_ID`
+/// written by the runtime.
+pub const VERSION_MINOR: u16 = 1;
 /// The byte-order marker, written little-endian (`0d 0c 0b 0a`). Every integer of a
 /// record is little-endian; a big-endian writer would have to swap, and a reader that
 /// sees `0a 0b 0c 0d` knows one did not.
@@ -213,6 +215,10 @@ pub const MODE_DENORMAL: u16 = 2;
 /// `LabelLayout::flags`: the split was on at start-up and a ninth registration turned it
 /// off (labels made before may carry twin bits that now read as parameters 9 to 16).
 pub const LAYOUT_SPLIT_GIVEN_UP: u16 = 1 << 0;
+
+/// `ParamInfo::flags`: a later registration of the parameter read another value than
+/// the first (whose value the record keeps), or none.
+pub const PARAM_VALUE_CHANGED: u16 = 1 << 0;
 
 /// `ThreadInfo::flags`: the thread was still running when the record was written.
 pub const THREAD_ALIVE: u32 = 1 << 0;
@@ -413,6 +419,9 @@ pub struct ParamInfo {
     pub bit: u32,
     /// Times the name was registered.
     pub registrations: u32,
+    /// [`PARAM_VALUE_CHANGED`] (written where format 1.0 had a reserved `u16`: 0).
+    pub flags: u16,
+    /// The value its first registration read.
     pub value: Value,
 }
 

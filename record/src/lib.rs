@@ -38,7 +38,7 @@
 //!                   BRANCH*       flags site n | site * n                         END
 //!  BEGIN(MODULE,2)  ...           (one section per module, registration order)
 //!  BEGIN(PARAMS)    LABEL_LAYOUT {shift, flags} gave_up_at
-//!                   PARAM* {bit, registrations, value} name
+//!                   PARAM* {bit, registrations, flags, value} name
 //!                   REJECTED* {reason, count} name                                END
 //!  BEGIN(THREAD)    THREAD_INFO {tid, index, flags}
 //!                   NODE {parent, site, func}  LOOP_REC {loop, label u16, flags u16,

@@ -893,12 +893,13 @@ impl<'a> Parser<'a> {
                     let bit = b.u32();
                     let registrations = b.u32();
                     let kind = b.u16();
-                    let _ = b.u16();
+                    let flags = b.u16();
                     let value = Value::decode(kind, b.u64());
                     p.params.push(Param {
                         info: ParamInfo {
                             bit,
                             registrations,
+                            flags,
                             value,
                         },
                         name: b.rest().to_vec(),

@@ -659,7 +659,11 @@ impl<O: Out> Writer<O> {
         }
         let (kind, bits) = p.value.encode();
         let mut b = Fixed::new();
-        b.u32(p.bit).u32(p.registrations).u16(kind).u16(0).u64(bits);
+        b.u32(p.bit)
+            .u32(p.registrations)
+            .u16(kind)
+            .u16(p.flags)
+            .u64(bits);
         self.record(TAG_PARAM, b.bytes(), name)
     }
 

@@ -226,6 +226,7 @@ fn synthetic(o: Opts) -> Vec<u8> {
             ParamInfo {
                 bit: bit_n,
                 registrations: 1,
+                flags: 0,
                 value: Value::Int(128),
             },
             "n",
@@ -234,6 +235,7 @@ fn synthetic(o: Opts) -> Vec<u8> {
             ParamInfo {
                 bit: bit_m,
                 registrations: 2,
+                flags: PARAM_VALUE_CHANGED,
                 value: Value::Float(0.5),
             },
             "m",
@@ -469,6 +471,9 @@ fn round_trip_of_a_synthetic_record() {
     assert_eq!(r.params.layout.shift, 8);
     assert_eq!(r.params.params.len(), 2);
     assert_eq!(r.params.params[1].info.value, Value::Float(0.5));
+    assert_eq!(r.params.params[1].info.flags, PARAM_VALUE_CHANGED);
+    assert_eq!(r.params.params[0].info.value, Value::Int(128));
+    assert_eq!(r.params.params[0].info.flags, 0);
     assert_eq!(r.params.name_of_bit(9), Some(&b"m"[..]));
     assert_eq!(r.params.rejected[0].info.reason, REJECT_BAD_CHARACTER);
 
@@ -512,7 +517,7 @@ fn header_errors_are_clear() {
     let mut newer = bytes.clone();
     newer[8] = 2;
     assert!(
-        err(&newer).contains("version 2.0 is newer"),
+        err(&newer).contains(&format!("version 2.{VERSION_MINOR} is newer")),
         "{}",
         err(&newer)
     );
@@ -720,6 +725,46 @@ fn merge_of_two_records() {
     }
     let e = merge(&[a, d]).unwrap_err();
     assert!(e.to_string().contains("17 distinct parameters"), "{e}");
+}
+
+#[test]
+fn parameter_values_flags_and_build_ids_round_trip() {
+    let values = [
+        Value::None,
+        Value::Int(-1),
+        Value::Int(i64::MIN),
+        Value::Uint(u64::MAX),
+        Value::Float(-0.25),
+    ];
+    let mut w = Writer::new(Vec::new());
+    w.begin_run(&RunInfo::default(), b"p", b"/p", b"0");
+    let id: Vec<u8> = (0..20).collect();
+    w.begin_module(&ModuleInfo::default(), b"p.c", b"/p", &id);
+    w.begin_module(&ModuleInfo::default(), b"q.c", b"/libq.so", b"");
+    w.begin_params(&LabelLayout::default(), b"");
+    for (i, &value) in values.iter().enumerate() {
+        let info = ParamInfo {
+            bit: i as u32,
+            registrations: 1 + i as u32,
+            flags: if i % 2 == 1 { PARAM_VALUE_CHANGED } else { 0 },
+            value,
+        };
+        assert!(w.param(&info, format!("p{i}").as_bytes()));
+    }
+    w.begin_trailer(Exit::Normal(0));
+    let f = w.finish();
+    assert!(f.ok && f.complete);
+    let r = read(&f.out).unwrap();
+    assert_eq!(r.version, (VERSION_MAJOR, VERSION_MINOR));
+    assert_eq!(r.modules.list[0].build_id, id);
+    assert!(r.modules.list[1].build_id.is_empty());
+    for (i, p) in r.params.params.iter().enumerate() {
+        assert_eq!(p.info.value, values[i]);
+        assert_eq!(p.info.value.encode(), values[i].encode());
+        assert_eq!(p.info.registrations, 1 + i as u32);
+        assert_eq!(p.info.flags != 0, i % 2 == 1);
+    }
+    assert_eq!(read::write(&r, Vec::new()).out, f.out);
 }
 
 // ---- 2 million calling contexts ---------------------------------------------------------

@@ -99,6 +99,11 @@ extern "C" {
  * The bytes' previous labels are replaced. Values computed from these bytes carry the
  * label, and every loop whose exit condition depends on them reports `name`.
  *
+ * The value of the bytes at the first registration of `name` is kept in the raw run
+ * record (<program>.<pid>.taintprof.rec) for performance models: `size` 1, 2, 4 or 8 is
+ * read as a signed integer of that size (there is no type to tell unsigned or floating
+ * point); other sizes record no value. Register a parameter after it is set.
+ *
  * Names: 1 to TAINTPROF_MAX_NAME_LENGTH (64) bytes of ASCII letters, digits and
  * `_ . - : [ ]`, starting with a letter, a digit or `_` ("n", "opts.nx", "grid[0]",
  * "ns::size"). Names appear in report tables, volume expressions ("n*m + k",

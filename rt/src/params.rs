@@ -25,6 +25,20 @@
 //! ASCII and `\` are escaped (`\n`, `\xNN`), and only the first [`MAX_NAME_LEN`] bytes
 //! are kept (followed by `...`).
 //!
+//! ## Values
+//!
+//! A registration also reads the parameter's value, for the raw run record (performance
+//! models need each parameter's value per run; `docs/internal/record.md`, PARAMS). The
+//! API carries no type, only a size, so the rule is: **1, 2, 4 or 8 bytes are a signed
+//! integer of that size** (`int8_t` to `int64_t`, sign-extended to `i64`); any other
+//! size has no value. Performance parameters are integers (sizes, counts, steps), and
+//! signed is right for `int` and `long` and for every unsigned value below 2^(8·size−1)
+//! (2^31 for a 4-byte `unsigned`); an unsigned value at or above it reads as negative,
+//! and a `float` or `double` as the integer of its bits. The value of the **first**
+//! registration of a name is kept; a later registration of the name that reads another
+//! value (or none) sets the parameter's `value_changed` (the record's
+//! `PARAM_VALUE_CHANGED` flag). Values live in the slot's fixed fields: no allocation.
+//!
 //! `tp_has_label` and `tp_delete_label` (Perf-Taint's `has_label`, `delete_label`,
 //! `delete_labels`) query and clear the labels of an object.
 //!
@@ -33,9 +47,11 @@
 //! a signal handler) take no lock: a slot is fully written before `count` is bumped with
 //! a release store, and names are immutable leaked byte strings.
 
-use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering::*};
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU16, AtomicU32, AtomicU64};
+use core::sync::atomic::{AtomicUsize, Ordering::*};
 
 use taintprof_abi::{Label, MAX_PARAMS};
+use taintprof_record::Value;
 use taintprof_sigsafe::{Lossy, SpinLock, StackBuf};
 
 /// Why a registration got no label.
@@ -148,6 +164,12 @@ struct Slot {
     name: AtomicPtr<u8>,
     len: AtomicUsize,
     registrations: AtomicU32,
+    /// The first registration's value, as `Value::encode` gives it (`value_kind`, bits):
+    /// written before `count` publishes the slot, never changed afterwards.
+    value_kind: AtomicU16,
+    value: AtomicU64,
+    /// A later registration read another value.
+    value_changed: AtomicBool,
 }
 
 impl Slot {
@@ -156,7 +178,25 @@ impl Slot {
             name: AtomicPtr::new(core::ptr::null_mut()),
             len: AtomicUsize::new(0),
             registrations: AtomicU32::new(0),
+            value_kind: AtomicU16::new(0),
+            value: AtomicU64::new(0),
+            value_changed: AtomicBool::new(false),
         }
+    }
+
+    /// Fills a free slot (under the lock, before `count` publishes it).
+    fn fill(&self, name: &'static [u8], value: Value) {
+        let (kind, bits) = value.encode();
+        self.len.store(name.len(), Relaxed);
+        self.name.store(name.as_ptr() as *mut u8, Release);
+        self.registrations.store(1, Relaxed);
+        self.value_kind.store(kind, Relaxed);
+        self.value.store(bits, Relaxed);
+        self.value_changed.store(false, Relaxed);
+    }
+
+    fn value(&self) -> Value {
+        Value::decode(self.value_kind.load(Relaxed), self.value.load(Relaxed))
     }
 }
 
@@ -186,6 +226,10 @@ pub struct Param {
     pub bit: u32,
     pub name: &'static [u8],
     pub registrations: u32,
+    /// Its value at the first registration (see "Values" in the module documentation).
+    pub value: Value,
+    /// A later registration of the name read another value.
+    pub value_changed: bool,
 }
 
 /// The registry. The runtime has one ([`REGISTRY`]); tests make their own.
@@ -249,6 +293,8 @@ impl Registry {
             bit: i as u32,
             name,
             registrations: s.registrations.load(Relaxed),
+            value: s.value(),
+            value_changed: s.value_changed.load(Relaxed),
         })
     }
 
@@ -266,7 +312,7 @@ impl Registry {
     /// Registers `name` (None = a null pointer). Returns its label, or why it got none.
     /// The first refusal of a name (for a reason) prints an error on stderr.
     pub fn register(&self, name: Option<&[u8]>) -> Result<Label, Reject> {
-        self.register_from("tp_register_variable", name)
+        self.register_from("tp_register_variable", name, Value::None)
     }
 
     /// Registers `name` without checking it (the report's tests of escaping use names no
@@ -276,16 +322,20 @@ impl Registry {
         let _g = self.lock.lock();
         let n = self.count.load(Relaxed);
         let s = &self.slots[n];
-        let stored = leak(name);
-        s.len.store(stored.len(), Relaxed);
-        s.name.store(stored.as_ptr() as *mut u8, Release);
-        s.registrations.store(1, Relaxed);
+        s.fill(leak(name), Value::None);
         self.count.store(n + 1, Release);
         1 << n
     }
 
-    /// [`Registry::register`] for a call of the entry point `entry` (named in errors).
-    pub fn register_from(&self, entry: &str, name: Option<&[u8]>) -> Result<Label, Reject> {
+    /// [`Registry::register`] for a call of the entry point `entry` (named in errors),
+    /// with the value the registration read: kept if it is the name's first
+    /// registration, compared with the kept one otherwise.
+    pub fn register_from(
+        &self,
+        entry: &str,
+        name: Option<&[u8]>,
+        value: Value,
+    ) -> Result<Label, Reject> {
         let _g = self.lock.lock();
         let Some(name) = name else {
             self.refuse(entry, b"(null)", Reject::NullName, None);
@@ -301,6 +351,9 @@ impl Registry {
                 if p.name == name {
                     if let Some(s) = self.slots.get(i) {
                         s.registrations.fetch_add(1, Relaxed);
+                        if s.value().encode() != value.encode() {
+                            s.value_changed.store(true, Relaxed);
+                        }
                     }
                     return Ok(1 << i);
                 }
@@ -314,9 +367,7 @@ impl Registry {
                 if n == crate::split::MAX_PARAMS_SPLIT {
                     crate::split::give_up(stored);
                 }
-                s.len.store(stored.len(), Relaxed);
-                s.name.store(stored.as_ptr() as *mut u8, Release);
-                s.registrations.store(1, Relaxed);
+                s.fill(stored, value);
                 self.count.store(n + 1, Release);
                 return Ok(1 << n);
             }
@@ -433,6 +484,24 @@ unsafe fn name_arg<'a>(name: *const libc::c_char) -> Option<&'a [u8]> {
     Some(unsafe { core::slice::from_raw_parts(name.cast::<u8>(), n) })
 }
 
+/// The value of the `size` bytes at `addr` by the rule of "Values" in the module
+/// documentation: 1, 2, 4 or 8 bytes are a signed integer, anything else has none.
+///
+/// # Safety
+/// `size` bytes at `addr` must be readable (any alignment).
+pub unsafe fn read_value(addr: *const libc::c_void, size: usize) -> Value {
+    // SAFETY: per the contract; unaligned reads of plain integers.
+    unsafe {
+        match size {
+            1 => Value::Int(i64::from(addr.cast::<i8>().read_unaligned())),
+            2 => Value::Int(i64::from(addr.cast::<i16>().read_unaligned())),
+            4 => Value::Int(i64::from(addr.cast::<i32>().read_unaligned())),
+            8 => Value::Int(addr.cast::<i64>().read_unaligned()),
+            _ => Value::None,
+        }
+    }
+}
+
 /// Checks and registers a parameter for the entry point `entry`.
 ///
 /// # Safety
@@ -449,7 +518,9 @@ unsafe fn register_variable(
         REGISTRY.refuse_range(entry, name, why);
         return;
     }
-    if let Ok(label) = REGISTRY.register_from(entry, name) {
+    // SAFETY: the caller's `size` bytes at `addr` are readable (the range was checked).
+    let value = unsafe { read_value(addr, size) };
+    if let Ok(label) = REGISTRY.register_from(entry, name, value) {
         // SAFETY: any address is valid for the shadow.
         unsafe { crate::shadow::set(addr as usize, label, size) };
     }
@@ -721,6 +792,69 @@ mod tests {
         }
         let total: u32 = (0..10).map(|b| r.get(b).unwrap().registrations).sum();
         assert_eq!(total, 1600);
+    }
+
+    #[test]
+    fn values_are_read_by_size_as_signed_integers() {
+        let read = |b: &[u8]| unsafe { read_value(b.as_ptr().cast(), b.len()) };
+        assert_eq!(read(&[0xfe]), Value::Int(-2));
+        assert_eq!(read(&[0x7f]), Value::Int(127));
+        assert_eq!(read(&(-300i16).to_le_bytes()), Value::Int(-300));
+        assert_eq!(read(&4096i32.to_le_bytes()), Value::Int(4096));
+        assert_eq!(
+            read(&u32::MAX.to_le_bytes()),
+            Value::Int(-1),
+            "no type: signed"
+        );
+        assert_eq!(read(&(1i64 << 40).to_le_bytes()), Value::Int(1 << 40));
+        assert_eq!(read(&i64::MIN.to_le_bytes()), Value::Int(i64::MIN));
+        for n in [3, 5, 16, 100] {
+            assert_eq!(read(&vec![1u8; n]), Value::None, "size {n}");
+        }
+        // Unaligned.
+        let b = [0u8, 0x10, 0, 0, 0];
+        assert_eq!(read(&b[1..]), Value::Int(16));
+    }
+
+    #[test]
+    fn the_first_value_is_kept_and_a_change_flagged() {
+        let r = Registry::new();
+        let e = "tp_register_variable";
+        assert_eq!(r.register_from(e, Some(b"n"), Value::Int(100)), Ok(1));
+        assert_eq!(r.register_from(e, Some(b"m"), Value::None), Ok(2));
+        assert_eq!(r.register_from(e, Some(b"n"), Value::Int(100)), Ok(1));
+        let p = r.get(0).unwrap();
+        assert_eq!(
+            (p.value, p.value_changed, p.registrations),
+            (Value::Int(100), false, 2)
+        );
+        assert_eq!(r.register_from(e, Some(b"n"), Value::Int(200)), Ok(1));
+        let p = r.get(0).unwrap();
+        assert_eq!(
+            (p.value, p.value_changed, p.registrations),
+            (Value::Int(100), true, 3)
+        );
+        let m = r.get(1).unwrap();
+        assert_eq!((m.value, m.value_changed), (Value::None, false));
+        // None after a value (a registration of another size) is a change too.
+        assert_eq!(r.register_from(e, Some(b"m"), Value::Int(1)), Ok(2));
+        assert!(r.get(1).unwrap().value_changed);
+        // A refused registration keeps nothing.
+        assert!(r.register_from(e, Some(b"a b"), Value::Int(3)).is_err());
+        assert_eq!(r.len(), 2);
+    }
+
+    #[test]
+    fn tp_register_variable_reads_the_value() {
+        let v: i16 = -1234;
+        unsafe { tp_register_variable((&v as *const i16).cast(), 2, c"params_value_i16".as_ptr()) };
+        match (0..REGISTRY.len())
+            .find_map(|i| REGISTRY.get(i).filter(|p| p.name == b"params_value_i16"))
+        {
+            Some(p) => assert_eq!(p.value, Value::Int(-1234)),
+            // Other tests of this process took every bit.
+            None => assert_eq!(REGISTRY.len(), MAX_PARAMS),
+        }
     }
 
     #[test]

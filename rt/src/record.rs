@@ -32,6 +32,10 @@
 //! | calling-context nodes | indices in preorder within their thread |
 //! | loops in flight (`crate::inflight` snapshot) | (thread ordinal, depth, node index, loop) |
 //!
+//! A module's OBJECT and BUILD_ID come from `/proc/self/maps` and the object's mapped
+//! ELF notes ([`objects`]); a parameter's value is what `tp_register_variable` read
+//! (`crate::params`, "Values").
+//!
 //! Functions of modules that were never registered (their subtrees), and loop records
 //! of their loops, are skipped and counted in warnings, as the JSON report does.
 //!
@@ -55,12 +59,13 @@ use taintprof_record as rec;
 use taintprof_record::{Out, Writer, NONE};
 use taintprof_sigsafe::file::{write_atomic, Durability};
 use taintprof_sigsafe::json::Sink;
-use taintprof_sigsafe::{cstr, errno_text, getpid, read_some, thread_alive, FdSink, Lossy};
+use taintprof_sigsafe::{cstr, errno_text, getpid, thread_alive, FdSink, Lossy};
 use taintprof_sigsafe::{MmapVec, StackBuf};
 
 use crate::context::{Node, ThreadState};
 use crate::params::Reject;
 use crate::report::{self, Exit, Inputs, ProgramId, SizeAndTime};
+use objects::{object_of, read_maps, BuildId, BuildIds};
 
 // ----------------------------------------------------------------------------------
 // What the record keeps from start-up
@@ -637,81 +642,6 @@ impl Strings {
 }
 
 // ----------------------------------------------------------------------------------
-// /proc/self/maps: the object file of a module
-// ----------------------------------------------------------------------------------
-
-/// Reads `/proc/self/maps` into `buf` (open/read/close only). False if it cannot.
-fn read_maps(buf: &mut MmapVec<u8>) -> bool {
-    // SAFETY: NUL-terminated path; the descriptor is closed below.
-    let fd = unsafe {
-        libc::open(
-            c"/proc/self/maps".as_ptr(),
-            libc::O_RDONLY | libc::O_CLOEXEC,
-        )
-    };
-    if fd < 0 {
-        return false;
-    }
-    let mut chunk = [0u8; 4096];
-    let mut ok = true;
-    while let Some(n) = read_some(fd, &mut chunk) {
-        if n == 0 {
-            break;
-        }
-        for &c in chunk.get(..n).unwrap_or(&[]) {
-            ok &= buf.push(c);
-        }
-    }
-    // SAFETY: our descriptor.
-    unsafe { libc::close(fd) };
-    ok
-}
-
-fn parse_hex(b: &[u8]) -> Option<usize> {
-    if b.is_empty() || b.len() > 16 {
-        return None;
-    }
-    b.iter().try_fold(0usize, |a, &c| {
-        let d = (c as char).to_digit(16)?;
-        Some(a << 4 | d as usize)
-    })
-}
-
-/// The path of the file mapped at `addr` in a `/proc/self/maps` text (empty if none).
-fn object_of(maps: &[u8], addr: usize) -> &[u8] {
-    for line in maps.split(|&c| c == b'\n') {
-        let Some(dash) = line.iter().position(|&c| c == b'-') else {
-            continue;
-        };
-        let Some(space) = line.iter().position(|&c| c == b' ') else {
-            continue;
-        };
-        let (Some(lo), Some(hi)) = (
-            line.get(..dash).and_then(parse_hex),
-            line.get(dash + 1..space).and_then(parse_hex),
-        ) else {
-            continue;
-        };
-        if addr < lo || addr >= hi {
-            continue;
-        }
-        // range perms offset dev inode path: the path is what follows the fifth field.
-        let mut rest = line;
-        for _ in 0..5 {
-            let start = rest.iter().position(|&c| c != b' ').unwrap_or(rest.len());
-            rest = rest.get(start..).unwrap_or(&[]);
-            let end = rest.iter().position(|&c| c == b' ').unwrap_or(rest.len());
-            rest = rest.get(end..).unwrap_or(&[]);
-        }
-        let start = rest.iter().position(|&c| c != b' ').unwrap_or(rest.len());
-        let path = rest.get(start..).unwrap_or(&[]);
-        let path = path.strip_suffix(b" (deleted)").unwrap_or(path);
-        return if path.starts_with(b"/") { path } else { &[] };
-    }
-    &[]
-}
-
-// ----------------------------------------------------------------------------------
 // The record
 // ----------------------------------------------------------------------------------
 
@@ -858,8 +788,17 @@ pub fn write_record<O: Out>(inp: &Inputs<'_>, out: O) -> rec::Finished<O> {
         map: PtrMap::new(),
         ok: true,
     };
+    let mut build_ids = BuildIds::new();
     for mi in 0..t.modules.len() {
-        write_module(&mut w, &mut t, mi as u32, &mut strings, maps.as_slice());
+        let maps = maps.as_slice();
+        write_module(
+            &mut w,
+            &mut t,
+            mi as u32,
+            &mut strings,
+            maps,
+            &mut build_ids,
+        );
     }
     drop(maps);
     drop(strings);
@@ -1029,6 +968,7 @@ fn write_module<O: Out>(
     mi: u32,
     strings: &mut Strings,
     maps: &[u8],
+    build_ids: &mut BuildIds,
 ) {
     let Some(&m) = t.modules.as_slice().get(mi as usize) else {
         return;
@@ -1042,6 +982,7 @@ fn write_module<O: Out>(
         .get(s0 as usize..s1 as usize)
         .unwrap_or(&[]);
 
+    let build_id = build_ids.of(maps, m.desc as usize);
     w.begin_module(
         &rec::ModuleInfo {
             flags: md.flags,
@@ -1049,7 +990,7 @@ fn write_module<O: Out>(
         },
         text(md.source_file),
         object_of(maps, m.desc as usize),
-        b"",
+        build_id.as_ref().map_or(&[], BuildId::as_bytes),
     );
 
     // Strings, sized for every string the tables below name.
@@ -1180,7 +1121,12 @@ fn write_params<O: Out>(w: &mut Writer<O>, inp: &Inputs<'_>) {
                 &rec::ParamInfo {
                     bit: p.bit,
                     registrations: p.registrations,
-                    value: rec::Value::None,
+                    flags: if p.value_changed {
+                        rec::PARAM_VALUE_CHANGED
+                    } else {
+                        0
+                    },
+                    value: p.value,
                 },
                 p.name,
             );
@@ -1460,5 +1406,6 @@ fn write_trailer<O: Out>(w: &mut Writer<O>, inp: &Inputs<'_>, start: &StartInfo,
     }
 }
 
+mod objects;
 #[cfg(test)]
 mod tests;

@@ -191,6 +191,12 @@ fn the_record_holds_what_the_report_says() {
             "[{opt}] {}",
             text(&m.object)
         );
+        // BUILD_ID: the executable's, as the file's note says (none if linked without).
+        assert_eq!(
+            Some(hex(&m.build_id)).filter(|h| !h.is_empty()),
+            readelf_build_id(&b.exe),
+            "[{opt}]"
+        );
 
         // THREAD: root → main → sweep, and sweep's loop over n.
         assert_eq!(r.threads.len(), 1, "[{opt}]");
@@ -406,4 +412,124 @@ fn the_record_line_on_stderr_follows_the_report_line() {
         "{}",
         run.stderr()
     );
+}
+
+/// The GNU build id of the ELF file `path` as `readelf -n` shows it (hex).
+fn readelf_build_id(path: &Path) -> Option<String> {
+    let out = run_cmd(std::process::Command::new("readelf").arg("-n").arg(path));
+    assert!(
+        out.status.success(),
+        "readelf -n {}: {out:?}",
+        path.display()
+    );
+    String::from_utf8_lossy(&out.stdout).lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("Build ID: ")
+            .map(|s| s.trim().to_string())
+    })
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[test]
+fn parameters_carry_their_values_and_modules_their_build_ids() {
+    use taintprof_record::{Value, PARAM_VALUE_CHANGED};
+    for opt in OPT_LEVELS {
+        let id = ["-Wl,--build-id=sha1"];
+        let link = compile_shared_library("shared_kernel.cpp", "kernel", opt, &id);
+        let mut flags: Vec<&str> = link.iter().map(String::as_str).collect();
+        flags.extend(id);
+        let b = compile(&["param_values.c"], opt, &flags);
+        let (report, run) = b.run_ok(&["40"]);
+        assert!(
+            run.stdout().contains("sum 2730"),
+            "[{opt}] {}",
+            run.stdout()
+        );
+        let r = record_of(&report.path);
+
+        // PARAMS: the value of each first registration, by the runtime's rule (1, 2, 4
+        // or 8 bytes are a signed integer; other sizes have none).
+        let params: Vec<(String, Value, u32, u16)> = r
+            .params
+            .params
+            .iter()
+            .map(|p| {
+                (
+                    text(&p.name),
+                    p.info.value,
+                    p.info.registrations,
+                    p.info.flags,
+                )
+            })
+            .collect();
+        let expected = [
+            ("n", Value::Int(40), 1, 0),
+            ("level", Value::Int(-3), 1, 0),
+            // unsigned char 200 and unsigned 4e9: the API has no type, read as signed.
+            ("small", Value::Int(200 - 256), 1, 0),
+            ("offset", Value::Int(-300), 1, 0),
+            ("big", Value::Int(1 << 40), 1, 0),
+            ("wide", Value::Int(4_000_000_000 - (1 << 32)), 1, 0),
+            // A double is 8 bytes: the integer of its bits.
+            ("tol", Value::Int(0.5f64.to_bits() as i64), 1, 0),
+            ("grid", Value::None, 1, 0),
+            ("steps", Value::Int(7), 2, 0),
+            ("m", Value::Int(10), 2, PARAM_VALUE_CHANGED),
+        ];
+        let expected: Vec<(String, Value, u32, u16)> = expected
+            .iter()
+            .map(|&(n, v, c, f)| (n.to_string(), v, c, f))
+            .collect();
+        assert_eq!(params, expected, "[{opt}]");
+        assert_eq!(
+            params.iter().map(|p| p.0.clone()).collect::<Vec<_>>(),
+            report.parameters(),
+            "[{opt}]"
+        );
+
+        // MODULES: the program's and the library's, each with its object's build id.
+        assert_eq!(r.modules.list.len(), 2, "[{opt}]");
+        let module = |src: &str| {
+            r.modules
+                .list
+                .iter()
+                .find(|m| text(&m.source).ends_with(src))
+                .unwrap_or_else(|| panic!("[{opt}] no module of {src}"))
+        };
+        let (exe, lib) = (module("param_values.c"), module("shared_kernel.cpp"));
+        assert_eq!(
+            Path::new(&text(&exe.object)).canonicalize().unwrap(),
+            b.exe.canonicalize().unwrap(),
+            "[{opt}]"
+        );
+        assert!(text(&lib.object).ends_with("/libkernel.so"), "[{opt}]");
+        for m in [exe, lib] {
+            let object = PathBuf::from(text(&m.object));
+            let want = readelf_build_id(&object)
+                .unwrap_or_else(|| panic!("{} has no build id", object.display()));
+            assert_eq!(want.len(), 40, "sha1");
+            assert_eq!(hex(&m.build_id), want, "[{opt}] {}", object.display());
+        }
+        assert_ne!(exe.build_id, lib.build_id);
+    }
+
+    // The program linked without a build id: its module has none in the record.
+    let link = compile_shared_library("shared_kernel.cpp", "kernel", "-O0", &[]);
+    let mut flags: Vec<&str> = link.iter().map(String::as_str).collect();
+    flags.push("-Wl,--build-id=none");
+    let b = compile(&["param_values.c"], "-O0", &flags);
+    assert_eq!(readelf_build_id(&b.exe), None);
+    let (report, _) = b.run_ok(&["40"]);
+    let r = record_of(&report.path);
+    let exe = r
+        .modules
+        .list
+        .iter()
+        .find(|m| text(&m.source).ends_with("param_values.c"))
+        .unwrap();
+    assert!(exe.build_id.is_empty(), "{:?}", exe.build_id);
+    assert!(!exe.object.is_empty());
 }

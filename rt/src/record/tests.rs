@@ -5,6 +5,7 @@ use super::*;
 use crate::context::{__tp_enter, __tp_loop_exit, current_thread};
 use crate::params::Registry;
 use core::ffi::CStr;
+use objects::build_id_of;
 use taintprof_abi::{
     Label, FUNC_CONTEXT_TRACKED, LOOP_RECURSION, MODULE_CONTROL_FLOW, MODULE_MAGIC,
 };
@@ -172,8 +173,16 @@ fn modules_trees_parameters_and_branches_are_translated() {
     let unregistered = leak(fd(l(c"elsewhere", c"other.c", 1, 1)));
 
     let reg: &'static Registry = Box::leak(Box::new(Registry::new()));
-    reg.register(Some(b"n")).unwrap();
-    reg.register(Some(b"m")).unwrap();
+    // n registered twice with one value; m's second registration reads another.
+    let e = "tp_register_variable";
+    reg.register_from(e, Some(b"n"), rec::Value::Int(-5))
+        .unwrap();
+    reg.register_from(e, Some(b"m"), rec::Value::Int(1 << 40))
+        .unwrap();
+    reg.register_from(e, Some(b"n"), rec::Value::Int(-5))
+        .unwrap();
+    reg.register_from(e, Some(b"m"), rec::Value::Int(7))
+        .unwrap();
     assert!(reg.register(Some(b"bad name")).is_err());
 
     let ts = std::thread::spawn(move || {
@@ -265,6 +274,10 @@ fn modules_trees_parameters_and_branches_are_translated() {
         .unwrap();
     assert_eq!(s48_entry.site.loop_, 1, "the site's loop, module-local");
     assert_eq!(mods[1].branches.len(), 2);
+    // Descriptors on the heap: no object file, no build id.
+    assert!(mods
+        .iter()
+        .all(|m| m.object.is_empty() && m.build_id.is_empty()));
 
     // PARAMS.
     let shift = if crate::split::on() { 8 } else { 0 };
@@ -272,6 +285,16 @@ fn modules_trees_parameters_and_branches_are_translated() {
     let params: Vec<&[u8]> = r.params.params.iter().map(|p| &p.name[..]).collect();
     assert_eq!(params, [&b"n"[..], b"m"]);
     assert_eq!(r.params.params[1].info.bit, 1);
+    let info = |i: usize| r.params.params[i].info;
+    assert_eq!(
+        (info(0).value, info(0).registrations, info(0).flags),
+        (rec::Value::Int(-5), 2, 0)
+    );
+    assert_eq!(
+        (info(1).value, info(1).registrations, info(1).flags),
+        (rec::Value::Int(1 << 40), 2, rec::PARAM_VALUE_CHANGED),
+        "the first value is kept, the change flagged"
+    );
     assert_eq!(r.params.rejected.len(), 1);
     assert_eq!(r.params.rejected[0].name, b"bad name");
     assert_eq!(r.params.rejected[0].info.reason, rec::REJECT_BAD_CHARACTER);
@@ -487,4 +510,134 @@ fn the_object_of_an_address_comes_from_the_maps() {
     let code = exits_map_to_the_documented_kinds_and_codes as fn() as usize;
     let here = object_of(own.as_slice(), code);
     assert!(here.starts_with(b"/"), "{}", String::from_utf8_lossy(here));
+}
+
+/// The build id `readelf -n` shows for `path` (hex), if any.
+fn readelf_build_id(path: &[u8]) -> Option<String> {
+    use std::os::unix::ffi::OsStrExt;
+    let out = std::process::Command::new("readelf")
+        .arg("-n")
+        .arg(std::ffi::OsStr::from_bytes(path))
+        .output()
+        .expect("readelf runs");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix("Build ID: "))
+        .map(|s| s.trim().to_string())
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[test]
+fn build_ids_are_read_from_the_mapped_notes() {
+    let mut maps = MmapVec::new();
+    assert!(read_maps(&mut maps));
+    let maps = maps.as_slice();
+    // This test executable and the C library (a shared object): the id in memory is the
+    // one readelf finds in the file.
+    let here = build_ids_are_read_from_the_mapped_notes as fn() as usize;
+    let libc_code = libc::getpid as unsafe extern "C" fn() -> libc::pid_t as usize;
+    let mut ids = objects::BuildIds::new();
+    for addr in [here, libc_code] {
+        let path = object_of(maps, addr);
+        assert!(path.starts_with(b"/"), "{}", String::from_utf8_lossy(path));
+        let want = readelf_build_id(path)
+            .unwrap_or_else(|| panic!("{} has no build id", String::from_utf8_lossy(path)));
+        let got = build_id_of(maps, addr).expect("a build id in memory");
+        assert_eq!(
+            hex(got.as_bytes()),
+            want,
+            "{}",
+            String::from_utf8_lossy(path)
+        );
+        assert_eq!(ids.of(maps, addr), Some(got), "the cache");
+        assert_eq!(ids.of(maps, addr + 1), Some(got), "the cache, a hit");
+    }
+    // Anonymous memory, the stack, an unmapped address: none.
+    let heap = Box::new(0u64);
+    let local = 0u64;
+    for addr in [
+        &*heap as *const u64 as usize,
+        &local as *const u64 as usize,
+        0x10,
+    ] {
+        assert_eq!(build_id_of(maps, addr), None);
+        assert_eq!(ids.of(maps, addr), None);
+    }
+}
+
+/// One note: `name` (NUL included), type, descriptor, padded to `align`.
+fn note(name: &[u8], kind: u32, desc: &[u8], align: usize) -> Vec<u8> {
+    let pad = |v: &mut Vec<u8>| v.resize(v.len().div_ceil(align) * align, 0);
+    let mut v = Vec::new();
+    v.extend_from_slice(&(name.len() as u32).to_le_bytes());
+    v.extend_from_slice(&(desc.len() as u32).to_le_bytes());
+    v.extend_from_slice(&kind.to_le_bytes());
+    v.extend_from_slice(name);
+    pad(&mut v);
+    v.extend_from_slice(desc);
+    pad(&mut v);
+    v
+}
+
+#[test]
+fn the_build_id_note_is_found_among_others_and_bad_notes_are_refused() {
+    use objects::build_id_in_notes as find;
+    for align in [4, 8] {
+        let mut notes = note(b"GNU\0", 5, &[1; 16], align); // a property note first
+        notes.extend(note(b"Go\0\0", 3, &[9; 20], align)); // type 3, not GNU's
+        notes.extend(note(b"GNU\0", 3, &[0xab, 0xcd, 0xef], align));
+        let id = find(&notes, align).expect("found");
+        assert_eq!(id.as_bytes(), [0xab, 0xcd, 0xef], "align {align}");
+        // Cut anywhere before the end of the id: not found, no panic.
+        let last = notes.len() - note(b"GNU\0", 3, &[0xab, 0xcd, 0xef], align).len();
+        let id_end = last + 16 + 3; // header, "GNU\0" padded, 3 bytes of id
+        for cut in last..id_end {
+            assert_eq!(find(&notes[..cut], align), None, "cut at {cut}");
+        }
+    }
+    assert!(find(&note(b"GNU\0", 3, &[7; 64], 4), 4).is_some());
+    assert_eq!(find(&note(b"GNU\0", 3, &[7; 65], 4), 4), None, "too long");
+    assert_eq!(find(&note(b"GNU\0", 3, &[], 4), 4), None, "empty");
+    // Sizes that point far beyond the notes.
+    let mut huge = note(b"GNU\0", 3, &[1; 4], 4);
+    huge[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert_eq!(find(&huge, 4), None);
+    assert_eq!(find(&[], 4), None);
+}
+
+#[test]
+fn maps_lines_are_parsed_field_by_field() {
+    use objects::{parse_line, Mapping};
+    assert_eq!(
+        parse_line(b"7f00-7f10 r-xp 00001000 fd:01 98765   /lib/x86_64-linux-gnu/libc.so.6"),
+        Some(Mapping {
+            lo: 0x7f00,
+            hi: 0x7f10,
+            readable: true,
+            offset: 0x1000,
+            dev: b"fd:01",
+            inode: 98765,
+            path: b"/lib/x86_64-linux-gnu/libc.so.6",
+        })
+    );
+    let anon = parse_line(b"7f00-7f10 ---p 00000000 00:00 0 ").unwrap();
+    assert!(!anon.readable && anon.path.is_empty() && anon.inode == 0);
+    assert_eq!(
+        parse_line(b"7f00-7f10 rw-p 00000000 00:00 0 [heap]")
+            .unwrap()
+            .path,
+        b""
+    );
+    for bad in [
+        &b""[..],
+        b"7f00 r-xp",
+        b"x-y r 0 0:0 0",
+        b"1-2 r 0 0:0 notanumber /a",
+    ] {
+        assert_eq!(parse_line(bad), None, "{}", String::from_utf8_lossy(bad));
+    }
 }
