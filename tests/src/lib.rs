@@ -201,6 +201,9 @@ pub struct Run {
     pub reports: Vec<PathBuf>,
     /// Every denormal report (`*.denormal.json`) the process tree wrote.
     pub denormal_reports: Vec<PathBuf>,
+    /// Whether the runtime was to write a raw run record next to each taint report (not
+    /// with `TAINTPROF_RECORD=0` or `TAINTPROF_REPORT=0` in the run's environment).
+    pub records_expected: bool,
 }
 
 impl Run {
@@ -221,7 +224,7 @@ impl Run {
             self.stdout(),
             self.stderr()
         );
-        Report::load(&self.reports[0])
+        Report::load_expecting(&self.reports[0], self.records_expected)
     }
 
     /// The single denormal report of this run, parsed.
@@ -315,11 +318,21 @@ impl Build {
         };
         let reports = files_ending(".taintprof.json");
         let denormal_reports = files_ending(".denormal.json");
+        let off = |k: &str| {
+            env.iter().any(|(n, v)| {
+                *n == k
+                    && matches!(
+                        v.to_ascii_lowercase().as_str(),
+                        "0" | "false" | "no" | "off" | ""
+                    )
+            })
+        };
         Run {
             output,
             out_dir,
             reports,
             denormal_reports,
+            records_expected: !off("TAINTPROF_RECORD") && !off("TAINTPROF_REPORT"),
         }
     }
 
@@ -416,7 +429,15 @@ impl Report {
         String::from_utf8(out.stdout).unwrap()
     }
 
+    /// Loads a taint report and checks it against the offline analysis of the raw run
+    /// record next to it ([`check_against_record`]), which must exist.
     pub fn load(path: &Path) -> Report {
+        Report::load_expecting(path, true)
+    }
+
+    /// Like [`Report::load`]; `record_expected` false: the run was told not to write a
+    /// record (`TAINTPROF_RECORD=0`), so none is checked (one that exists still is).
+    pub fn load_expecting(path: &Path, record_expected: bool) -> Report {
         let text = std::fs::read_to_string(path).unwrap();
         let json: Value = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("{} is not valid JSON: {e}\n{text}", path.display()));
@@ -426,6 +447,7 @@ impl Report {
             "unexpected schema in {}",
             path.display()
         );
+        check_against_record(path, &json, record_expected);
         Report {
             json,
             path: path.to_path_buf(),
@@ -588,6 +610,91 @@ impl Report {
             "[{}] loop {func} {marker} never ran",
             self.opt
         );
+    }
+}
+
+/// The raw run record next to a taint report: same directory, same `<prog>.<pid>` stem.
+pub fn record_path(report: &Path) -> PathBuf {
+    let s = report.to_string_lossy();
+    PathBuf::from(match s.strip_suffix(".taintprof.json") {
+        Some(stem) => format!("{stem}.taintprof.rec"),
+        None => format!("{s}.taintprof.rec"),
+    })
+}
+
+/// The differential test of the offline analysis (`taintprof-model`): the report the
+/// model makes from the record next to `report` must equal the runtime's report
+/// `runtime`, value for value. A missing record fails when `expected` (every run
+/// writes one unless `TAINTPROF_RECORD=0`); an incomplete one always fails. On a
+/// mismatch the panic names the first differing JSON path and both values.
+pub fn check_against_record(report: &Path, runtime: &Value, expected: bool) {
+    let rec = record_path(report);
+    if !rec.exists() {
+        assert!(
+            !expected,
+            "no raw run record next to {} (expected {})",
+            report.display(),
+            rec.display()
+        );
+        return;
+    }
+    let offline = taintprof_model::taint_report_of_files(&[&rec])
+        .unwrap_or_else(|e| panic!("the offline analysis of {} failed: {e}", rec.display()));
+    if let Some((at, a, b)) = first_difference(runtime, &offline, "$") {
+        panic!(
+            "the offline analysis of {} differs from the runtime's report {} at {at}:\n  runtime: {a}\n  model:   {b}",
+            rec.display(),
+            report.display()
+        );
+    }
+}
+
+/// A value in one line, cut to a readable length.
+fn compact(v: Option<&Value>) -> String {
+    let s = v.map_or_else(|| "<missing>".to_string(), |v| v.to_string());
+    if s.chars().count() > 400 {
+        let cut: String = s.chars().take(400).collect();
+        format!("{cut}...")
+    } else {
+        s
+    }
+}
+
+/// The first JSON path where `a` and `b` differ, with both values there (compact).
+pub fn first_difference(a: &Value, b: &Value, at: &str) -> Option<(String, String, String)> {
+    if a == b {
+        return None;
+    }
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                let here = format!("{at}.{k}");
+                match (x.get(k), y.get(k)) {
+                    (Some(p), Some(q)) => {
+                        if let Some(d) = first_difference(p, q, &here) {
+                            return Some(d);
+                        }
+                    }
+                    (p, q) => return Some((here, compact(p), compact(q))),
+                }
+            }
+            None
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                if let Some(d) = first_difference(p, q, &format!("{at}[{i}]")) {
+                    return Some(d);
+                }
+            }
+            let i = x.len().min(y.len());
+            Some((
+                format!("{at}[{i}] (lengths {} and {})", x.len(), y.len()),
+                compact(x.get(i)),
+                compact(y.get(i)),
+            ))
+        }
+        _ => Some((at.to_string(), compact(Some(a)), compact(Some(b)))),
     }
 }
 

@@ -1,0 +1,195 @@
+//! Hash-consed frame paths (the port of `Paths` in `rt/src/model.rs`).
+//!
+//! A path is a sequence of frames `{function, file, line, column}`: the call-site chains
+//! from a thread's root down to a calling context, each followed by the inline chain of
+//! whatever sits in the node. Id 0 is the empty path; every other id is its parent's
+//! path followed by one frame, and frames equal by [`cmp_frame`] get the same id, so a
+//! logical calling context is a `(path id, function)` pair and two copies of the same
+//! source call (inlined, versioned, in another thread) meet.
+//!
+//! The report lists contexts in content order (frame by frame, a prefix first):
+//! [`Paths::ranks`] gives every id its position in that order.
+
+use std::collections::HashMap;
+
+use crate::hash::FastMap;
+use crate::source::{cmp_frame, Loc};
+
+#[derive(Clone, Copy, Debug)]
+struct PathEnt {
+    parent: u32,
+    frame: Loc,
+}
+
+/// Frame identity: what [`cmp_frame`] compares.
+type FrameKey = (u32, u32, u32, u32, u32);
+
+fn frame_key(f: &Loc) -> FrameKey {
+    (f.function, f.file, f.line, f.column, f.linkage)
+}
+
+/// Interned paths (see the module comment).
+#[derive(Debug)]
+pub struct Paths {
+    ents: Vec<PathEnt>,
+    index: FastMap<(u32, FrameKey), u32>,
+}
+
+impl Default for Paths {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Paths {
+    pub fn new() -> Self {
+        Paths {
+            ents: vec![PathEnt {
+                parent: 0,
+                frame: Loc::default(),
+            }],
+            index: FastMap::default(),
+        }
+    }
+
+    /// Number of ids (the empty path included).
+    pub fn len(&self) -> usize {
+        self.ents.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ents.len() <= 1
+    }
+
+    /// The path without its last frame (0 for 0).
+    pub fn parent(&self, id: u32) -> u32 {
+        self.ents.get(id as usize).map_or(0, |e| e.parent)
+    }
+
+    /// The last frame of a non-empty path.
+    pub fn frame(&self, id: u32) -> Option<&Loc> {
+        if id == 0 {
+            return None;
+        }
+        self.ents.get(id as usize).map(|e| &e.frame)
+    }
+
+    /// Id of `parent` followed by the frame `f`.
+    pub fn intern1(&mut self, parent: u32, f: &Loc) -> u32 {
+        let key = (parent, frame_key(f));
+        if let Some(&id) = self.index.get(&key) {
+            return id;
+        }
+        let id = self.ents.len() as u32;
+        self.ents.push(PathEnt { parent, frame: *f });
+        self.index.insert(key, id);
+        id
+    }
+
+    /// Id of `parent` followed by `frames`.
+    pub fn intern(&mut self, parent: u32, frames: &[Loc]) -> u32 {
+        frames.iter().fold(parent, |id, f| self.intern1(id, f))
+    }
+
+    /// Like [`Paths::intern`], but only finds paths that exist.
+    pub fn find(&self, parent: u32, frames: &[Loc]) -> Option<u32> {
+        let mut id = parent;
+        for f in frames {
+            id = *self.index.get(&(id, frame_key(f)))?;
+        }
+        Some(id)
+    }
+
+    /// The ids of path `id`'s prefixes, root first (each names its last frame).
+    pub fn ids_root_first(&self, mut id: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        while id != 0 && out.len() < self.ents.len() {
+            out.push(id);
+            id = self.parent(id);
+        }
+        out.reverse();
+        out
+    }
+
+    /// For every id, whether its last frame shares (parent, function, file, line) with
+    /// another path that differs only in the column: two calls on one line. Only those
+    /// frames show their column in the report.
+    pub fn line_shared(&self) -> Vec<bool> {
+        let mut count: HashMap<(u32, u32, u32, u32), u32> = HashMap::new();
+        for e in self.ents.iter().skip(1) {
+            let f = &e.frame;
+            *count
+                .entry((e.parent, f.function, f.file, f.line))
+                .or_default() += 1;
+        }
+        let mut flags = vec![false; self.ents.len()];
+        for (id, e) in self.ents.iter().enumerate().skip(1) {
+            let f = &e.frame;
+            flags[id] = count[&(e.parent, f.function, f.file, f.line)] > 1;
+        }
+        flags
+    }
+
+    /// Every id's position in content order: a preorder walk of the path tree with each
+    /// node's children sorted by frame.
+    pub fn ranks(&self) -> Vec<u32> {
+        let n = self.ents.len();
+        let mut kids: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (id, e) in self.ents.iter().enumerate().skip(1) {
+            kids[e.parent as usize].push(id as u32);
+        }
+        for k in &mut kids {
+            k.sort_unstable_by(|&x, &y| {
+                cmp_frame(&self.ents[x as usize].frame, &self.ents[y as usize].frame)
+            });
+        }
+        let mut rank = vec![u32::MAX; n];
+        let mut stack = vec![0u32];
+        let mut next = 0u32;
+        while let Some(id) = stack.pop() {
+            rank[id as usize] = next;
+            next += 1;
+            stack.extend(kids[id as usize].iter().rev());
+        }
+        rank
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn l(function: u32, line: u32, column: u32) -> Loc {
+        Loc {
+            function,
+            linkage: function,
+            file: 1,
+            fn_line: 1,
+            line,
+            column,
+        }
+    }
+
+    #[test]
+    fn equal_frames_share_ids_and_ranks_follow_content() {
+        let mut p = Paths::new();
+        let a = p.intern(0, &[l(2, 10, 1), l(3, 5, 1)]);
+        let b = p.intern(0, &[l(2, 10, 1), l(3, 5, 1)]);
+        assert_eq!(a, b);
+        let c = p.intern(0, &[l(2, 9, 1)]);
+        let d = p.intern(0, &[l(2, 10, 1)]);
+        assert_eq!(p.parent(a), d);
+        assert_eq!(p.find(0, &[l(2, 10, 1), l(3, 5, 1)]), Some(a));
+        assert_eq!(p.find(0, &[l(2, 11, 1)]), None);
+        let r = p.ranks();
+        // Line 9 before line 10; a prefix before its extensions.
+        assert!(r[c as usize] < r[d as usize]);
+        assert!(r[d as usize] < r[a as usize]);
+        assert_eq!(p.ids_root_first(a), vec![d, a]);
+        // Two calls on one line.
+        let e = p.intern1(0, &l(2, 10, 7));
+        let shared = p.line_shared();
+        assert!(shared[d as usize] && shared[e as usize]);
+        assert!(!shared[c as usize] && !shared[a as usize]);
+    }
+}
