@@ -19,11 +19,13 @@ lit:
 
 # Build taintprof (a no-op when target/release is up to date). `make setup` also
 # installs the prerequisites first. The runtime archive programs link
-# (target/release/libtaintprof_rt.a) is built apart, without the standard library:
-# scripts/build-runtime.sh says why.
+# (target/release/libtaintprof_rt.a) and the profiler `taintprof dip` preloads
+# (target/release/libtaintprof_dip.so) are built apart, without the standard library:
+# scripts/build-runtime.sh and scripts/build-dip.sh say why.
 build:
 	cargo build --release --workspace
 	./scripts/build-runtime.sh
+	./scripts/build-dip.sh
 
 # Install into PREFIX (staged under DESTDIR, for packaging):
 #

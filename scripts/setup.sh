@@ -3,7 +3,8 @@
 # Idempotent: a second run only rebuilds what changed.
 #
 #   LLVM 19 toolchain   clang-19, llvm-19-dev (headers + llvm-config-19; pulls in llvm-19, whose
-#                       llvm-ar/nm/strip-19 scripts/build-runtime.sh uses), llvm-19-tools (FileCheck)
+#                       llvm-ar/nm/strip/readelf-19 scripts/build-runtime.sh and
+#                       scripts/build-dip.sh use), llvm-19-tools (FileCheck)
 #   libomp-19-dev       OpenMP programs (-fopenmp) in the tests
 #   libclang-rt-19-dev  DataFlowSanitizer, the baseline of `taintprof bench`
 #   cmake               the CMake integration test
@@ -40,4 +41,5 @@ fi
 echo "setup: building taintprof (cargo build --release)"
 cargo build --release --workspace --quiet
 ./scripts/build-runtime.sh
+./scripts/build-dip.sh
 echo "setup: done; binaries in $(pwd)/target/release"

@@ -48,20 +48,21 @@ pub fn threads_inherited_arming() -> u32 {
 #[link_section = ".init_array"]
 static INIT: extern "C" fn(c_int, *mut *mut c_char, *mut *mut c_char) = constructor;
 
+/// The loader calls `.init_array` functions with `argc`, `argv` and `envp` (glibc).
+/// Nothing here may panic; if something did, the panic handler would end the process
+/// with an `internal error` line (panics abort, they never unwind into the loader).
 #[cfg_attr(test, allow(dead_code))]
-extern "C" fn constructor(_argc: c_int, _argv: *mut *mut c_char, _env: *mut *mut c_char) {
-    // Start-up may allocate; nothing here should panic, but a panic must not unwind
-    // into the loader.
-    if std::panic::catch_unwind(start).is_err() {
-        crate::diag!("error: start-up failed; the program runs without the profiler");
-    }
+extern "C" fn constructor(_argc: c_int, _argv: *mut *mut c_char, envp: *mut *mut c_char) {
+    start(envp.cast_const().cast());
 }
 
-fn start() {
+fn start(envp: *const *const c_char) {
     if ACTIVE.load(Acquire) {
         return;
     }
-    options::load();
+    // SAFETY: `envp` is the loader's environment array (or null), and no thread of the
+    // program exists yet (constructors run before `main`).
+    unsafe { options::load(envp) };
     if !real::resolve_all() {
         crate::diag!("error: cannot find sigaction/pthread_sigmask in libc; not profiling");
         return;

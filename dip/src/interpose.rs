@@ -187,10 +187,13 @@ struct Start {
 }
 
 extern "C" fn trampoline(p: *mut c_void) -> *mut c_void {
-    // SAFETY: p is the Box made by pthread_create below, handed over once.
-    let s = unsafe { Box::from_raw(p.cast::<Start>()) };
-    let (f, arg) = (s.f, s.arg);
-    drop(s);
+    // SAFETY: p is the `Start` that pthread_create below allocated and initialised,
+    // handed over to this thread alone; it is read once and freed.
+    let (f, arg) = unsafe {
+        let s = p.cast::<Start>().read();
+        libc::free(p);
+        (s.f, s.arg)
+    };
     init::thread_start();
     f(arg)
 }
@@ -218,10 +221,16 @@ pub unsafe extern "C" fn pthread_create(
     if !init::active() {
         return create(thread, attr, f, arg);
     }
-    let p = Box::into_raw(Box::new(Start { f, arg }));
+    // The program's malloc, as `Box` used it (pthread_create is not async-signal-safe
+    // either): the new thread frees it.
+    let p = libc::malloc(core::mem::size_of::<Start>()).cast::<Start>();
+    if p.is_null() {
+        return libc::EAGAIN;
+    }
+    p.write(Start { f, arg });
     let rc = create(thread, attr, trampoline, p.cast());
     if rc != 0 {
-        drop(Box::from_raw(p));
+        libc::free(p.cast());
     }
     rc
 }

@@ -39,14 +39,39 @@
 //! | `real` | the real functions behind them (`dlsym(RTLD_NEXT)`) |
 //! | [`report`] | the raw JSON report, written atomically, allocation-free |
 //! | [`options`] | the environment knobs, with their defaults |
-//! | `taintprof_sigsafe` (crate `sigsafe/`) | what handlers and the report writer may use, shared with the runtime: `mmap` memory, `StackBuf`, errno, the [`diag!`] line writer, the JSON string escaping, the atomic file write |
+//! | `taintprof_sigsafe` (crate `sigsafe/`) | what handlers and the report writer may use, shared with the runtime: `mmap` memory, `StackBuf`, errno, the [`diag!`] line writer, the JSON string escaping, the atomic file write, the environment look-up |
 //!
 //! ## Rules
 //!
 //! Signal handlers and the report writer never allocate or take locks (the count table
-//! is lock-free; per-thread state is in a CAS-claimed slot table). No panic crosses an
-//! `extern "C"` boundary: handlers use no panicking operations, start-up runs under
-//! `catch_unwind`.
+//! is lock-free; per-thread state is in a CAS-claimed slot table). The only heap
+//! allocation is the program's `malloc` in the interposed `pthread_create` (the new
+//! thread's start routine and argument, freed by that thread), where the program
+//! itself calls into libc anyway.
+//!
+//! No `std`, no `alloc`: the crate is `#![no_std]` outside its unit tests (which use
+//! std freely) and uses `core`, `libc` and `taintprof_sigsafe` only (the environment
+//! is read from the `envp` the loader passes the constructor, with
+//! `taintprof_sigsafe::env`). The shipped object is built with `panic = "abort"`: no
+//! panic ever unwinds, into the program's frames or the loader. A panic (a bug: handlers
+//! and start-up use no panicking operations by construction) prints one
+//! `taintprof-dip: internal error: <message> at <file:line>` line and aborts (`fn
+//! panic` below).
+//!
+//! ## Build
+//!
+//! `libtaintprof_dip.so` is built apart from the workspace, by `scripts/build-dip.sh`
+//! (run by `make build`, `make test`, `make install` and `scripts/setup.sh`) into
+//! `target/dip/` and copied to `target/release/`, where the driver and the tests look
+//! for it: `panic = "abort"` (a `no_std` cdylib cannot be built with unwinding panics
+//! on stable Rust: they need std's unwinder), fat LTO (`core`, `libc`,
+//! `taintprof_sigsafe` and this crate become one object, without the landing pads of the
+//! precompiled `core`), no debug information (the report names the *program's*
+//! addresses, never ours). The object needs only `libc.so.6`, not `libgcc_s`; the
+//! script checks that it exports nothing but the interposed functions and needs nothing
+//! but versioned libc symbols. The workspace (whose profile unwinds, for the pass plugin
+//! and the driver; Cargo cannot set `panic` per package) builds this crate as an rlib,
+//! for the unit tests only; that build links std for its panic handler.
 //!
 //! ## Limits
 //!
@@ -58,9 +83,46 @@
 //! (thesis 4.4.6). x87 underflow is not traced (see `x87`).
 
 #![cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#![cfg_attr(not(test), no_std)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+// An unwinding build (the workspace's rlib, never the shipped object) takes std's panic
+// handler; nothing else of std is used.
+#[cfg(all(not(test), panic = "unwind"))]
+extern crate std;
+
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The panic handler of the shipped object (`panic = "abort"`, `no_std`): one
+/// `taintprof-dip: internal error: ...` line with the location, then `abort()`. It
+/// never unwinds, so no panic crosses into the program or the loader. Nothing of the
+/// profiler is meant to panic (handlers use no panicking operations). The `SIGABRT`
+/// that follows is handled as any crash: the raw report of the counts so far is
+/// written and the process dies of `SIGABRT`, unless the panic happened while that
+/// report was being written (then it says the report is lost). A program that catches
+/// `SIGABRT` itself gets its handler called, as for its own `abort()`.
+#[cfg(all(not(test), panic = "abort"))]
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
+    match info.location() {
+        Some(at) => diag!(
+            "internal error: {} at {}; this is a taintprof bug",
+            info.message(),
+            at
+        ),
+        None => diag!(
+            "internal error: {}; this is a taintprof bug",
+            info.message()
+        ),
+    }
+    // SAFETY: terminating the process; abort is async-signal-safe.
+    unsafe { libc::abort() }
+}
+
+// Unlike the runtime archive, the object defines no `rust_eh_personality` for the
+// landing pads of the precompiled `core`: fat LTO with `panic = "abort"` removes them
+// (scripts/build-dip.sh fails if the object still needs it), and a definition would be
+// exported, interposing the personality of a Rust program linked to a shared std.
 
 /// `diag!("format", args...)`: one line on stderr, `taintprof-dip: ...`, with one
 /// `write(2)` and SIGPIPE blocked (`taintprof_sigsafe::diag`; async-signal-safe).

@@ -1,4 +1,5 @@
-//! Every knob of the profiler, read once from the environment at load time.
+//! Every knob of the profiler, read once from the environment at load time, without
+//! allocating (`taintprof_sigsafe::env`).
 //!
 //! | variable | default | meaning |
 //! |---|---|---|
@@ -8,13 +9,20 @@
 //! | `TAINTPROF_DIP_X87` | `1` | `0`: leave the x87 unit alone (no `long double` profiling) |
 //! | `TAINTPROF_QUIET` | `1` if stderr is not a terminal, else `0` | `1`: do not print where the raw report went; `0`: always print it (as the compiler-mode runtime: build tools and test suites read stderr). The line about a crash is printed unless `1` is given |
 //!
-//! Values other than those listed (e.g. `TAINTPROF_DIP_UNDERFLOW=yes`) are reported on
-//! stderr at start-up and replaced by the default. `LD_PRELOAD` is left untouched, so
-//! children started with `fork`/`exec` are profiled too, each writing its own report.
+//! Boolean values: `1`, `true`, `yes`, `on` are true, `0`, `false`, `no`, `off` false
+//! (any case, as for the runtime: `taintprof_sigsafe::env`); unset or empty keeps the
+//! default. Other values (e.g. `TAINTPROF_DIP_UNDERFLOW=maybe`, or an interval that is
+//! not a plain number of milliseconds) are reported on stderr at start-up and replaced
+//! by the default. The variables are read from the environment the loader hands the
+//! constructor, so `setenv` inside the program changes nothing. `LD_PRELOAD` is left
+//! untouched, so children started with `fork`/`exec` are profiled too, each writing its
+//! own report.
 
+use core::ffi::c_char;
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use taintprof_sigsafe::StackBuf;
+use taintprof_sigsafe::env::{lookup, parse_bool, parse_u64};
+use taintprof_sigsafe::{cstr, Lossy, StackBuf};
 
 static UNDERFLOW: AtomicBool = AtomicBool::new(false);
 static X87: AtomicBool = AtomicBool::new(true);
@@ -26,53 +34,81 @@ static INTERVAL_MS: AtomicU64 = AtomicU64::new(DEFAULT_INTERVAL_MS);
 pub const DEFAULT_INTERVAL_MS: u64 = 100;
 const MAX_INTERVAL_MS: u64 = 3_600_000;
 
+/// Longest output directory kept (Linux `PATH_MAX`).
+const PATH_MAX: usize = 4096;
+
 /// `$TAINTPROF_OUT`, or the working directory at start-up. Written once at load time
 /// (before any thread of the program exists), read on the report path.
-static mut OUT_DIR: StackBuf<4096> = StackBuf::new();
+static mut OUT_DIR: StackBuf<PATH_MAX> = StackBuf::new();
 
-fn env(name: &str) -> Option<String> {
-    std::env::var_os(name).map(|v| v.to_string_lossy().into_owned())
+/// The value of `name`, trimmed of ASCII white space (`None` when unset).
+///
+/// # Safety
+/// As [`lookup`]: `envp` is null or the process environment array.
+unsafe fn env(envp: *const *const c_char, name: &str) -> Option<&'static [u8]> {
+    // SAFETY: forwarded contract.
+    unsafe { lookup(envp, name.as_bytes()) }.map(<[u8]>::trim_ascii)
 }
 
-fn flag(name: &str, default: bool) -> bool {
-    match env(name).as_deref().map(str::trim) {
-        None | Some("") => default,
-        Some("1") | Some("true") | Some("yes") | Some("on") => true,
-        Some("0") | Some("false") | Some("no") | Some("off") => false,
-        Some(v) => {
-            crate::diag!(
-                "warning: {}={} is not 0 or 1; using {}",
-                name,
-                v,
-                default as u8
-            );
-            default
-        }
+/// A boolean knob: unset or empty keeps `default`; anything but the values
+/// [`parse_bool`] knows is reported and keeps it too.
+///
+/// # Safety
+/// As [`env`].
+unsafe fn flag(envp: *const *const c_char, name: &str, default: bool) -> bool {
+    // SAFETY: forwarded contract.
+    match unsafe { env(envp, name) } {
+        None | Some(b"") => default,
+        Some(v) => match parse_bool(v) {
+            Some(b) => b,
+            None => {
+                crate::diag!(
+                    "warning: {}={} is not 0 or 1; using {}",
+                    name,
+                    Lossy(v),
+                    default as u8
+                );
+                default
+            }
+        },
     }
 }
 
-/// Reads the environment. Called once from the constructor.
-pub fn load() {
-    UNDERFLOW.store(flag("TAINTPROF_DIP_UNDERFLOW", false), Relaxed);
-    X87.store(flag("TAINTPROF_DIP_X87", true), Relaxed);
+/// Reads the environment. Called once from the constructor, with the `envp` the loader
+/// passed it (null: `getenv`).
+///
+/// # Safety
+/// `envp` is null or the process environment array; no other thread of the program
+/// runs yet.
+pub unsafe fn load(envp: *const *const c_char) {
     // SAFETY: isatty only inspects descriptor 2.
     let not_a_terminal = unsafe { libc::isatty(2) } == 0;
-    QUIET.store(flag("TAINTPROF_QUIET", not_a_terminal), Relaxed);
+    // SAFETY: forwarded contract.
+    let (underflow, x87, quiet) = unsafe {
+        (
+            flag(envp, "TAINTPROF_DIP_UNDERFLOW", false),
+            flag(envp, "TAINTPROF_DIP_X87", true),
+            flag(envp, "TAINTPROF_QUIET", not_a_terminal),
+        )
+    };
+    UNDERFLOW.store(underflow, Relaxed);
+    X87.store(x87, Relaxed);
+    QUIET.store(quiet, Relaxed);
     // Only an explicit true silences the crash line (`flag` above already warned about
     // a bad value).
-    let explicit_true = matches!(
-        env("TAINTPROF_QUIET").as_deref().map(str::trim),
-        Some("1" | "true" | "yes" | "on")
-    );
+    // SAFETY: forwarded contract.
+    let explicit_true =
+        unsafe { env(envp, "TAINTPROF_QUIET") }.is_some_and(|v| parse_bool(v) == Some(true));
     QUIET_ON_SIGNAL.store(explicit_true, Relaxed);
-    let iv = match env("TAINTPROF_DIP_INTERVAL_MS") {
+    // SAFETY: forwarded contract.
+    let iv = match unsafe { env(envp, "TAINTPROF_DIP_INTERVAL_MS") } {
         None => DEFAULT_INTERVAL_MS,
-        Some(v) => match v.trim().parse::<u64>() {
-            Ok(n) if (1..=MAX_INTERVAL_MS).contains(&n) => n,
+        Some(v) => match parse_u64(v) {
+            Some(n) if (1..=MAX_INTERVAL_MS).contains(&n) => n,
             _ => {
                 crate::diag!(
                     "warning: TAINTPROF_DIP_INTERVAL_MS={} is not a number of milliseconds in 1..={}; using {}",
-                    v,
+                    Lossy(v),
                     MAX_INTERVAL_MS,
                     DEFAULT_INTERVAL_MS
                 );
@@ -81,17 +117,27 @@ pub fn load() {
         },
     };
     INTERVAL_MS.store(iv, Relaxed);
-    let dir = match env("TAINTPROF_OUT") {
-        Some(d) if !d.is_empty() => d,
-        _ => std::env::current_dir()
-            .map(|p| p.to_string_lossy().into_owned())
-            .unwrap_or_else(|_| ".".to_string()),
-    };
     // SAFETY: single-threaded start-up; nothing reads OUT_DIR yet.
-    unsafe {
-        let b = &mut *core::ptr::addr_of_mut!(OUT_DIR);
-        b.clear();
-        b.push_bytes(dir.as_bytes());
+    let dir = unsafe { &mut *core::ptr::addr_of_mut!(OUT_DIR) };
+    dir.clear();
+    // SAFETY: forwarded contract (the value is not trimmed: a path may end in a space).
+    match unsafe { lookup(envp, b"TAINTPROF_OUT") } {
+        Some(d) if d.len() >= PATH_MAX => crate::diag!(
+            "warning: TAINTPROF_OUT is longer than {} bytes; the report goes to the working directory",
+            PATH_MAX - 1
+        ),
+        Some(d) => dir.push_bytes(d),
+        None => {}
+    }
+    if dir.is_empty() {
+        let mut cwd = [0u8; PATH_MAX];
+        // SAFETY: cwd is a writable buffer of PATH_MAX bytes.
+        let r = unsafe { libc::getcwd(cwd.as_mut_ptr().cast(), cwd.len()) };
+        if !r.is_null() {
+            // SAFETY: getcwd wrote a NUL-terminated string into cwd.
+            dir.push_bytes(unsafe { cstr(r) });
+        }
+        // Otherwise empty: `out_dir` says ".".
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! Real C programs from `tests/programs/` are compiled with plain `clang-19` and `gcc`
 //! (no taintprof) at `-O0` and `-O2` with `-g`, run natively and with
-//! `LD_PRELOAD=libtaintprof_dip.so` (the one cargo built next to this test binary), and
+//! `LD_PRELOAD=libtaintprof_dip.so` (the one `scripts/build-dip.sh` built into
+//! `target/release/`; refused when missing or older than the profiler's sources), and
 //! the raw report is symbolized with `taintprof-symbolize`. Source lines are found by
 //! `/* @marker */` comments, so the programs can be edited freely. Every profiled run's
 //! output is compared with the native run: the profiler must not change results.
@@ -27,24 +28,10 @@ fn profile_dir() -> PathBuf {
     exe.parent().unwrap().parent().unwrap().to_path_buf()
 }
 
-/// The profiler cargo built for this test run: `cargo test` builds it (as a dependency
-/// of the tests) into `deps/`, `cargo build` into the profile directory; the newer one.
+/// The profiler: built apart from the workspace (without std, `panic = "abort"`) by
+/// `scripts/build-dip.sh`, which `make build` runs; `cargo test` does not build it.
 fn so() -> PathBuf {
-    let dir = profile_dir();
-    let newest = [
-        dir.join("deps/libtaintprof_dip.so"),
-        dir.join("libtaintprof_dip.so"),
-    ]
-    .into_iter()
-    .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
-    .max();
-    match newest {
-        Some((_, p)) => p,
-        None => panic!(
-            "no libtaintprof_dip.so in {}: cargo builds it with `cargo test -p taintprof-dip`",
-            dir.display()
-        ),
-    }
+    taintprof_tests::dip_library()
 }
 
 fn scratch(tag: &str) -> PathBuf {

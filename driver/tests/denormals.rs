@@ -6,7 +6,8 @@
 //! facerec-like expf creator chain, an exceptions-mode report with a timeline. The
 //! `dip` tests at the end compile a small stencil with plain clang-19 and run it under
 //! the real profiler; they fail, naming what is missing, when clang-19 or
-//! `libtaintprof_dip.so` (built by `cargo build --release`) is absent.
+//! `libtaintprof_dip.so` (built by `make build`: `scripts/build-dip.sh`) is absent or
+//! older than its sources.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -714,8 +715,9 @@ fn real_setup(name: &str) -> PathBuf {
         None,
     )
     .dip_lib();
-    if let Err(e) = lib {
-        panic!("{name}: {e}\n(run scripts/setup.sh, or `cargo build --release --workspace`)");
+    match lib {
+        Ok(so) => taintprof_tests::check_dip_library_at(&so),
+        Err(e) => panic!("{name}: {e}\n(run `make build`, or scripts/build-dip.sh)"),
     }
     let dir = tempdir(name);
     std::fs::write(dir.join("stencil.c"), STENCIL_C).unwrap();

@@ -3,8 +3,8 @@
 //! FTZ/DAZ bits that value really has (it once printed "MXCSR 0x1f80: flush-to-zero
 //! ON", the start value next to the flags seen later).
 //!
-//! Needs `clang-19` and the workspace built (`cargo build --release --workspace`), so
-//! that `libtaintprof_dip.so` sits next to `taintprof`.
+//! Needs `clang-19` and `libtaintprof_dip.so` next to `taintprof` (`make build`, which
+//! runs `scripts/build-dip.sh`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -40,11 +40,8 @@ fn tempdir(name: &str) -> PathBuf {
 }
 
 fn require_dip_lib() {
-    let so = Path::new(TAINTPROF).with_file_name("libtaintprof_dip.so");
-    assert!(
-        so.exists(),
-        "{} is missing: build the taintprof-dip package (cargo build --release --workspace)",
-        so.display()
+    taintprof_tests::check_dip_library_at(
+        &Path::new(TAINTPROF).with_file_name("libtaintprof_dip.so"),
     );
 }
 

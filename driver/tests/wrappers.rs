@@ -3,7 +3,7 @@
 //! read the reports.
 //!
 //! These tests need `libtaintprof_pass.so`, `libtaintprof_rt.a` and
-//! `libtaintprof_dip.so` (built by `cargo build --release`), `rt/include/taintprof.h`,
+//! `libtaintprof_dip.so` (built by `make build`), `rt/include/taintprof.h`,
 //! clang-19, cmake and DFSan's runtime (libclang-rt-19-dev), all of which
 //! `scripts/setup.sh` installs or builds. When one of them is absent, the tests that need
 //! it fail and name it.
@@ -571,15 +571,16 @@ fn bench_denormal_configurations() {
     .to_vec();
     args.push(json.display().to_string());
     args.extend(["--config".into(), "denormal".into()]);
-    // dip needs the profiler next to the driver (cargo build --release puts it there).
-    if let Err(e) = Locator::new(
+    // dip needs the profiler next to the driver (`make build` puts it there).
+    match Locator::new(
         |k| std::env::var_os(k),
         Path::new(TAINTPROF).parent().map(Path::to_path_buf),
         None,
     )
     .dip_lib()
     {
-        panic!("{e}\n(run scripts/setup.sh, or `cargo build --release --workspace`)");
+        Ok(so) => taintprof_tests::check_dip_library_at(&so),
+        Err(e) => panic!("{e}\n(run `make build`, or scripts/build-dip.sh)"),
     }
     let out = Command::new(TAINTPROF).args(&args).output().unwrap();
     let stdout = text(&out.stdout);

@@ -34,6 +34,10 @@ use core::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use taintprof_sigsafe::{cstr, Lossy, StackBuf};
 
+// The environment look-up and the knob parsers are shared with `libtaintprof_dip.so`.
+pub(crate) use taintprof_sigsafe::env::lookup as env_lookup;
+pub use taintprof_sigsafe::env::{parse_bool, parse_u64};
+
 /// Longest report directory path we keep (Linux `PATH_MAX`).
 pub const PATH_MAX: usize = 4096;
 
@@ -123,63 +127,6 @@ pub fn out_dir() -> &'static [u8] {
     unsafe { (*OUT_DIR.0.get()).as_bytes() }
 }
 
-/// Looks `name` up in a NUL-terminated `envp` array.
-///
-/// # Safety
-/// `envp` must be null or a valid environment array.
-pub(crate) unsafe fn env_lookup(
-    envp: *const *const libc::c_char,
-    name: &[u8],
-) -> Option<&'static [u8]> {
-    if envp.is_null() {
-        let mut key = StackBuf::<64>::new();
-        key.push_bytes(name);
-        let k = key.as_cstr()?;
-        // SAFETY: k is NUL-terminated.
-        let v = unsafe { libc::getenv(k) };
-        // SAFETY: getenv returns null or a NUL-terminated string.
-        return if v.is_null() {
-            None
-        } else {
-            Some(unsafe { cstr(v) })
-        };
-    }
-    let mut e = envp;
-    loop {
-        // SAFETY: envp is a NULL-terminated array.
-        let s = unsafe { *e };
-        if s.is_null() {
-            return None;
-        }
-        // SAFETY: each entry is a NUL-terminated "NAME=value" string.
-        let entry = unsafe { cstr(s) };
-        if entry.len() > name.len()
-            && entry.starts_with(name)
-            && entry.get(name.len()) == Some(&b'=')
-        {
-            return entry.get(name.len() + 1..);
-        }
-        // SAFETY: still inside the array (the terminator was not reached).
-        e = unsafe { e.add(1) };
-    }
-}
-
-/// Parses a boolean knob value; `None` for unrecognised text.
-pub fn parse_bool(v: &[u8]) -> Option<bool> {
-    let mut low = [0u8; 8];
-    if v.len() > low.len() {
-        return None;
-    }
-    for (d, s) in low.iter_mut().zip(v) {
-        *d = s.to_ascii_lowercase();
-    }
-    match low.get(..v.len()).unwrap_or(&[]) {
-        b"1" | b"true" | b"yes" | b"on" => Some(true),
-        b"0" | b"false" | b"no" | b"off" | b"" => Some(false),
-        _ => None,
-    }
-}
-
 /// # Safety
 /// See [`env_lookup`].
 unsafe fn bool_knob(envp: *const *const libc::c_char, name: &str, slot: &AtomicBool) {
@@ -195,14 +142,6 @@ unsafe fn bool_knob(envp: *const *const libc::c_char, name: &str, slot: &AtomicB
             ),
         }
     }
-}
-
-/// Parses a non-negative decimal integer knob value.
-pub fn parse_u64(v: &[u8]) -> Option<u64> {
-    if v.is_empty() || v.len() > 19 || !v.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some(v.iter().fold(0u64, |a, &d| a * 10 + (d - b'0') as u64))
 }
 
 /// # Safety
@@ -279,45 +218,5 @@ pub unsafe fn init(envp: *const *const libc::c_char) {
             taintprof_abi::ENV_OUT_DIR
         );
         dir.clear();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn booleans() {
-        assert_eq!(parse_bool(b"1"), Some(true));
-        assert_eq!(parse_bool(b"TRUE"), Some(true));
-        assert_eq!(parse_bool(b"On"), Some(true));
-        assert_eq!(parse_bool(b"0"), Some(false));
-        assert_eq!(parse_bool(b""), Some(false));
-        assert_eq!(parse_bool(b"off"), Some(false));
-        assert_eq!(parse_bool(b"maybe"), None);
-        assert_eq!(parse_bool(b"123456789"), None);
-    }
-
-    #[test]
-    fn integers() {
-        assert_eq!(parse_u64(b"0"), Some(0));
-        assert_eq!(parse_u64(b"250"), Some(250));
-        assert_eq!(parse_u64(b""), None);
-        assert_eq!(parse_u64(b"-1"), None);
-        assert_eq!(parse_u64(b"1e6"), None);
-        assert_eq!(parse_u64(b"99999999999999999999"), None);
-    }
-
-    #[test]
-    fn env_lookup_finds_exact_names() {
-        let a = c"TAINTPROF_OUTX=1";
-        let b = c"TAINTPROF_OUT=/tmp/r";
-        let env = [a.as_ptr(), b.as_ptr(), core::ptr::null()];
-        let v = unsafe { env_lookup(env.as_ptr(), b"TAINTPROF_OUT") };
-        assert_eq!(v, Some(&b"/tmp/r"[..]));
-        assert_eq!(
-            unsafe { env_lookup(env.as_ptr(), b"TAINTPROF_QUIET") },
-            None
-        );
     }
 }

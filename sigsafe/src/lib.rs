@@ -28,6 +28,7 @@
 //! | [`vec`] | [`MmapVec`]: a growable array in its own mapping (`mremap`) |
 //! | [`leak`] | permanent allocations (what `Box::leak` would give, from `mmap`) |
 //! | [`buf`] | [`StackBuf`] (fixed text buffer), [`Lossy`] (bytes shown as text), [`cstr`] |
+//! | [`env`] | environment knobs: looking a variable up in `envp` (or with `getenv`), parsing booleans and integers |
 //! | [`os`] | `errno` and its text, thread and process ids, the monotonic clock, sleeping |
 //! | [`io`] | [`write_all`], [`read_some`], [`read_file`], [`FdSink`] (buffered writes to a descriptor) |
 //! | [`diag`] | one diagnostic line on stderr with one `write(2)`, SIGPIPE-proof |
@@ -46,6 +47,7 @@ extern crate std;
 
 pub mod buf;
 pub mod diag;
+pub mod env;
 pub mod file;
 pub mod io;
 pub mod json;

@@ -70,41 +70,12 @@ pub struct Build {
 pub fn check_runtime_archive() {
     static CHECKED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
     let verdict = CHECKED.get_or_init(|| {
-        let archive = bin_dir().join("libtaintprof_rt.a");
-        let rebuild = "run `make build` (or scripts/build-runtime.sh)";
-        let built = std::fs::metadata(&archive)
-            .and_then(|m| m.modified())
-            .map_err(|_| format!("{} is missing: {rebuild}", archive.display()))?;
-        let root = workspace_root();
-        let mut newest: Option<(std::time::SystemTime, PathBuf)> = None;
-        // What goes into the archive: these crates' sources and manifests, and rt's C.
-        let mut stack: Vec<PathBuf> = ["rt", "sigsafe", "abi", "record"]
-            .iter()
-            .flat_map(|c| [root.join(c).join("src"), root.join(c).join("Cargo.toml")])
-            .chain([root.join("rt/build.rs")])
-            .collect();
-        while let Some(p) = stack.pop() {
-            let Ok(meta) = std::fs::metadata(&p) else {
-                continue;
-            };
-            if meta.is_dir() {
-                if let Ok(entries) = std::fs::read_dir(&p) {
-                    stack.extend(entries.flatten().map(|e| e.path()));
-                }
-            } else if let Ok(t) = meta.modified() {
-                if newest.as_ref().is_none_or(|(n, _)| t > *n) {
-                    newest = Some((t, p));
-                }
-            }
-        }
-        match newest {
-            Some((t, p)) if t > built => Err(format!(
-                "{} is older than {}: {rebuild}",
-                archive.display(),
-                p.display()
-            )),
-            _ => Ok(()),
-        }
+        check_built(
+            &bin_dir().join("libtaintprof_rt.a"),
+            &["rt", "sigsafe", "abi", "record"],
+            &["rt/build.rs"],
+            "run `make build` (or scripts/build-runtime.sh)",
+        )
     });
     if let Err(e) = verdict {
         panic!("{e}");
@@ -116,6 +87,72 @@ pub fn check_runtime_archive() {
 pub fn runtime_archive() -> PathBuf {
     check_runtime_archive();
     bin_dir().join("libtaintprof_rt.a")
+}
+
+/// The profiler `taintprof dip` preloads is built apart from the workspace too
+/// (`scripts/build-dip.sh`, run by `make build` and `make test`; the workspace builds
+/// `taintprof-dip` as an rlib only). Refuses `so` when it is missing or older than the
+/// profiler's sources, saying what to run.
+pub fn check_dip_library_at(so: &Path) {
+    if let Err(e) = check_built(
+        so,
+        &["dip", "sigsafe"],
+        &["scripts/build-dip.sh"],
+        "run `make build` (or scripts/build-dip.sh)",
+    ) {
+        panic!("{e}");
+    }
+}
+
+/// The profiler `taintprof dip` preloads (`target/release/libtaintprof_dip.so`),
+/// checked to be newer than its sources ([`check_dip_library_at`]).
+pub fn dip_library() -> PathBuf {
+    let so = bin_dir().join("libtaintprof_dip.so");
+    check_dip_library_at(&so);
+    so
+}
+
+/// `Err` saying what to run when `artifact` is missing or older than a file of the
+/// crates `crates` (their `src/` and `Cargo.toml`) or of `files` (relative to the
+/// workspace root).
+fn check_built(
+    artifact: &Path,
+    crates: &[&str],
+    files: &[&str],
+    rebuild: &str,
+) -> Result<(), String> {
+    let built = std::fs::metadata(artifact)
+        .and_then(|m| m.modified())
+        .map_err(|_| format!("{} is missing: {rebuild}", artifact.display()))?;
+    let root = workspace_root();
+    let mut newest: Option<(std::time::SystemTime, PathBuf)> = None;
+    let mut stack: Vec<PathBuf> = crates
+        .iter()
+        .flat_map(|c| [root.join(c).join("src"), root.join(c).join("Cargo.toml")])
+        .chain(files.iter().map(|f| root.join(f)))
+        .collect();
+    while let Some(p) = stack.pop() {
+        let Ok(meta) = std::fs::metadata(&p) else {
+            continue;
+        };
+        if meta.is_dir() {
+            if let Ok(entries) = std::fs::read_dir(&p) {
+                stack.extend(entries.flatten().map(|e| e.path()));
+            }
+        } else if let Ok(t) = meta.modified() {
+            if newest.as_ref().is_none_or(|(n, _)| t > *n) {
+                newest = Some((t, p));
+            }
+        }
+    }
+    match newest {
+        Some((t, p)) if t > built => Err(format!(
+            "{} is older than {}: {rebuild}",
+            artifact.display(),
+            p.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Compiles `sources` (relative to `tests/programs/`) at `opt` with extra flags.

@@ -31,6 +31,9 @@ fn plain_build(src: &str, opt: &str, dir: &Path) -> PathBuf {
 
 /// Runs `taintprof dip` and returns the symbolized report.
 fn dip(exe: &Path, args: &[&str], dir: &Path) -> (Value, PathBuf) {
+    // The profiler next to `taintprof` (built apart, by scripts/build-dip.sh): refused
+    // when missing or older than its sources.
+    dip_library();
     let out = run_cmd(
         Command::new(bin_dir().join("taintprof"))
             .arg("dip")
