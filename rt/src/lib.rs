@@ -105,7 +105,8 @@
 //! are not supported without std"), which stable Rust cannot provide otherwise:
 //!
 //! * `panic = "unwind"`, what `cargo build --release --workspace` uses (the pass plugin
-//!   and the DIP profiler catch panics, and Cargo cannot set `panic` per package): the
+//!   catches panics, and Cargo cannot set `panic` per package; the DIP profiler's
+//!   shared object is built apart the same way, `scripts/build-dip.sh`): the
 //!   workspace builds this crate as an rlib only, for its unit tests and the tests
 //!   crate, where std is there anyway;
 //! * `panic = "abort"`: no std at all. This is the archive programs link,
