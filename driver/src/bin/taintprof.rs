@@ -49,12 +49,15 @@ enum Cmd {
     /// executed. Or derive a Score-P filter or an experiment design from it.
     #[command(after_help = "Examples:\n  \
 taintprof report app.4242.taintprof.json\n  \
+taintprof report app.4242.taintprof.rec app.4243.taintprof.rec\n  \
 taintprof report app.4242.taintprof.json --subset m,n --subset n,k\n  \
 taintprof report app.4242.taintprof.json --scorep-filter filter.txt\n  \
 taintprof report app.4242.taintprof.json --design m=32,64,128,256,512 n=8,16,32,64,128 k=1,2\n  \
 taintprof report app.4242.taintprof.json --why smooth:30 n")]
     Report {
-        /// Report files (<program>.<pid>.taintprof.json).
+        /// Report files (<program>.<pid>.taintprof.json) or raw run records
+        /// (<program>.<pid>.taintprof.rec). Several records are merged into one report:
+        /// the processes of one run, or repeated runs of one program.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
         /// Print the same summary (or, with --design, the design) as normalized JSON
@@ -360,13 +363,6 @@ fn report_command(a: &ReportArgs) -> anyhow::Result<i32> {
     if a.scorep_filter.is_none() && a.design.is_empty() {
         return print_reports(a);
     }
-    // Filter and design read one report.
-    if a.files.len() != 1 {
-        anyhow::bail!(
-            "--scorep-filter and --design read one report, but {} were given",
-            a.files.len()
-        );
-    }
     // Parse the command line before reading anything.
     let request = if a.design.is_empty() {
         None
@@ -376,9 +372,8 @@ fn report_command(a: &ReportArgs) -> anyhow::Result<i32> {
                 .map_err(anyhow::Error::msg)?,
         )
     };
-    let file = &a.files[0];
-    let r = report::load(file)?;
-    let s = report::summary::summarize(&r, &file.display().to_string());
+    let (name, r) = load_one(&a.files, "--scorep-filter and --design")?;
+    let s = report::summary::summarize(&r, &name);
     if let Some(out) = &a.scorep_filter {
         let f = report::scorep::filter(&s).map_err(anyhow::Error::msg)?;
         if out.as_os_str() == "-" {
@@ -448,6 +443,51 @@ fn why_command(a: &ReportArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// The reports named on the command line, each with the name it is shown under. JSON
+/// reports are read one by one; raw run records (`.taintprof.rec`) are merged into one
+/// report, at the place of the first (the records of one run's processes, or of
+/// repeated runs, are one result: `taintprof_record::merge`).
+fn load_inputs(files: &[PathBuf]) -> Vec<(String, Result<report::Report, String>)> {
+    let records: Vec<&PathBuf> = files.iter().filter(|f| report::is_record(f)).collect();
+    let mut out = Vec::new();
+    let mut records_done = false;
+    for file in files {
+        if report::is_record(file) {
+            if !records_done {
+                records_done = true;
+                let name = match records.as_slice() {
+                    [one] => one.display().to_string(),
+                    many => format!("{} records merged", many.len()),
+                };
+                out.push((
+                    name,
+                    report::load_records(&records).map_err(|e| e.to_string()),
+                ));
+            }
+            continue;
+        }
+        out.push((
+            file.display().to_string(),
+            report::load(file).map_err(|e| e.to_string()),
+        ));
+    }
+    out
+}
+
+/// The one report a command reads (--scorep-filter, --design, --why): one JSON report,
+/// or any number of records merged into one.
+fn load_one(files: &[PathBuf], what: &str) -> anyhow::Result<(String, report::Report)> {
+    let mut inputs = load_inputs(files);
+    if inputs.len() != 1 {
+        anyhow::bail!(
+            "{what} read one report, but {} were given (the raw records of one program count as one: they are merged)",
+            inputs.len()
+        );
+    }
+    let (name, r) = inputs.remove(0);
+    Ok((name, r.map_err(anyhow::Error::msg)?))
+}
+
 /// Prints each report (text or JSON); a file that cannot be read is reported and the
 /// others are still printed. Fails if any file failed.
 fn print_reports(a: &ReportArgs) -> anyhow::Result<i32> {
@@ -458,22 +498,20 @@ fn print_reports(a: &ReportArgs) -> anyhow::Result<i32> {
         verbose: a.verbose,
         ..Default::default()
     };
-    let files = &a.files;
+    let inputs = load_inputs(&a.files);
     let mut summaries = Vec::new();
     let mut failed = 0;
-    for file in files {
-        let loaded = report::load(file).map_err(|e| e.to_string()).and_then(|r| {
-            report::summary::summarize_with(&r, &file.display().to_string(), &opts)
-                .map_err(|e| format!("{}: {e}", file.display()))
+    for (name, loaded) in &inputs {
+        let loaded = loaded.as_ref().map_err(|e| e.clone()).and_then(|r| {
+            report::summary::summarize_with(r, name, &opts).map_err(|e| format!("{name}: {e}"))
         });
         match loaded {
             Ok(s) => summaries.push(s),
-            Err(e) if files.len() == 1 => anyhow::bail!("{e}"),
+            Err(e) if inputs.len() == 1 => anyhow::bail!("{e}"),
             // `taintprof report app.*.taintprof.json` also matches the sidecar app.o....
-            Err(e) if e.contains("compile-time sidecar") => errln!(
-                "taintprof: skipped {}: a compile-time sidecar, not a run report",
-                file.display()
-            ),
+            Err(e) if e.contains("compile-time sidecar") => {
+                errln!("taintprof: skipped {name}: a compile-time sidecar, not a run report")
+            }
             Err(e) => {
                 errln!("taintprof: error: {e}");
                 failed += 1;
@@ -481,7 +519,7 @@ fn print_reports(a: &ReportArgs) -> anyhow::Result<i32> {
         }
     }
     let text = if a.json {
-        if files.len() == 1 {
+        if inputs.len() == 1 {
             serde_json::to_string_pretty(&summaries[0])? + "\n"
         } else {
             serde_json::to_string_pretty(&summaries)? + "\n"

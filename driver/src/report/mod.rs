@@ -433,8 +433,25 @@ impl std::fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// Reads and validates the report in `path`.
+/// The first bytes of a raw run record (`<prog>.<pid>.taintprof.rec`,
+/// `docs/internal/record.md`).
+pub const RECORD_MAGIC: &[u8] = b"\x89TPREC\r\n";
+
+/// Whether the file at `path` is a raw run record (by its magic number, not its name).
+pub fn is_record(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| head == RECORD_MAGIC)
+}
+
+/// Reads and validates the report in `path`: a JSON report, or a raw run record that
+/// the model crate analyses into one (`taintprof_model`).
 pub fn load(path: &Path) -> Result<Report, LoadError> {
+    if is_record(path) {
+        return load_records(&[path]);
+    }
     let text = std::fs::read_to_string(path)
         .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
     parse(&text).map_err(|e| match e {
@@ -442,6 +459,36 @@ pub fn load(path: &Path) -> Result<Report, LoadError> {
         LoadError::Sidecar(m) => LoadError::Sidecar(format!("{}: {m}", path.display())),
         LoadError::Json(m) => LoadError::Json(format!("{}: {m}", path.display())),
         LoadError::WrongKind(m) => LoadError::WrongKind(format!("{}: {m}", path.display())),
+    })
+}
+
+/// The report of the raw run records at `paths`, merged into one (one run's record, the
+/// records of the processes of one run, or repeated runs of one program): the analysis
+/// the runtime used to make at exit, made here (`taintprof_model`).
+pub fn load_records<P: AsRef<Path>>(paths: &[P]) -> Result<Report, LoadError> {
+    let value = taintprof_model::taint_report_of_files(paths).map_err(|e| {
+        LoadError::Io(match paths {
+            [_] => e.to_string(),
+            _ => format!(
+                "cannot analyse the {} records {}: {e}",
+                paths.len(),
+                paths
+                    .iter()
+                    .map(|p| p.as_ref().display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })
+    })?;
+    let name = match paths {
+        [p] => p.as_ref().display().to_string(),
+        _ => format!("{} records", paths.len()),
+    };
+    validate(value).map_err(|e| match e {
+        LoadError::Json(m) => LoadError::Json(format!(
+            "{name}: {m} (a bug in taintprof's analysis: please report it with the record)"
+        )),
+        e => e,
     })
 }
 
@@ -456,6 +503,11 @@ pub fn parse(text: &str) -> Result<Report, LoadError> {
             LoadError::Json(format!("not a taintprof report (not JSON: {e})"))
         }
     })?;
+    validate(value)
+}
+
+/// Checks the schema, version and required keys of a report and reads it.
+fn validate(value: serde_json::Value) -> Result<Report, LoadError> {
     let schema = value.get("schema").and_then(|s| s.as_str());
     let version = value.get("version").and_then(|v| v.as_u64());
     match (schema, version) {
