@@ -32,3 +32,44 @@ impl Hasher for IntHasher {
 
 /// A `HashMap` with [`IntHasher`].
 pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::{BuildHasher, BuildHasherDefault};
+
+    // Ported from the runtime's `rt/src/model.rs`
+    // (`many_paths_of_one_function_spread_over_the_index`): there an open-addressing
+    // index whose slots came from the hash's high bits; here the `(path, function)` keys
+    // of the model's maps (`tree.rs`), whose buckets come from the hash's low bits.
+    #[test]
+    fn many_paths_of_one_function_spread_over_the_index() {
+        // A recursive parser: one function, tens of thousands of calling paths.
+        let n = 50_000u32;
+        let build = BuildHasherDefault::<IntHasher>::default();
+        // Linear probing in a table at most half full, as the runtime's index.
+        let size = (2 * n as usize).next_power_of_two();
+        let mask = size - 1;
+        let mut taken = vec![false; size];
+        let mut sum = 0usize;
+        for path in 0..n {
+            let first = build.hash_one((path, 7u32)) as usize & mask;
+            let mut i = first;
+            while taken[i] {
+                i = (i + 1) & mask;
+            }
+            taken[i] = true;
+            sum += i.wrapping_sub(first) & mask;
+        }
+        let d = sum as f64 / n as f64;
+        assert!(d < 4.0, "mean probe distance {d}");
+        let mut map: FastMap<(u32, u32), u32> = FastMap::default();
+        for path in 0..n {
+            map.insert((path, 7), path);
+        }
+        for path in (0..n).step_by(997) {
+            assert_eq!(map.get(&(path, 7)), Some(&path));
+        }
+        assert_eq!(map.get(&(n, 7)), None);
+    }
+}

@@ -192,4 +192,53 @@ mod tests {
         assert!(shared[d as usize] && shared[e as usize]);
         assert!(!shared[c as usize] && !shared[a as usize]);
     }
+
+    /// Content order of two paths, computed directly: frame by frame from the root
+    /// ([`cmp_frame`]), a prefix first.
+    fn cmp_paths(p: &Paths, a: u32, b: u32) -> std::cmp::Ordering {
+        let frames = |id| -> Vec<Loc> {
+            p.ids_root_first(id)
+                .into_iter()
+                .map(|i| *p.frame(i).unwrap())
+                .collect()
+        };
+        let (fa, fb) = (frames(a), frames(b));
+        for (x, y) in fa.iter().zip(&fb) {
+            let c = cmp_frame(x, y);
+            if c != std::cmp::Ordering::Equal {
+                return c;
+            }
+        }
+        fa.len().cmp(&fb.len())
+    }
+
+    // Ported from the runtime's `rt/src/model.rs` (`path_ranks_follow_content_order`).
+    #[test]
+    fn path_ranks_follow_content_order() {
+        // Frames in three functions at a few lines (function ids 1..3 in name order).
+        let frames = [l(2, 9, 1), l(2, 4, 1), l(3, 7, 1), l(3, 3, 1), l(1, 2, 1)];
+        // Every path of up to four frames, interned in a scrambled order.
+        let mut p = Paths::new();
+        let mut ids = Vec::new();
+        let mut x = 7u32;
+        for _ in 0..400 {
+            let mut id = 0;
+            for _ in 0..(x % 4 + 1) {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345) >> 1;
+                id = p.intern1(id, &frames[(x % 5) as usize]);
+            }
+            ids.push(id);
+        }
+        ids.push(0);
+        let r = p.ranks();
+        for &a in &ids {
+            for &b in &ids {
+                assert_eq!(
+                    r[a as usize].cmp(&r[b as usize]),
+                    cmp_paths(&p, a, b),
+                    "paths {a} and {b}"
+                );
+            }
+        }
+    }
 }

@@ -1449,11 +1449,9 @@ mod tests {
         }
     }
 
+    /// The report of `inp` as the driver makes it: the model of the runtime's record.
     fn run(inp: &Inputs<'_>) -> Value {
-        let mut out = Vec::new();
-        write_json(inp, &mut out);
-        serde_json::from_slice(&out)
-            .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out)))
+        crate::test_descriptors::model_report(inp)
     }
 
     fn build() -> (World, Vec<usize>, &'static Registry) {

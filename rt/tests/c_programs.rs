@@ -1,8 +1,9 @@
 //! Integration tests: real C and C++ programs linked against `libtaintprof_rt.a`.
 //!
 //! `tests/c/fake_instrumented.c` plays the part of instrumented code (it calls the hooks
-//! the pass would emit, by hand) and is run in several modes; each run writes its report
-//! into a fresh `TAINTPROF_OUT` directory, which the test parses.
+//! the pass would emit, by hand) and is run in several modes; each run writes its raw run
+//! record into a fresh `TAINTPROF_OUT` directory, and the tests check the report the
+//! offline analysis makes of it (`taintprof_model`, as the driver does).
 //!
 //! Link line (from `cargo rustc -p taintprof-rt --release -- --print native-static-libs`):
 //!
@@ -23,6 +24,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use serde_json::Value;
+
+mod common;
 
 /// Native libraries Rust's standard library needs, in order.
 const NATIVE_LIBS: &[&str] = &[
@@ -86,50 +89,29 @@ impl Run {
     fn stderr(&self) -> String {
         String::from_utf8_lossy(&self.out.stderr).into_owned()
     }
-    /// The JSON reports of the run. Each must have its raw run record next to it
-    /// (`<prog>.<pid>.taintprof.rec`), and nothing else may be in the directory (no
-    /// temporary files).
+    /// The raw run records of the run (`<prog>.<pid>.taintprof.rec`); nothing else may
+    /// be in the directory (no temporary files) but the runtime's JSON report beside a
+    /// record.
     fn reports(&self) -> Vec<PathBuf> {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(&self.dir)
-            .map(|d| d.flatten().map(|e| e.path()).collect())
-            .unwrap_or_default();
-        v.sort();
-        let (json, other): (Vec<PathBuf>, Vec<PathBuf>) = v
-            .into_iter()
-            .partition(|p| p.to_string_lossy().ends_with(".json"));
-        let records: Vec<PathBuf> = json
-            .iter()
-            .map(|p| {
-                PathBuf::from(
-                    p.to_string_lossy()
-                        .replace(".taintprof.json", ".taintprof.rec"),
-                )
-            })
-            .collect();
-        assert_eq!(
-            other,
-            records,
-            "every report with its record, and nothing else\nstderr: {}",
-            self.stderr()
-        );
-        json
+        common::records_in(&self.dir, &format!("stderr: {}", self.stderr()))
     }
-    /// The one report of the run (and only its record beside it: no temp files).
+    /// The report of the one record of the run (and nothing else beside it: no temp
+    /// files).
     fn report(&self) -> Value {
         let files = self.reports();
         assert_eq!(
             files.len(),
             1,
-            "expected exactly one report, got {files:?}\nstderr: {}",
+            "expected exactly one record, got {files:?}\nstderr: {}",
             self.stderr()
         );
         let f = &files[0];
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
         assert!(
-            name.starts_with("fake_instrumented.") && name.ends_with(".taintprof.json"),
+            name.starts_with("fake_instrumented.") && name.ends_with(".taintprof.rec"),
             "{name}"
         );
-        serde_json::from_slice(&std::fs::read(f).unwrap()).unwrap()
+        common::model_report(f)
     }
 }
 
@@ -273,7 +255,7 @@ fn exit_with_status_writes_one_report() {
     let path = r.reports()[0].display().to_string();
     assert!(
         r.stderr()
-            .contains(&format!("taintprof: report written to {path}")),
+            .contains(&format!("taintprof: record written to {path}")),
         "{}",
         r.stderr()
     );
@@ -338,9 +320,14 @@ fn sigsegv_leaves_a_partial_report_and_the_right_status() {
     );
     let path = r.reports()[0].display().to_string();
     assert!(
-        r.stderr().contains(&format!(
-            "taintprof: fake_instrumented received SIGSEGV; partial report written to {path}"
-        )),
+        r.stderr()
+            .contains("taintprof: fake_instrumented received SIGSEGV; partial report written to"),
+        "{}",
+        r.stderr()
+    );
+    assert!(
+        r.stderr()
+            .contains(&format!("taintprof: record written to {path}")),
         "{}",
         r.stderr()
     );
@@ -421,7 +408,7 @@ fn mid_run_report_is_replaced_by_the_final_one() {
     assert_eq!(v["exit"]["reason"], "exit");
     assert_eq!(loops_of(&v, "compute")[0]["executions"], 2);
     assert_eq!(
-        r.stderr().matches("report written to").count(),
+        r.stderr().matches("record written to").count(),
         2,
         "{}",
         r.stderr()
@@ -434,6 +421,7 @@ fn the_report_line_goes_to_a_terminal_only_unless_asked() {
     // report is still written.
     let r = run("exit", "2", &[("TAINTPROF_QUIET", UNSET)]);
     assert!(!r.stderr().contains("report written"), "{}", r.stderr());
+    assert!(!r.stderr().contains("record written"), "{}", r.stderr());
     r.report();
     // A crash is still announced.
     let r = run("segv", "5", &[("TAINTPROF_QUIET", UNSET)]);
@@ -443,6 +431,7 @@ fn the_report_line_goes_to_a_terminal_only_unless_asked() {
         "{}",
         r.stderr()
     );
+    assert!(r.stderr().contains("record written to"), "{}", r.stderr());
     // So is it after a value that is not a boolean (warned about, default kept).
     let r = run("segv", "5", &[("TAINTPROF_QUIET", "maybe")]);
     assert!(
@@ -454,6 +443,7 @@ fn the_report_line_goes_to_a_terminal_only_unless_asked() {
     // An explicit 1 silences that too.
     let r = run("segv", "5", &[("TAINTPROF_QUIET", "1")]);
     assert!(!r.stderr().contains("partial report"), "{}", r.stderr());
+    assert!(!r.stderr().contains("record written"), "{}", r.stderr());
     r.report();
 }
 
@@ -461,6 +451,7 @@ fn the_report_line_goes_to_a_terminal_only_unless_asked() {
 fn quiet_and_disabled_and_nested_output_directory() {
     let r = run("exit", "2", &[("TAINTPROF_QUIET", "1")]);
     assert!(!r.stderr().contains("report written"), "{}", r.stderr());
+    assert!(!r.stderr().contains("record written"), "{}", r.stderr());
     r.report();
     let r = run("exit", "2", &[("TAINTPROF_REPORT", "0")]);
     assert!(r.reports().is_empty());
@@ -603,10 +594,7 @@ fn a_forked_child_writes_its_own_report() {
         .unwrap()
         .parse()
         .unwrap();
-    let reports: Vec<Value> = files
-        .iter()
-        .map(|f| serde_json::from_slice(&std::fs::read(f).unwrap()).unwrap())
-        .collect();
+    let reports: Vec<Value> = files.iter().map(|f| common::model_report(f)).collect();
     let c = reports
         .iter()
         .find(|v| v["program"]["pid"] == child)
@@ -655,7 +643,7 @@ fn openmp_workers_get_their_own_trees() {
     assert!(r.stdout().contains("threads=4"), "{}", r.stdout());
     let files = r.reports();
     assert_eq!(files.len(), 1);
-    let v: Value = serde_json::from_slice(&std::fs::read(&files[0]).unwrap()).unwrap();
+    let v = common::model_report(&files[0]);
     assert_eq!(v["threads"], 4);
     let l = &loops_of(&v, "body")[0];
     assert_eq!(l["executions"], 2000, "no loop exit is lost");
@@ -705,29 +693,10 @@ fn public_headers_compile_strictly_and_work() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "nx=1 eps=2\n");
-    // tp_write_report + the final report: one report per process, and its record.
-    let files: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(files.len(), 4, "{files:?}");
-    assert_eq!(
-        files
-            .iter()
-            .filter(|f| f.ends_with(".taintprof.json"))
-            .count(),
-        2,
-        "{files:?}"
-    );
-    assert_eq!(
-        files
-            .iter()
-            .filter(|f| f.ends_with(".taintprof.rec"))
-            .count(),
-        2,
-        "{files:?}"
-    );
+    // tp_write_report + the final report: one record per process (and nothing else
+    // but the runtime's JSON report beside each).
+    let files = common::records_in(&dir, "");
+    assert_eq!(files.len(), 2, "{files:?}");
 }
 
 #[test]

@@ -16,6 +16,8 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+mod common;
+
 const NATIVE_LIBS: &[&str] = &[
     "-lgcc_s",
     "-lutil",
@@ -74,20 +76,23 @@ impl Run {
         v.sort();
         v
     }
-    /// The one report of the run, which must be `<prog>.<pid>.<kind>.json`; a taint report
-    /// (a program that mixes modes) has its raw run record beside it, a denormal report
-    /// none.
+    /// The one report of the run: `kind` "denormal", the runtime's
+    /// `<prog>.<pid>.denormal.json` (and no other file); `kind` "taintprof" (a program
+    /// that mixes modes), the report the offline analysis makes of the run's one raw run
+    /// record `<prog>.<pid>.taintprof.rec`.
     fn report(&self, kind: &str) -> Value {
-        let mut files = self.files();
         if kind == "taintprof" {
-            let records: Vec<PathBuf> = files
-                .iter()
-                .filter(|p| p.to_string_lossy().ends_with(".taintprof.rec"))
-                .cloned()
-                .collect();
-            assert_eq!(records.len(), 1, "{files:?}\nstderr: {}", self.stderr());
-            files.retain(|p| !records.contains(p));
+            let records = common::records_in(&self.dir, &self.stderr());
+            assert_eq!(records.len(), 1, "{records:?}\nstderr: {}", self.stderr());
+            let name = records[0]
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            assert!(name.starts_with("fake_denormal."), "{name}");
+            return common::model_report(&records[0]);
         }
+        let files = self.files();
         assert_eq!(files.len(), 1, "{files:?}\nstderr: {}", self.stderr());
         let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
         assert!(

@@ -18,7 +18,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use taintprof_tests::{bin_dir, compile, scratch_dir, Build, Report, OPT_LEVELS};
+use taintprof_tests::{bin_dir, compile, scratch_dir, Build, Report, Run, OPT_LEVELS};
+
+mod common;
 
 /// Absolute path of `rt/tests/c/<name>` (the harness takes absolute paths as they are).
 fn program(name: &str) -> String {
@@ -57,6 +59,37 @@ fn build(src: &str, opt: &str, extra: &[&str]) -> Build {
     compile(&[&program(src)], opt, extra)
 }
 
+/// The report of the run's one raw run record, as the driver makes it.
+fn report_of(dir: &Path, sources: &[PathBuf], opt: &str, context: &str) -> Report {
+    let records = common::records_in(dir, context);
+    assert_eq!(records.len(), 1, "[{opt}] {records:?}\n{context}");
+    Report {
+        json: common::model_report(&records[0]),
+        path: records[0].clone(),
+        sources: sources.to_vec(),
+        opt: opt.to_string(),
+    }
+}
+
+/// Runs `b` with `args`, asserts a zero exit status, and returns the run's report
+/// (`report_of`).
+fn run_ok(b: &Build, args: &[&str]) -> (Report, Run) {
+    let run = b.run(args);
+    let context = format!(
+        "{} {args:?} ({})\nstdout:\n{}\nstderr:\n{}",
+        b.exe.display(),
+        b.opt,
+        run.stdout(),
+        run.stderr()
+    );
+    assert!(
+        run.output.status.success(),
+        "failed: {:?}\n{context}",
+        run.output.status
+    );
+    (report_of(&run.out_dir, &b.sources, &b.opt, &context), run)
+}
+
 fn rejected(r: &Report) -> Vec<(String, String, u64)> {
     let mut v: Vec<(String, String, u64)> = r.json["rejected_parameters"]
         .as_array()
@@ -79,7 +112,7 @@ fn unusable_names_and_addresses_are_refused_and_the_program_goes_on() {
     const CHARS: &str = "the name may only contain ASCII letters, digits and _ . - : [ ] and must start with a letter, a digit or _";
     for opt in OPT_LEVELS {
         let b = build("bad_names.c", opt, &[]);
-        let (mut r, run) = b.run_ok(&["10"]);
+        let (mut r, run) = run_ok(&b, &["10"]);
         r.sources = vec![PathBuf::from(program("bad_names.c"))];
         assert!(
             run.stdout().starts_with("done "),
@@ -141,7 +174,7 @@ fn unusable_names_and_addresses_are_refused_and_the_program_goes_on() {
 fn perf_taint_annotations_build_unchanged_and_labels_can_be_queried_and_deleted() {
     for opt in OPT_LEVELS {
         let b = build("perftaint_api.cpp", opt, &[]);
-        let (mut r, run) = b.run_ok(&["30", "40"]);
+        let (mut r, run) = run_ok(&b, &["30", "40"]);
         r.sources = vec![PathBuf::from(program("perftaint_api.cpp"))];
         assert!(
             run.stdout().contains(
@@ -267,11 +300,8 @@ fn an_unlimited_stack_limit_does_not_stop_taint_mode() {
     for opt in OPT_LEVELS {
         let b = build("unlimited_stack.c", opt, &["-pthread"]);
         let dir = check_unlimited_run(&b, "taint");
-        let reports = files_ending(&dir, ".taintprof.json");
-        assert_eq!(reports.len(), 1, "[{opt}] {reports:?}");
-        let mut r = Report::load(&reports[0]);
-        r.sources = vec![PathBuf::from(program("unlimited_stack.c"))];
-        r.opt = opt.to_string();
+        let sources = [PathBuf::from(program("unlimited_stack.c"))];
+        let r = report_of(&dir, &sources, opt, "");
         assert_eq!(r.parameters(), ["n"], "[{opt}]");
         r.assert_loop("work", "@work", &["n"]);
         assert_eq!(
@@ -340,4 +370,5 @@ fn without_the_reexec_an_unlimited_stack_is_explained() {
         "an unlimited stack is not another sanitizer's fault:\n{err}"
     );
     assert!(files_ending(&dir, ".json").is_empty());
+    assert!(files_ending(&dir, ".taintprof.rec").is_empty());
 }
