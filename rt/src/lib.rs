@@ -81,8 +81,7 @@
 //! |---|---|---|
 //! | `TAINTPROF_OUT` | the working directory at start-up | directory for reports (created if missing) |
 //! | `TAINTPROF_QUIET` | `1` if stderr is not a terminal | `1`: do not print where the report was written; `0`: always print it |
-//! | `TAINTPROF_REPORT` | `1` | `0`: write no report at all (overhead measurements) |
-//! | `TAINTPROF_RECORD` | `1` | `0`: write the JSON report only, no raw run record |
+//! | `TAINTPROF_REPORT` | `1` | `0`: write no record or report at all (overhead measurements) |
 //! | `TAINTPROF_HANDLE_SIGNALS` | `1` | `0`: install no fatal-signal handlers (no partial reports) |
 //! | `TAINTPROF_VERBOSE` | `0` | `1`: print start-up details (shadow range, options) |
 //! | `TAINTPROF_UNLIMITED_STACK_MIB` | `8192` | under `ulimit -s unlimited`, the stack limit (MiB) the program is re-executed with so that the shadow fits; the limit is set back to unlimited after; `0`: do not re-execute |
@@ -179,7 +178,6 @@ pub mod denormal;
 pub mod exits;
 pub mod inflight;
 pub mod init;
-pub mod model;
 pub mod modules;
 pub mod options;
 pub mod params;
@@ -191,7 +189,6 @@ pub mod split;
 pub mod stack;
 #[cfg(test)]
 mod test_descriptors;
-pub mod volume;
 pub mod wrappers;
 
 /// Version of this runtime, written into every report.

@@ -8,9 +8,8 @@
 //! | variable | default | meaning |
 //! |---|---|---|
 //! | `TAINTPROF_OUT` | the working directory at start-up | Directory for the report. Created (with parents) if missing. A relative path is taken relative to the working directory at start-up, so a program that `chdir`s still writes where it was started. |
-//! | `TAINTPROF_QUIET` | `1` if stderr is not a terminal, else `0` | `1`: do not print `taintprof: report written to ...` (nor, when set explicitly, the partial-report line on fatal signals). `0`: always print it. Unset, the line goes only to a terminal: build tools run instrumented helper programs and treat any output on their stderr as failure (Tcl's `exec`, in sqlite's build), and test suites compare it with expected output. Errors are always printed. |
-//! | `TAINTPROF_REPORT` | `1` | `0`: write no report at all, neither at exit nor on signals nor from `tp_write_report` (for overhead measurements); no raw run record either. |
-//! | `TAINTPROF_RECORD` | `1` | `1`: after the JSON report, write the raw run record `<prog>.<pid>.taintprof.rec` next to it, whenever and however the report is written (exit, fatal signal, `_exit`, before an `exec`, `tp_write_report`), with the same atomic, write-once rules ([`crate::record`], `docs/internal/record.md`). `0`: write the JSON report only. Denormal-mode programs get no record. |
+//! | `TAINTPROF_QUIET` | `1` if stderr is not a terminal, else `0` | `1`: do not print `taintprof: record written to ...` (`report written to ...` in denormal mode; nor, when set explicitly, the partial-report line on fatal signals). `0`: always print it. Unset, the line goes only to a terminal: build tools run instrumented helper programs and treat any output on their stderr as failure (Tcl's `exec`, in sqlite's build), and test suites compare it with expected output. Errors are always printed. |
+//! | `TAINTPROF_REPORT` | `1` | `1`: write the output of the run whenever and however it ends (exit, fatal signal, `_exit`, before an `exec`, `tp_write_report`), atomically and once: in taint mode the raw run record `<prog>.<pid>.taintprof.rec` ([`crate::record`], `docs/internal/record.md`; `taintprof report` analyses it), in denormal mode the report `<prog>.<pid>.denormal.json`. `0`: write nothing (for overhead measurements). |
 //! | `TAINTPROF_HANDLE_SIGNALS` | `1` | `0`: install no handlers for fatal signals; a crashing program then leaves no report. |
 //! | `TAINTPROF_VERBOSE` | `0` | `1`: print start-up details (shadow range, report directory) on stderr. |
 //! | `TAINTPROF_UNLIMITED_STACK_MIB` | `8192` | Under an unlimited stack size limit (`ulimit -s unlimited`), the kernel's legacy memory layout puts shared libraries where the shadow memory must go, so start-up re-executes the program once with this soft limit in MiB (the kernel then keeps that much room below the main stack) and sets the limit back to unlimited in the new process ([`crate::stack`]). `0`: never re-execute; such a program then stops with an explanation. |
@@ -45,7 +44,6 @@ static QUIET: AtomicBool = AtomicBool::new(false);
 /// `TAINTPROF_QUIET` set to true explicitly (silences the crash line too).
 static QUIET_ON_SIGNAL: AtomicBool = AtomicBool::new(false);
 static REPORT: AtomicBool = AtomicBool::new(true);
-static RECORD: AtomicBool = AtomicBool::new(true);
 static HANDLE_SIGNALS: AtomicBool = AtomicBool::new(true);
 static VERBOSE: AtomicBool = AtomicBool::new(false);
 static SNAPSHOT_OPS: AtomicU64 = AtomicU64::new(0);
@@ -74,10 +72,6 @@ pub fn quiet_on_signal() -> bool {
 /// `TAINTPROF_REPORT`.
 pub fn report_enabled() -> bool {
     REPORT.load(Relaxed)
-}
-/// `TAINTPROF_RECORD`: write the raw run record after the JSON report.
-pub fn record_enabled() -> bool {
-    RECORD.load(Relaxed)
 }
 /// `TAINTPROF_HANDLE_SIGNALS`.
 pub fn handle_signals() -> bool {
@@ -177,7 +171,6 @@ pub unsafe fn init(envp: *const *const libc::c_char) {
         let explicit = env_lookup(envp, b"TAINTPROF_QUIET").and_then(parse_bool);
         QUIET_ON_SIGNAL.store(explicit == Some(true), Relaxed);
         bool_knob(envp, "TAINTPROF_REPORT", &REPORT);
-        bool_knob(envp, "TAINTPROF_RECORD", &RECORD);
         bool_knob(envp, "TAINTPROF_HANDLE_SIGNALS", &HANDLE_SIGNALS);
         bool_knob(envp, "TAINTPROF_VERBOSE", &VERBOSE);
         u64_knob(envp, "TAINTPROF_MAX_CONTEXTS", &MAX_CONTEXTS);

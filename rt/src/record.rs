@@ -3,15 +3,15 @@
 //!
 //! ## When and where
 //!
-//! Right after the JSON report, by the same code paths ([`crate::report`]): at exit, on
-//! a fatal signal (on the alternate signal stack), from `_exit`/`_Exit`/`quick_exit`,
-//! before an `exec`, and mid-run from `tp_write_report` (a final record replaces a
-//! mid-run one, never the reverse: both are written inside the report's once-only
-//! state). The file is `$TAINTPROF_OUT/<prog>.<pid>.taintprof.rec`
+//! What a taint-mode process writes when it ends, by the paths of [`crate::report`]: at
+//! exit, on a fatal signal (on the alternate signal stack), from
+//! `_exit`/`_Exit`/`quick_exit`, before an `exec`, and mid-run from `tp_write_report` (a
+//! final record replaces a mid-run one, never the reverse: both are written inside the
+//! once-only state). The file is `$TAINTPROF_OUT/<prog>.<pid>.taintprof.rec`
 //! (`<prog>.before-exec.<pid>.taintprof.rec` before an `exec`), written to a temporary
-//! file and renamed into place like the report. `TAINTPROF_RECORD=0` turns it off;
-//! `TAINTPROF_REPORT=0` turns off both. A denormal-mode program writes no record (its
-//! record is not specified yet).
+//! file and renamed into place. `TAINTPROF_REPORT=0` turns it off. The analysis is the
+//! driver's (`taintprof-model`). A denormal-mode program writes its denormal report
+//! instead (a denormal record is not specified yet).
 //!
 //! ## How
 //!
@@ -59,12 +59,12 @@ use taintprof_record as rec;
 use taintprof_record::{Out, Writer, NONE};
 use taintprof_sigsafe::file::{write_atomic, Durability};
 use taintprof_sigsafe::json::Sink;
-use taintprof_sigsafe::{cstr, errno_text, getpid, thread_alive, FdSink, Lossy};
+use taintprof_sigsafe::{cstr, getpid, thread_alive, FdSink, Lossy};
 use taintprof_sigsafe::{MmapVec, StackBuf};
 
 use crate::context::{Node, ThreadState};
 use crate::params::Reject;
-use crate::report::{self, Exit, Inputs, ProgramId, SizeAndTime};
+use crate::report::{self, Exit, Inputs, ProgramId};
 use objects::{object_of, read_maps, BuildId, BuildIds};
 
 // ----------------------------------------------------------------------------------
@@ -197,17 +197,6 @@ pub fn start_info() -> &'static StartInfo {
 // The file
 // ----------------------------------------------------------------------------------
 
-/// What writing the record did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Not written: `TAINTPROF_RECORD=0`, or a denormal-mode program.
-    Skipped,
-    /// Written, this many bytes.
-    Written(u64),
-    /// Not written: this errno.
-    Failed(i32),
-}
-
 /// The report's file sink as the writer's [`Out`]: buffered, and failing from the first
 /// error on (then `write_atomic` removes the temporary file).
 struct FileOut<'a>(&'a mut FdSink);
@@ -220,55 +209,20 @@ impl Out for FileOut<'_> {
     }
 }
 
-/// Writes this process's record for `exit` into its final place, atomically; `path_out`
-/// says where (empty when skipped).
-pub fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Outcome {
+/// Writes this process's record for `exit` into its final place, atomically (a
+/// temporary file in the same directory renamed into place): the number of bytes, or
+/// Err(errno). `path_out` says where either way. Only for taint mode (a denormal-mode
+/// program writes its denormal report instead).
+pub fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<u64, i32> {
     path_out.clear();
-    if !crate::options::record_enabled() || crate::denormal::mode::report_is_denormal() {
-        return Outcome::Skipped;
-    }
     let prog = ProgramId::get();
     let pid = getpid();
-    if let Err(e) = report::output_path(&prog, pid, exit, "taintprof.rec", path_out) {
-        return Outcome::Failed(e);
-    }
-    let written = write_atomic(path_out.as_bytes(), Durability::Rename, |sink| {
+    report::output_path(&prog, pid, exit, "taintprof.rec", path_out)?;
+    write_atomic(path_out.as_bytes(), Durability::Rename, |sink| {
         report::with_inputs(&prog, pid, exit, |inp| {
             write_record(inp, FileOut(sink));
         });
-    });
-    match written {
-        Ok(n) => Outcome::Written(n),
-        Err(e) => Outcome::Failed(e),
-    }
-}
-
-/// The line on stderr about the record: `record written to <path>` when `show`
-/// (the report's line was shown under the same rule), with its size and time when
-/// `secs` is known; an error always.
-pub fn announce(o: &Outcome, path: &StackBuf<4096>, show: bool, secs: Option<f64>) {
-    match *o {
-        Outcome::Skipped => {}
-        Outcome::Written(bytes) => {
-            if show {
-                let mut took = StackBuf::<64>::new();
-                if let Some(s) = secs {
-                    let _ = write!(took, " ({})", SizeAndTime(bytes, s));
-                }
-                crate::diag!(
-                    "record written to {}{}",
-                    Lossy(path.as_bytes()),
-                    Lossy(took.as_bytes())
-                );
-            }
-        }
-        Outcome::Failed(e) => crate::diag!(
-            "error: could not write the raw run record to {}: {} (errno {}); set TAINTPROF_OUT to a writable directory, or TAINTPROF_RECORD=0",
-            Lossy(path.as_bytes()),
-            errno_text(e),
-            e
-        ),
-    }
+    })
 }
 
 // ----------------------------------------------------------------------------------

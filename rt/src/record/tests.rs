@@ -429,7 +429,7 @@ fn the_environment_gives_mpi_attributes_and_options() {
         c"PMI_RANK=3",
         c"OMPI_COMM_WORLD_SIZE=16",
         c"TAINTPROF_OUT=/tmp/x",
-        c"TAINTPROF_RECORD=1",
+        c"TAINTPROF_MAX_CONTEXTS=1000",
         c"NOT_TAINTPROF_X=1",
         c"BROKEN",
     ];
@@ -445,7 +445,7 @@ fn the_environment_gives_mpi_attributes_and_options() {
         opts,
         [
             (&b"TAINTPROF_OUT"[..], &b"/tmp/x"[..]),
-            (&b"TAINTPROF_RECORD"[..], &b"1"[..])
+            (&b"TAINTPROF_MAX_CONTEXTS"[..], &b"1000"[..])
         ]
     );
     // SAFETY: null is allowed.
