@@ -234,7 +234,8 @@ pub enum Tool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reports {
     None,
-    /// `<prog>.<pid>.taintprof.json`: must show parameter-dependent loops.
+    /// `<prog>.<pid>.taintprof.json`, or the raw run record `<prog>.<pid>.taintprof.rec`
+    /// alone (analysed by the bench): must show parameter-dependent loops.
     Taint,
     /// `<prog>.<pid>.denormal.json` (compiler mode).
     Denormal,

@@ -1253,21 +1253,12 @@ fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<
     let mut notes = Vec::new();
     for w in workloads {
         let rdir = report_dir(dir, c, w);
-        let newest = std::fs::read_dir(&rdir)
-            .ok()
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter(|e| {
-                taintprof_driver::run::parse_report_name(&e.file_name().to_string_lossy()).is_some()
-            })
-            .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok());
-        let Some(entry) = newest else {
+        let Some(path) = last_taint_report(&rdir) else {
             println!("  {}: no report in {}", w.name, rdir.display());
             ok = false;
             continue;
         };
-        let r = match report::load(&entry.path()) {
+        let r = match report::load(&path) {
             Ok(r) => r,
             Err(e) => {
                 println!("  {}: {e}", w.name);
@@ -1286,7 +1277,7 @@ fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<
                 ));
             }
         }
-        let s = report::summary::summarize(&r, &entry.path().display().to_string());
+        let s = report::summary::summarize(&r, &path.display().to_string());
         let mut rows = Vec::new();
         for f in s.functions.iter().filter(|f| f.is_relevant()) {
             let file = f.file.rsplit('/').next().unwrap_or(&f.file);
@@ -1327,10 +1318,7 @@ fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<
         if more > 0 {
             t.row([
                 String::new(),
-                format!(
-                    "(and {more} more: taintprof report {})",
-                    entry.path().display()
-                ),
+                format!("(and {more} more: taintprof report {})", path.display()),
             ]);
         }
     }
@@ -1339,6 +1327,33 @@ fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<
         println!("  note: {n}");
     }
     Ok(ok)
+}
+
+/// The taint report of the last run whose files are in `dir`: its JSON report, or its
+/// raw run record (`.taintprof.rec`, which `report::load` analyses) when the runtime
+/// wrote no JSON. The last run's files are the newest: a record and the JSON report of
+/// the same name written right before or after it (nothing else between) are one run's.
+fn last_taint_report(dir: &Path) -> Option<PathBuf> {
+    use taintprof_driver::run::{parse_record_name, parse_report_name, report_path_of_record};
+    let mut files: Vec<(Option<std::time::SystemTime>, PathBuf)> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            parse_report_name(&name).is_some() || parse_record_name(&name).is_some()
+        })
+        .map(|e| (e.metadata().and_then(|m| m.modified()).ok(), e.path()))
+        .collect();
+    files.sort();
+    let (_, newest) = files.pop()?;
+    let Some(json) = report_path_of_record(&newest) else {
+        return Some(newest);
+    };
+    match files.pop() {
+        Some((_, before)) if before == json => Some(json),
+        _ => Some(newest),
+    }
 }
 
 /// Shows what the last denormal report of each workload found (the configuration's
@@ -1545,6 +1560,50 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn the_last_runs_report_is_its_json_or_its_record() {
+        use std::time::{Duration, SystemTime};
+        let dir = std::env::temp_dir().join(format!("taintprof-bench-last-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let t0 = SystemTime::now() - Duration::from_secs(100);
+        let put = |name: &str, secs: u64| {
+            let p = dir.join(name);
+            std::fs::write(&p, "x").unwrap();
+            let f = std::fs::File::options().write(true).open(&p).unwrap();
+            f.set_modified(t0 + Duration::from_secs(secs)).unwrap();
+            p
+        };
+        assert_eq!(last_taint_report(&dir), None);
+        // An older run: report and record.
+        put("w.1.taintprof.json", 1);
+        put("w.1.taintprof.rec", 2);
+        assert_eq!(
+            last_taint_report(&dir),
+            Some(dir.join("w.1.taintprof.json"))
+        );
+        // The runtime wrote only the record.
+        put("w.2.taintprof.rec", 3);
+        assert_eq!(last_taint_report(&dir), Some(dir.join("w.2.taintprof.rec")));
+        // A stale report of the same name from before does not stand for the record.
+        put("w.3.taintprof.json", 4);
+        put("w.2.taintprof.rec", 5);
+        assert_eq!(last_taint_report(&dir), Some(dir.join("w.2.taintprof.rec")));
+        // Both, written at the same time.
+        put("w.4.taintprof.json", 6);
+        put("w.4.taintprof.rec", 6);
+        assert_eq!(
+            last_taint_report(&dir),
+            Some(dir.join("w.4.taintprof.json"))
+        );
+        put("w.5.taintprof.json", 7);
+        assert_eq!(
+            last_taint_report(&dir),
+            Some(dir.join("w.5.taintprof.json"))
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     fn tools() -> Tools {
         Tools {

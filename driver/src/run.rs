@@ -1,13 +1,16 @@
 //! `taintprof run`: run an instrumented program, then summarize the report(s) it wrote.
-//! Taint reports (`.taintprof.json`) and denormal reports (`.denormal.json`, from
-//! builds with `--tp-mode=denormal`) are both recognized.
+//! Taint reports (`.taintprof.json`), raw run records (`.taintprof.rec`) and denormal
+//! reports (`.denormal.json`, from builds with `--tp-mode=denormal`) are recognized.
 //!
 //! The program runs with `TAINTPROF_OUT` set to the report directory and its output
 //! goes straight to the terminal. Afterwards every report that appeared in (or was
 //! rewritten in) that directory during the run is summarized on stderr: the program's
-//! own first, then those of its child processes. While the program runs, taintprof
-//! ignores SIGINT and SIGQUIT (as `system()` does), so Ctrl-C stops the program, and the
-//! report it wrote on the way out is still shown.
+//! own first, then those of its child processes. A new record without a new JSON report
+//! of the same name (`<prog>.<pid>`) is analysed here (`taintprof_model`) into that
+//! report, written next to it ([`report_from_record`]): the runtime writes the record,
+//! and the report, only when it is built to. While the program runs, taintprof ignores
+//! SIGINT and SIGQUIT (as `system()` does), so Ctrl-C stops the program, and the report
+//! it wrote on the way out is still shown.
 
 use crate::report;
 use anyhow::{bail, Context, Result};
@@ -31,13 +34,105 @@ pub fn parse_report_name(file_name: &str) -> Option<(&str, u32)> {
     Some((name, pid.parse().ok()?))
 }
 
+/// Suffix of every raw run record.
+pub const RECORD_SUFFIX: &str = ".taintprof.rec";
+
+/// If `file_name` is a raw run record name (`<program>.<pid>.taintprof.rec`), its
+/// program name and pid.
+pub fn parse_record_name(file_name: &str) -> Option<(&str, u32)> {
+    let stem = file_name.strip_suffix(RECORD_SUFFIX)?;
+    let (name, pid) = stem.rsplit_once('.')?;
+    if name.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((name, pid.parse().ok()?))
+}
+
 /// If `file_name` is a taint or denormal run report, its program name and pid.
 pub fn parse_any_report_name(file_name: &str) -> Option<(&str, u32)> {
     parse_report_name(file_name)
         .or_else(|| crate::denormal::parse_name(file_name, crate::denormal::COMPILER_SUFFIX))
 }
 
-/// The reports in `dir` with their modification times.
+/// The taint report next to the record `record`: the same directory and
+/// `<prog>.<pid>` stem, `.taintprof.json` (`None` if `record` is not a record name).
+pub fn report_path_of_record(record: &Path) -> Option<PathBuf> {
+    let name = record.file_name()?.to_str()?;
+    parse_record_name(name)?;
+    let stem = name.strip_suffix(RECORD_SUFFIX)?;
+    Some(record.with_file_name(format!("{stem}{REPORT_SUFFIX}")))
+}
+
+/// Analyses the raw run record `record` (`taintprof_model`) and writes its taint report
+/// next to it ([`report_path_of_record`]) as the runtime writes its own (JSON indented
+/// by two spaces, a final newline), atomically: a temporary file in the same directory,
+/// renamed into place. Returns the report's path. The error is one line naming the file
+/// and what to do.
+pub fn report_from_record(record: &Path) -> Result<PathBuf, String> {
+    let target = report_path_of_record(record).ok_or_else(|| {
+        format!(
+            "{} is not named like a run record (<program>.<pid>{RECORD_SUFFIX})",
+            record.display()
+        )
+    })?;
+    let value = taintprof_model::taint_report_of_files(&[record]).map_err(|e| {
+        let what = e.to_string();
+        let what = if what.contains(&record.display().to_string()) {
+            what
+        } else {
+            format!("{}: {what}", record.display())
+        };
+        let hint = match &e {
+            taintprof_model::Error::Read(_, taintprof_record::read::Error::NewerVersion { .. }) => {
+                ""
+            }
+            taintprof_model::Error::Read(_, taintprof_record::read::Error::Io(_)) => {
+                "; check that the file is readable"
+            }
+            _ => {
+                "; no report can be made from it (was the process killed while writing it?): \
+                 run the program again and let it end"
+            }
+        };
+        format!("cannot analyse the run record {what}{hint}")
+    })?;
+    let mut text = serde_json::to_string_pretty(&value)
+        .map_err(|e| format!("cannot write the report of {}: {e}", record.display()))?;
+    text.push('\n');
+    write_atomically(&target, text.as_bytes()).map_err(|e| {
+        format!(
+            "cannot write {} (the report of {}): {e}; run `taintprof report {}` instead",
+            target.display(),
+            record.display(),
+            record.display()
+        )
+    })?;
+    Ok(target)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory, renamed
+/// into place: readers see the old file or the whole new one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.flush()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// The reports and raw run records in `dir` with their modification times.
 fn reports_in(dir: &Path) -> HashMap<PathBuf, Option<SystemTime>> {
     let mut found = HashMap::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -45,7 +140,8 @@ fn reports_in(dir: &Path) -> HashMap<PathBuf, Option<SystemTime>> {
     };
     for e in entries.flatten() {
         let name = e.file_name();
-        if parse_any_report_name(&name.to_string_lossy()).is_some() {
+        let name = name.to_string_lossy();
+        if parse_any_report_name(&name).is_some() || parse_record_name(&name).is_some() {
             let mtime = e.metadata().ok().and_then(|m| m.modified().ok());
             found.insert(e.path(), mtime);
         }
@@ -53,8 +149,9 @@ fn reports_in(dir: &Path) -> HashMap<PathBuf, Option<SystemTime>> {
     found
 }
 
-/// Reports in `dir` that are new or changed compared with `before`; the one of process
-/// `pid` first (its report before an `exec`, then the new program's), then by pid.
+/// Reports and raw run records in `dir` that are new or changed compared with `before`;
+/// those of process `pid` first (its files before an `exec`, then the new program's),
+/// then by pid.
 pub fn new_reports(
     dir: &Path,
     before: &HashMap<PathBuf, Option<SystemTime>>,
@@ -68,7 +165,9 @@ pub fn new_reports(
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            let file_pid = parse_any_report_name(&name).map_or(0, |(_, pid)| pid);
+            let file_pid = parse_any_report_name(&name)
+                .or_else(|| parse_record_name(&name))
+                .map_or(0, |(_, pid)| pid);
             // A process's report before an exec comes before the new program's.
             let before_exec = name.contains(".before-exec.");
             (file_pid != pid, file_pid, !before_exec, p)
@@ -76,6 +175,22 @@ pub fn new_reports(
         .collect();
     new.sort();
     new.into_iter().map(|(_, _, _, p)| p).collect()
+}
+
+/// The reports of the new files `new` (in that order): a JSON report as is; a raw run
+/// record without a new JSON report of the same name analysed into one
+/// ([`report_from_record`]), or the error saying why it could not be.
+pub fn reports_of_new_files(new: &[PathBuf]) -> Vec<Result<PathBuf, String>> {
+    let mut out = Vec::new();
+    for p in new {
+        match report_path_of_record(p) {
+            // The runtime (or whatever ran) wrote the report too: shown in its place.
+            Some(json) if new.contains(&json) => {}
+            Some(_) => out.push(report_from_record(p)),
+            None => out.push(Ok(p.clone())),
+        }
+    }
+    out
 }
 
 /// Runs `program` with `args`, writing reports into `out` (default: working
@@ -109,7 +224,7 @@ pub fn run(out: Option<&Path>, program: &OsString, args: &[OsString]) -> Result<
     };
     let code = crate::exit_code(status);
 
-    let reports = new_reports(&out_dir, &before, pid);
+    let reports = reports_of_new_files(&new_reports(&out_dir, &before, pid));
     if reports.is_empty() {
         errln!("{}", no_report_message(program, &out_dir, status));
         return Ok(code);
@@ -122,6 +237,13 @@ pub fn run(out: Option<&Path>, program: &OsString, args: &[OsString]) -> Result<
                 reports.len()
             );
         }
+        let path = match path {
+            Ok(p) => p,
+            Err(e) => {
+                errln!("taintprof: error: {e}");
+                continue;
+            }
+        };
         let is_denormal = path.file_name().is_some_and(|n| {
             n.to_string_lossy()
                 .ends_with(crate::denormal::COMPILER_SUFFIX)
@@ -427,5 +549,72 @@ mod tests {
         assert!(names[..2].contains(&"main.9.taintprof.json".to_string()));
         assert!(names[..2].contains(&"main.9.denormal.json".to_string()));
         assert_eq!(names[2], "child.3.taintprof.json");
+    }
+
+    #[test]
+    fn record_names() {
+        assert_eq!(
+            parse_record_name("matmul.4242.taintprof.rec"),
+            Some(("matmul", 4242))
+        );
+        assert_eq!(
+            parse_record_name("m.before-exec.7.taintprof.rec"),
+            Some(("m.before-exec", 7))
+        );
+        assert_eq!(parse_record_name("x.taintprof.rec"), None);
+        assert_eq!(parse_record_name("m.7.taintprof.json"), None);
+        assert_eq!(
+            report_path_of_record(Path::new("/d/m.before-exec.7.taintprof.rec")),
+            Some(PathBuf::from("/d/m.before-exec.7.taintprof.json"))
+        );
+        assert_eq!(report_path_of_record(Path::new("/d/m.7.json")), None);
+    }
+
+    #[test]
+    fn records_without_a_new_report_are_analysed_in_place() {
+        let dir = std::env::temp_dir().join(format!("taintprof-run-rec-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // A stale report of the same name from before the run does not count.
+        std::fs::write(dir.join("main.9.taintprof.json"), "{}").unwrap();
+        let before = reports_in(&dir);
+        std::fs::write(dir.join("child.3.taintprof.json"), "{}").unwrap();
+        std::fs::write(dir.join("child.3.taintprof.rec"), "not read").unwrap();
+        // Cut short after the magic number: cannot be analysed.
+        let mut cut = crate::report::RECORD_MAGIC.to_vec();
+        cut.extend_from_slice(&[0; 5]);
+        std::fs::write(dir.join("main.9.taintprof.rec"), &cut).unwrap();
+        let new = new_reports(&dir, &before, 9);
+        let names: Vec<String> = new
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "main.9.taintprof.rec",
+                "child.3.taintprof.json",
+                "child.3.taintprof.rec"
+            ]
+        );
+        let got = reports_of_new_files(&new);
+        assert_eq!(got.len(), 2, "{got:?}");
+        let e = got[0].as_ref().unwrap_err();
+        assert!(
+            e.contains("main.9.taintprof.rec") && e.contains("run the program again"),
+            "{e}"
+        );
+        assert!(!e.contains('\n'), "{e}");
+        assert_eq!(
+            got[1].as_ref().unwrap(),
+            &dir.join("child.3.taintprof.json")
+        );
+        // The stale report stays as it was, and no temporary file is left.
+        assert_eq!(
+            std::fs::read_to_string(dir.join("main.9.taintprof.json")).unwrap(),
+            "{}"
+        );
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

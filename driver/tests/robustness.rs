@@ -555,3 +555,98 @@ fn no_report_hint_tells_instrumented_from_plain_programs() {
     assert!(err.contains("not built with taintprof-cc"), "{err}");
     assert!(!err.contains("is instrumented"), "{err}");
 }
+
+// ---------------------------------------------------------------------------------------
+// 5. A runtime that writes only the raw run record.
+
+/// `taintprof run` of a program that leaves a raw run record and no JSON report writes
+/// the report of the record next to it (what the runtime would have written, value for
+/// value) and summarizes it; a record that cannot be analysed gets a one-line error
+/// naming it, and the other reports are still shown.
+#[test]
+fn run_analyses_records_left_without_a_report() {
+    require_toolchain();
+    let dir = workdir("records-only");
+    let exe = build(&dir, "prog", TWO_LOOPS, "-O2", &[]);
+    // A real run: the runtime's report and record.
+    let first = dir.join("first");
+    std::fs::create_dir_all(&first).unwrap();
+    ok(Command::new(&exe)
+        .args(["30", "40", "0"])
+        .env("TAINTPROF_OUT", &first)
+        .env("TAINTPROF_QUIET", "1")
+        .output()
+        .unwrap());
+    let only = |suffix: &str| -> PathBuf {
+        let v: Vec<PathBuf> = std::fs::read_dir(&first)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().ends_with(suffix))
+            .collect();
+        assert_eq!(v.len(), 1, "{suffix} in {first:?}: {v:?}");
+        v.into_iter().next().unwrap()
+    };
+    let rec = only(".taintprof.rec");
+    // What the runtime wrote as its report (the offline analysis of its record, which
+    // the end-to-end tests check equal, when it writes the record only).
+    let runtime: serde_json::Value = match std::fs::read_to_string(rec.with_extension("json")) {
+        Ok(t) => serde_json::from_str(&t).unwrap(),
+        Err(_) => taintprof_model::taint_report_of_files(&[&rec]).unwrap(),
+    };
+
+    // A "program" that leaves only that record (under its own pid), and a record cut
+    // short (of its child, pid 7).
+    let bytes = std::fs::read(&rec).unwrap();
+    std::fs::write(dir.join("cut.rec"), &bytes[..bytes.len() / 2]).unwrap();
+    let reports = dir.join("reports");
+    let out = Command::new(TAINTPROF)
+        .args(["run", "--out"])
+        .arg(&reports)
+        .args(["--", "/bin/sh", "-c"])
+        .arg(format!(
+            "cp '{}' \"$TAINTPROF_OUT/prog.$$.taintprof.rec\"; \
+             cp '{}' \"$TAINTPROF_OUT/prog.7.taintprof.rec\"; exit 4",
+            rec.display(),
+            dir.join("cut.rec").display()
+        ))
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains("2 reports were written during the run"),
+        "{err}"
+    );
+    let made: Vec<PathBuf> = std::fs::read_dir(&reports)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".taintprof.json"))
+        .collect();
+    assert_eq!(made.len(), 1, "{made:?}");
+    let name = made[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("prog.") && name != "prog.7.taintprof.json",
+        "{name}"
+    );
+    // Only the reports and records: no temporary file is left.
+    assert_eq!(std::fs::read_dir(&reports).unwrap().count(), 3);
+    // The runtime's report, value for value, as the runtime lays it out.
+    let text_made = std::fs::read_to_string(&made[0]).unwrap();
+    assert!(text_made.starts_with("{\n  \"") && text_made.ends_with("}\n"));
+    let value: serde_json::Value = serde_json::from_str(&text_made).unwrap();
+    assert_eq!(value, runtime);
+    let r = report::load(&made[0]).unwrap();
+    assert_eq!(loop_params(&r, "sum"), vec![strings(&["n"])]);
+    // Summarized: the own process first, then the error about the cut record.
+    let summary = err.find(" (pid ").unwrap_or_else(|| panic!("{err}"));
+    let error_line = err
+        .lines()
+        .find(|l| l.contains("prog.7.taintprof.rec"))
+        .unwrap_or_else(|| panic!("no error about the cut record:\n{err}"));
+    assert!(error_line.starts_with("taintprof: error: "), "{error_line}");
+    assert!(error_line.contains("run the program again"), "{error_line}");
+    assert!(err.find(error_line).unwrap() > summary, "{err}");
+    assert!(!reports.join("prog.7.taintprof.json").exists());
+}

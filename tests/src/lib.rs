@@ -2,7 +2,10 @@
 //!
 //! End-to-end tests compile real C and C++ programs from `tests/programs/` with the
 //! real `taintprof-cc`/`taintprof-c++` (which load the real plugin and link the real
-//! runtime), run them, and assert on the JSON report they write.
+//! runtime), run them, and assert on the JSON report of each run: the runtime's, or,
+//! when the runtime wrote only the raw run record, the report the offline analysis
+//! (`taintprof_model`) makes of it, written next to the record as `taintprof run` does
+//! ([`reports_from_records`]).
 //!
 //! Loops are found by *markers* in the program source, not by line numbers: a comment
 //! `/* @name */` on a line names that line. `report.loop_at("func", "@name")` then
@@ -16,6 +19,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// Optimization levels every analysis result is checked at.
 pub const OPT_LEVELS: [&str; 2] = ["-O0", "-O2"];
@@ -241,6 +245,12 @@ pub struct Run {
     /// Whether the runtime was to write a raw run record next to each taint report (not
     /// with `TAINTPROF_RECORD=0` or `TAINTPROF_REPORT=0` in the run's environment).
     pub records_expected: bool,
+    /// The taint reports of [`Run::reports`] the harness made from raw run records
+    /// (the runtime wrote the record only): [`reports_from_records`].
+    pub made_from_records: Vec<PathBuf>,
+    /// The raw run records without a runtime report that could not be analysed, with
+    /// the error.
+    pub unanalysable_records: Vec<(PathBuf, String)>,
 }
 
 impl Run {
@@ -255,9 +265,13 @@ impl Run {
         assert_eq!(
             self.reports.len(),
             1,
-            "expected exactly one report in {}, found {:?}\nstdout:\n{}\nstderr:\n{}",
+            "expected exactly one report in {}, found {:?}{}\nstdout:\n{}\nstderr:\n{}",
             self.out_dir.display(),
             self.reports,
+            self.unanalysable_records
+                .iter()
+                .map(|(p, e)| format!("\n{} could not be analysed: {e}", p.display()))
+                .collect::<String>(),
             self.stdout(),
             self.stderr()
         );
@@ -344,6 +358,7 @@ impl Build {
             cmd.env(k, v);
         }
         let output = cmd.output().expect("cannot run the instrumented program");
+        let (made_from_records, unanalysable_records) = analyse_records(&out_dir);
         let files_ending = |suffix: &str| {
             let mut v: Vec<PathBuf> = std::fs::read_dir(&out_dir)
                 .unwrap()
@@ -370,6 +385,8 @@ impl Build {
             reports,
             denormal_reports,
             records_expected: !off("TAINTPROF_RECORD") && !off("TAINTPROF_REPORT"),
+            made_from_records,
+            unanalysable_records,
         }
     }
 
@@ -467,7 +484,9 @@ impl Report {
     }
 
     /// Loads a taint report and checks it against the offline analysis of the raw run
-    /// record next to it ([`check_against_record`]), which must exist.
+    /// record next to it ([`check_against_record`]), which must exist. A report the
+    /// harness itself made from that record ([`reports_from_records`]) is not checked:
+    /// it is the offline analysis.
     pub fn load(path: &Path) -> Report {
         Report::load_expecting(path, true)
     }
@@ -484,7 +503,9 @@ impl Report {
             "unexpected schema in {}",
             path.display()
         );
-        check_against_record(path, &json, record_expected);
+        if !made_from_record(path) {
+            check_against_record(path, &json, record_expected);
+        }
         Report {
             json,
             path: path.to_path_buf(),
@@ -656,6 +677,76 @@ pub fn record_path(report: &Path) -> PathBuf {
     PathBuf::from(match s.strip_suffix(".taintprof.json") {
         Some(stem) => format!("{stem}.taintprof.rec"),
         None => format!("{s}.taintprof.rec"),
+    })
+}
+
+/// The taint reports this process made from raw run records ([`reports_from_records`]).
+static MADE_FROM_RECORDS: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+
+/// Whether the harness made the taint report `path` from the raw run record next to it
+/// (in this process; a later write of the file by something else is not told apart).
+pub fn made_from_record(path: &Path) -> bool {
+    let made = MADE_FROM_RECORDS.lock().unwrap_or_else(|e| e.into_inner());
+    made.contains(path)
+}
+
+/// What `taintprof run` does after a run, for programs the tests start directly: every
+/// raw run record (`<prog>.<pid>.taintprof.rec`, `<prog>.before-exec.<pid>...`) in `dir`
+/// without a taint report of the same name next to it is analysed (`taintprof_model`)
+/// into that report, written next to it (JSON indented by two spaces and a final
+/// newline, as the runtime writes it; through a temporary file renamed into place).
+/// Returns the reports made, sorted; panics on a record that cannot be analysed.
+pub fn reports_from_records(dir: &Path) -> Vec<PathBuf> {
+    let (made, failed) = analyse_records(dir);
+    if let Some((rec, e)) = failed.first() {
+        panic!("the offline analysis of {} failed: {e}", rec.display());
+    }
+    made
+}
+
+/// [`reports_from_records`], returning the records that could not be analysed (with
+/// the error) instead of panicking.
+fn analyse_records(dir: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, String)>) {
+    let mut records: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".taintprof.rec"))
+        .collect();
+    records.sort();
+    let (mut made, mut failed) = (vec![], vec![]);
+    for rec in records {
+        let json = report_path(&rec);
+        if json.exists() {
+            continue;
+        }
+        let value = match taintprof_model::taint_report_of_files(&[&rec]) {
+            Ok(v) => v,
+            Err(e) => {
+                failed.push((rec, e.to_string()));
+                continue;
+            }
+        };
+        let text = serde_json::to_string_pretty(&value).unwrap() + "\n";
+        let name = json.file_name().unwrap().to_string_lossy().into_owned();
+        let tmp = json.with_file_name(format!(".{name}.tmp"));
+        std::fs::write(&tmp, text)
+            .and_then(|()| std::fs::rename(&tmp, &json))
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", json.display()));
+        MADE_FROM_RECORDS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(json.clone());
+        made.push(json);
+    }
+    (made, failed)
+}
+
+/// The taint report next to a raw run record: same directory, same `<prog>.<pid>` stem.
+pub fn report_path(record: &Path) -> PathBuf {
+    let s = record.to_string_lossy();
+    PathBuf::from(match s.strip_suffix(".taintprof.rec") {
+        Some(stem) => format!("{stem}.taintprof.json"),
+        None => format!("{s}.taintprof.json"),
     })
 }
 

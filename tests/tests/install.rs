@@ -194,7 +194,8 @@ fn build_example(build: &Path, extra: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Runs the example's `app` with `TAINTPROF_OUT=<out>`: the files it wrote there.
+/// Runs the example's `app` with `TAINTPROF_OUT=<out>`: the files it wrote there (and
+/// the taint report of a raw run record the runtime wrote without one).
 fn run_app(build: &Path, out: &Path, arg: &str) -> Vec<PathBuf> {
     std::fs::create_dir_all(out).unwrap();
     let run = ok(
@@ -209,6 +210,9 @@ fn run_app(build: &Path, out: &Path, arg: &str) -> Vec<PathBuf> {
         "{}",
         text(&run)
     );
+    // A runtime that writes only the raw run record: its report, as `taintprof run`
+    // makes it.
+    reports_from_records(out);
     let mut files: Vec<PathBuf> = std::fs::read_dir(out)
         .unwrap()
         .map(|e| e.unwrap().path())
