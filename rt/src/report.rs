@@ -204,7 +204,12 @@ fn announce_writing() -> Option<f64> {
         return None;
     }
     crate::diag!(
-        "writing the report: {} calling contexts in {} thread{}{}",
+        "writing the {}: {} calling contexts in {} thread{}{}",
+        if crate::denormal::mode::report_is_denormal() {
+            "report"
+        } else {
+            "record"
+        },
         contexts,
         context::thread_count(),
         if context::thread_count() == 1 {

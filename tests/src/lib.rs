@@ -243,7 +243,7 @@ pub struct Run {
     /// Every denormal report (`*.denormal.json`) the process tree wrote.
     pub denormal_reports: Vec<PathBuf>,
     /// Whether the runtime was to write a raw run record next to each taint report (not
-    /// with `TAINTPROF_RECORD=0` or `TAINTPROF_REPORT=0` in the run's environment).
+    /// with `TAINTPROF_REPORT=0` in the run's environment).
     pub records_expected: bool,
     /// The taint reports of [`Run::reports`] the harness made from raw run records
     /// (the runtime wrote the record only): [`reports_from_records`].
@@ -384,7 +384,7 @@ impl Build {
             out_dir,
             reports,
             denormal_reports,
-            records_expected: !off("TAINTPROF_RECORD") && !off("TAINTPROF_REPORT"),
+            records_expected: !off("TAINTPROF_REPORT"),
             made_from_records,
             unanalysable_records,
         }
@@ -492,7 +492,7 @@ impl Report {
     }
 
     /// Like [`Report::load`]; `record_expected` false: the run was told not to write a
-    /// record (`TAINTPROF_RECORD=0`), so none is checked (one that exists still is).
+    /// record (`TAINTPROF_REPORT=0`), so none is checked (one that exists still is).
     pub fn load_expecting(path: &Path, record_expected: bool) -> Report {
         let text = std::fs::read_to_string(path).unwrap();
         let json: Value = serde_json::from_str(&text)
@@ -753,7 +753,7 @@ pub fn report_path(record: &Path) -> PathBuf {
 /// The differential test of the offline analysis (`taintprof-model`): the report the
 /// model makes from the record next to `report` must equal the runtime's report
 /// `runtime`, value for value. A missing record fails when `expected` (every run
-/// writes one unless `TAINTPROF_RECORD=0`); an incomplete one always fails. On a
+/// writes one unless `TAINTPROF_REPORT=0`); an incomplete one always fails. On a
 /// mismatch the panic names the first differing JSON path and both values.
 pub fn check_against_record(report: &Path, runtime: &Value, expected: bool) {
     let rec = record_path(report);

@@ -213,23 +213,23 @@ fn writing_the_report_says_what_and_how_big_when_asked() {
         assert!(run.output.status.success(), "{}", run.stderr());
         let err = run.stderr();
         assert!(
-            err.contains("writing the report: ") && err.contains(" calling contexts in 1 thread"),
+            err.contains("writing the record: ") && err.contains(" calling contexts in 1 thread"),
             "[{}] {err}",
             b.opt
         );
         let written = err
             .lines()
-            .find(|l| l.contains("report written to "))
-            .unwrap_or_else(|| panic!("[{}] no 'report written' line: {err}", b.opt));
+            .find(|l| l.contains("record written to "))
+            .unwrap_or_else(|| panic!("[{}] no 'record written' line: {err}", b.opt));
         assert!(
-            written.contains(" kB in ") && written.ends_with(" s)"),
+            written.contains(" kB in ") && written.contains(" s) (`taintprof report` reads it)"),
             "[{}] {written}",
             b.opt
         );
         // Without the knob and with stderr not a terminal, a small report is silent.
         let quiet = b.run(&["64", "40", "0"]);
         assert!(
-            !quiet.stderr().contains("writing the report"),
+            !quiet.stderr().contains("writing the record"),
             "{}",
             quiet.stderr()
         );
