@@ -19,7 +19,6 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Optimization levels every analysis result is checked at.
 pub const OPT_LEVELS: [&str; 2] = ["-O0", "-O2"];
@@ -242,9 +241,6 @@ pub struct Run {
     pub reports: Vec<PathBuf>,
     /// Every denormal report (`*.denormal.json`) the process tree wrote.
     pub denormal_reports: Vec<PathBuf>,
-    /// Whether the runtime was to write a raw run record next to each taint report (not
-    /// with `TAINTPROF_REPORT=0` in the run's environment).
-    pub records_expected: bool,
     /// The taint reports of [`Run::reports`] the harness made from raw run records
     /// (the runtime wrote the record only): [`reports_from_records`].
     pub made_from_records: Vec<PathBuf>,
@@ -275,7 +271,7 @@ impl Run {
             self.stdout(),
             self.stderr()
         );
-        Report::load_expecting(&self.reports[0], self.records_expected)
+        Report::load(&self.reports[0])
     }
 
     /// The single denormal report of this run, parsed.
@@ -370,21 +366,11 @@ impl Build {
         };
         let reports = files_ending(".taintprof.json");
         let denormal_reports = files_ending(".denormal.json");
-        let off = |k: &str| {
-            env.iter().any(|(n, v)| {
-                *n == k
-                    && matches!(
-                        v.to_ascii_lowercase().as_str(),
-                        "0" | "false" | "no" | "off" | ""
-                    )
-            })
-        };
         Run {
             output,
             out_dir,
             reports,
             denormal_reports,
-            records_expected: !off("TAINTPROF_REPORT"),
             made_from_records,
             unanalysable_records,
         }
@@ -483,17 +469,9 @@ impl Report {
         String::from_utf8(out.stdout).unwrap()
     }
 
-    /// Loads a taint report and checks it against the offline analysis of the raw run
-    /// record next to it ([`check_against_record`]), which must exist. A report the
-    /// harness itself made from that record ([`reports_from_records`]) is not checked:
-    /// it is the offline analysis.
+    /// Loads a taint report: the one the harness made from a run's raw record
+    /// ([`reports_from_records`], as `taintprof run` does), or any other.
     pub fn load(path: &Path) -> Report {
-        Report::load_expecting(path, true)
-    }
-
-    /// Like [`Report::load`]; `record_expected` false: the run was told not to write a
-    /// record (`TAINTPROF_REPORT=0`), so none is checked (one that exists still is).
-    pub fn load_expecting(path: &Path, record_expected: bool) -> Report {
         let text = std::fs::read_to_string(path).unwrap();
         let json: Value = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("{} is not valid JSON: {e}\n{text}", path.display()));
@@ -503,9 +481,6 @@ impl Report {
             "unexpected schema in {}",
             path.display()
         );
-        if !made_from_record(path) {
-            check_against_record(path, &json, record_expected);
-        }
         Report {
             json,
             path: path.to_path_buf(),
@@ -680,16 +655,6 @@ pub fn record_path(report: &Path) -> PathBuf {
     })
 }
 
-/// The taint reports this process made from raw run records ([`reports_from_records`]).
-static MADE_FROM_RECORDS: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
-
-/// Whether the harness made the taint report `path` from the raw run record next to it
-/// (in this process; a later write of the file by something else is not told apart).
-pub fn made_from_record(path: &Path) -> bool {
-    let made = MADE_FROM_RECORDS.lock().unwrap_or_else(|e| e.into_inner());
-    made.contains(path)
-}
-
 /// What `taintprof run` does after a run, for programs the tests start directly: every
 /// raw run record (`<prog>.<pid>.taintprof.rec`, `<prog>.before-exec.<pid>...`) in `dir`
 /// without a taint report of the same name next to it is analysed (`taintprof_model`)
@@ -732,10 +697,6 @@ fn analyse_records(dir: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, String)>) {
         std::fs::write(&tmp, text)
             .and_then(|()| std::fs::rename(&tmp, &json))
             .unwrap_or_else(|e| panic!("cannot write {}: {e}", json.display()));
-        MADE_FROM_RECORDS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(json.clone());
         made.push(json);
     }
     (made, failed)
@@ -748,33 +709,6 @@ pub fn report_path(record: &Path) -> PathBuf {
         Some(stem) => format!("{stem}.taintprof.json"),
         None => format!("{s}.taintprof.json"),
     })
-}
-
-/// The differential test of the offline analysis (`taintprof-model`): the report the
-/// model makes from the record next to `report` must equal the runtime's report
-/// `runtime`, value for value. A missing record fails when `expected` (every run
-/// writes one unless `TAINTPROF_REPORT=0`); an incomplete one always fails. On a
-/// mismatch the panic names the first differing JSON path and both values.
-pub fn check_against_record(report: &Path, runtime: &Value, expected: bool) {
-    let rec = record_path(report);
-    if !rec.exists() {
-        assert!(
-            !expected,
-            "no raw run record next to {} (expected {})",
-            report.display(),
-            rec.display()
-        );
-        return;
-    }
-    let offline = taintprof_model::taint_report_of_files(&[&rec])
-        .unwrap_or_else(|e| panic!("the offline analysis of {} failed: {e}", rec.display()));
-    if let Some((at, a, b)) = first_difference(runtime, &offline, "$") {
-        panic!(
-            "the offline analysis of {} differs from the runtime's report {} at {at}:\n  runtime: {a}\n  model:   {b}",
-            rec.display(),
-            report.display()
-        );
-    }
 }
 
 /// A value in one line, cut to a readable length.
