@@ -185,7 +185,7 @@ pub fn report(model: &Model<'_>, merged: &Merged) -> Value {
         .collect();
     j.insert("modules".into(), Value::Array(modules));
 
-    let line_shared = model.paths.line_shared();
+    let line_shared = &model.line_shared;
     let mut no_sink = 0u64;
     let mut truncated_branches = 0u64;
     let mut functions = Vec::with_capacity(order.len());
@@ -235,7 +235,7 @@ pub fn report(model: &Model<'_>, merged: &Merged) -> Value {
             .map(|(&x, _)| {
                 let ln = &model.lnodes[x as usize];
                 json!({
-                    "path": path_json(model, ln.path, &line_shared),
+                    "path": path_json(model, ln.path, line_shared),
                     "inclusive_params": names.label(ln.incl_label),
                     "volume": names.volume(&ln.incl),
                 })
@@ -313,7 +313,7 @@ pub fn report(model: &Model<'_>, merged: &Merged) -> Value {
                     let it = &model.items[x as usize];
                     let path = model.lnode(it.owner).map_or(0, |n| n.path);
                     json!({
-                        "path": path_json(model, path, &line_shared),
+                        "path": path_json(model, path, line_shared),
                         "params": names.label(it.label),
                         "executions": it.executions,
                     })

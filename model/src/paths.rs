@@ -10,8 +10,6 @@
 //! The report lists contexts in content order (frame by frame, a prefix first):
 //! [`Paths::ranks`] gives every id its position in that order.
 
-use std::collections::HashMap;
-
 use crate::hash::FastMap;
 use crate::source::{cmp_frame, Loc};
 
@@ -74,16 +72,20 @@ impl Paths {
         self.ents.get(id as usize).map(|e| &e.frame)
     }
 
+    /// Makes room for `n` more paths.
+    pub fn reserve(&mut self, n: usize) {
+        self.ents.reserve(n);
+        self.index.reserve(n);
+    }
+
     /// Id of `parent` followed by the frame `f`.
     pub fn intern1(&mut self, parent: u32, f: &Loc) -> u32 {
-        let key = (parent, frame_key(f));
-        if let Some(&id) = self.index.get(&key) {
-            return id;
-        }
-        let id = self.ents.len() as u32;
-        self.ents.push(PathEnt { parent, frame: *f });
-        self.index.insert(key, id);
-        id
+        // One probe of the index for a hit or a miss.
+        let ents = &mut self.ents;
+        *self.index.entry((parent, frame_key(f))).or_insert_with(|| {
+            ents.push(PathEnt { parent, frame: *f });
+            ents.len() as u32 - 1
+        })
     }
 
     /// Id of `parent` followed by `frames`.
@@ -111,37 +113,73 @@ impl Paths {
         out
     }
 
+    /// Every id's children (the ids one frame longer), sorted by frame, in one array:
+    /// the children of `id` are `kids[start[id]..start[id + 1]]`. Children of one id
+    /// have distinct frames ([`Paths::intern1`]), so the order is total.
+    fn sorted_children(&self) -> (Vec<u32>, Vec<u32>) {
+        let n = self.ents.len();
+        let mut start = vec![0u32; n + 1];
+        for e in self.ents.iter().skip(1) {
+            start[e.parent as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut kids = vec![0u32; n.saturating_sub(1)];
+        for (id, e) in self.ents.iter().enumerate().skip(1) {
+            let f = &mut fill[e.parent as usize];
+            kids[*f as usize] = id as u32;
+            *f += 1;
+        }
+        for w in start.windows(2) {
+            kids[w[0] as usize..w[1] as usize].sort_unstable_by(|&x, &y| {
+                cmp_frame(&self.ents[x as usize].frame, &self.ents[y as usize].frame)
+            });
+        }
+        (start, kids)
+    }
+
     /// For every id, whether its last frame shares (parent, function, file, line) with
     /// another path that differs only in the column: two calls on one line. Only those
     /// frames show their column in the report.
     pub fn line_shared(&self) -> Vec<bool> {
-        let mut count: HashMap<(u32, u32, u32, u32), u32> = HashMap::new();
-        for e in self.ents.iter().skip(1) {
-            let f = &e.frame;
-            *count
-                .entry((e.parent, f.function, f.file, f.line))
-                .or_default() += 1;
-        }
-        let mut flags = vec![false; self.ents.len()];
-        for (id, e) in self.ents.iter().enumerate().skip(1) {
-            let f = &e.frame;
-            flags[id] = count[&(e.parent, f.function, f.file, f.line)] > 1;
-        }
-        flags
+        self.order().1
     }
 
     /// Every id's position in content order: a preorder walk of the path tree with each
     /// node's children sorted by frame.
     pub fn ranks(&self) -> Vec<u32> {
+        self.order().0
+    }
+
+    /// [`Paths::ranks`] and [`Paths::line_shared`] from one sort of the children.
+    pub fn order(&self) -> (Vec<u32>, Vec<bool>) {
         let n = self.ents.len();
-        let mut kids: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (id, e) in self.ents.iter().enumerate().skip(1) {
-            kids[e.parent as usize].push(id as u32);
-        }
-        for k in &mut kids {
-            k.sort_unstable_by(|&x, &y| {
-                cmp_frame(&self.ents[x as usize].frame, &self.ents[y as usize].frame)
-            });
+        let (start, kids) = self.sorted_children();
+        let kids_of = |id: u32| &kids[start[id as usize] as usize..start[id as usize + 1] as usize];
+        // Sorted by (function, file, line, column, linkage), the children that share
+        // (function, file, line) are neighbours: runs of two or more.
+        let line = |id: u32| {
+            let f = &self.ents[id as usize].frame;
+            (f.function, f.file, f.line)
+        };
+        let mut shared = vec![false; n];
+        for w in start.windows(2) {
+            let row = &kids[w[0] as usize..w[1] as usize];
+            let mut i = 0;
+            while i < row.len() {
+                let mut e = i + 1;
+                while e < row.len() && line(row[e]) == line(row[i]) {
+                    e += 1;
+                }
+                if e - i > 1 {
+                    for &id in &row[i..e] {
+                        shared[id as usize] = true;
+                    }
+                }
+                i = e;
+            }
         }
         let mut rank = vec![u32::MAX; n];
         let mut stack = vec![0u32];
@@ -149,9 +187,9 @@ impl Paths {
         while let Some(id) = stack.pop() {
             rank[id as usize] = next;
             next += 1;
-            stack.extend(kids[id as usize].iter().rev());
+            stack.extend(kids_of(id).iter().rev());
         }
-        rank
+        (rank, shared)
     }
 }
 

@@ -150,6 +150,10 @@ pub struct LNode {
     /// Recursion folded this node onto that ancestor ([`NONE`] otherwise).
     alias: u32,
     depth: u32,
+    /// One bit (function index modulo 64) per function of this node and its ancestors:
+    /// without `func`'s bit in its parent's mask, a new node folds onto no ancestor
+    /// (no walk up a deep tree for every context).
+    fn_mask: u64,
     /// The item of this node's call edge in its parent.
     call_item: u32,
     pub incl_label: u16,
@@ -174,6 +178,10 @@ pub struct Item {
     /// A loop record exists (not only created as a container).
     pub recorded: bool,
     pub incl_label: u16,
+    /// Inclusive volume of a loop item while the volumes are computed (a call item's is
+    /// its callee's `incl`, not copied here). Both volumes of an item are freed once its
+    /// logical node's are known: the model keeps the volumes of logical nodes and
+    /// functions only.
     pub incl: Poly,
     pub excl: Poly,
 }
@@ -246,6 +254,8 @@ pub struct Model<'a> {
     pub loops: Vec<LoopGroup>,
     pub funcs: Vec<FnGroup>,
     pub paths: Paths,
+    /// [`Paths::line_shared`] (computed with the ranks).
+    pub line_shared: Vec<bool>,
     pnodes: Vec<PNode>,
     pub lnodes: Vec<LNode>,
     lnode_index: FastMap<(u32, u32), u32>,
@@ -264,6 +274,8 @@ pub struct Model<'a> {
     pub malformed_loops: u64,
     /// (node, loop) → (label union, entries) of the loops in flight.
     inflight: BTreeMap<(u32, u32), (u16, u64)>,
+    /// Reused by [`Model::ensure`].
+    ensure_scratch: Vec<(u32, u32)>,
 }
 
 impl<'a> Model<'a> {
@@ -286,6 +298,7 @@ impl<'a> Model<'a> {
             loops: Vec::new(),
             funcs: Vec::new(),
             paths: Paths::new(),
+            line_shared: Vec::new(),
             pnodes: Vec::new(),
             lnodes: Vec::new(),
             lnode_index: FastMap::default(),
@@ -299,6 +312,7 @@ impl<'a> Model<'a> {
             unknown_loops: 0,
             malformed_loops: 0,
             inflight,
+            ensure_scratch: Vec::new(),
         };
         m.collect_loops();
         m.walk_tree();
@@ -422,6 +436,9 @@ impl<'a> Model<'a> {
     fn walk_tree(&mut self) {
         let tree = &self.merged.tree;
         let mut paths_of: Vec<u32> = vec![0; tree.nodes.len()];
+        // About a path per node (one rehash of millions of entries less per doubling).
+        self.paths.reserve(tree.nodes.len());
+        self.pnodes.reserve_exact(tree.nodes.len());
         for (i, n) in tree.nodes.iter().enumerate() {
             if i == 0 {
                 self.pnodes.push(PNode {
@@ -505,27 +522,31 @@ impl<'a> Model<'a> {
         let p = self.program;
         // Every function described, and every function named in a loop chain, a branch
         // chain or a context path.
-        let mut fn_locs: Vec<Loc> = p.funcs.iter().map(|f| f.loc).collect();
+        // A group takes the first of its positions in this order (what a stable sort of
+        // all of them kept): one map entry per function instead of sorting the millions
+        // of frames of the context paths.
+        let mut first: FastMap<(u32, u32), Loc> = FastMap::default();
+        let mut see = |l: &Loc| {
+            first.entry((l.linkage, l.file)).or_insert(*l);
+        };
+        p.funcs.iter().for_each(|f| see(&f.loc));
         for lr in &self.loop_refs {
-            fn_locs.extend_from_slice(&p.loops[lr.desc as usize].chain);
+            p.loops[lr.desc as usize].chain.iter().for_each(&mut see);
         }
         for br in &self.branch_refs {
-            fn_locs.extend_from_slice(p.site_chain(p.branches[br.branch as usize].site));
+            p.site_chain(p.branches[br.branch as usize].site)
+                .iter()
+                .for_each(&mut see);
         }
         for id in 1..self.paths.len() as u32 {
             if let Some(f) = self.paths.frame(id) {
-                fn_locs.push(*f);
+                see(f);
             }
         }
-        fn_locs.sort_by(cmp_fn);
+        // Keys are distinct: the order of `cmp_fn` is total on them.
+        let mut fn_locs: Vec<Loc> = first.into_values().collect();
+        fn_locs.sort_unstable_by(cmp_fn);
         for l in fn_locs {
-            if self
-                .funcs
-                .last()
-                .is_some_and(|g| cmp_fn(&g.loc, &l) == Equal)
-            {
-                continue;
-            }
             self.funcs.push(FnGroup {
                 loc: l,
                 has_desc: false,
@@ -736,39 +757,70 @@ impl<'a> Model<'a> {
         if let Some(i) = self.lookup(path, func) {
             return self.resolve(i);
         }
-        let mut scratch = vec![(path, func)];
+        // The missing ancestors (a buffer kept between calls: this runs per context).
+        let mut scratch = std::mem::take(&mut self.ensure_scratch);
+        scratch.clear();
+        scratch.push((path, func));
+        // The logical parent of the topmost missing node, when the walk found it (what
+        // `logical_parent` would look up again).
+        let mut top_parent = Some(NONE);
         let mut p = path;
         let mut guard = 0;
-        while p != 0 && guard < WALK_LIMIT {
+        while p != 0 {
+            if guard == WALK_LIMIT {
+                top_parent = None;
+                break;
+            }
             guard += 1;
             let (pp, pf) = (self.paths.parent(p), self.frame_fn(p));
-            if pf == NONE || self.lookup(pp, pf).is_some() {
+            if pf == NONE {
+                break;
+            }
+            if let Some(i) = self.lookup(pp, pf) {
+                top_parent = Some(self.resolve(i));
                 break;
             }
             scratch.push((pp, pf));
             p = pp;
         }
-        while let Some((p, f)) = scratch.pop() {
-            self.create(p, f);
+        // Top down: each node created is the logical parent of the next (the frame of
+        // a pushed path names a known function).
+        let mut parent = NONE;
+        if let Some(&(p, _)) = scratch.last() {
+            parent = top_parent.unwrap_or_else(|| self.logical_parent(p));
         }
-        self.lookup(path, func).map_or(NONE, |i| self.resolve(i))
+        while let Some((p, f)) = scratch.pop() {
+            parent = self.create(p, f, parent);
+        }
+        self.ensure_scratch = scratch;
+        parent
     }
 
-    fn create(&mut self, path: u32, func: u32) {
-        let parent = if path == 0 {
+    /// The logical parent of a node with path `path`, if it exists.
+    fn logical_parent(&self, path: u32) -> u32 {
+        if path == 0 {
+            return NONE;
+        }
+        let (pp, pf) = (self.paths.parent(path), self.frame_fn(path));
+        if pf == NONE {
             NONE
         } else {
-            let (pp, pf) = (self.paths.parent(path), self.frame_fn(path));
-            if pf == NONE {
-                NONE
-            } else {
-                self.lookup(pp, pf).map_or(NONE, |i| self.resolve(i))
-            }
-        };
+            self.lookup(pp, pf).map_or(NONE, |i| self.resolve(i))
+        }
+    }
+
+    /// Creates the logical node `(path, func)` under `parent` (its
+    /// [`Model::logical_parent`]); returns it, or the ancestor it is folded onto.
+    fn create(&mut self, path: u32, func: u32, parent: u32) -> u32 {
         // Recursion unrolled by inlining: fold onto the first activation.
         let mut alias = NONE;
         let mut a = parent;
         let mut guard = 0;
+        let bit = 1u64 << (func % 64);
+        let above = self.lnode(parent).map_or(0, |n| n.fn_mask);
+        if above & bit == 0 {
+            a = NONE; // no ancestor runs `func`: nothing to walk
+        }
         while a != NONE && guard < WALK_LIMIT {
             guard += 1;
             match self.lnode(a) {
@@ -788,6 +840,7 @@ impl<'a> Model<'a> {
             parent,
             alias,
             depth,
+            fn_mask: above | bit,
             call_item: NONE,
             incl_label: 0,
             incl: Vec::new(),
@@ -798,12 +851,13 @@ impl<'a> Model<'a> {
             if let Some(f) = self.funcs.get_mut(func as usize) {
                 f.recursive_logical = true;
             }
-            return;
+            return alias;
         }
         if parent != NONE {
             let it = self.new_item(Item::new(NONE, id, parent));
             self.lnodes[id as usize].call_item = it;
         }
+        id
     }
 
     fn new_item(&mut self, it: Item) -> u32 {
@@ -813,12 +867,12 @@ impl<'a> Model<'a> {
 
     /// The loop item of group `g` in logical node `x`, created on first use.
     fn loop_item(&mut self, x: u32, g: u32) -> u32 {
-        if let Some(&i) = self.item_index.get(&(x, g)) {
-            return i;
-        }
-        let id = self.new_item(Item::new(g, NONE, x));
-        self.item_index.insert((x, g), id);
-        id
+        // One probe of the index for a hit or a miss.
+        let items = &mut self.items;
+        *self.item_index.entry((x, g)).or_insert_with(|| {
+            items.push(Item::new(g, NONE, x));
+            items.len() as u32 - 1
+        })
     }
 
     /// If `a` is a proper ancestor of `x`: the child of `a` on the way to `x`.
@@ -934,6 +988,16 @@ impl<'a> Model<'a> {
     }
 
     fn build_logical(&mut self) {
+        // About one logical node per physical node, a call item for each and a loop item
+        // per loop record: room made once rather than by doubling (rehashing) millions
+        // of entries. Capacity not written to costs no memory.
+        let n = self.pnodes.len();
+        let records = self.merged.tree.loops.len();
+        self.lnodes.reserve(n);
+        self.lnode_index.reserve(n);
+        self.items.reserve(n + records);
+        self.item_index.reserve(records);
+        let merged: &'a Merged = self.merged;
         for pi in 0..self.pnodes.len() {
             let pn = self.pnodes[pi];
             if pn.node != 0 {
@@ -948,10 +1012,22 @@ impl<'a> Model<'a> {
                     }
                 }
             }
-            for (lp, label, execs) in self.loops_of(pn.node) {
-                self.add_loop_record(pn.path, lp, label, execs);
+            if self.inflight.is_empty() {
+                // What `loops_of` gives without loops in flight, without a copy.
+                for r in merged.tree.loops_of(pn.node) {
+                    self.add_loop_record(pn.path, r.loop_, r.label, r.executions);
+                }
+            } else {
+                for (lp, label, execs) in self.loops_of(pn.node) {
+                    self.add_loop_record(pn.path, lp, label, execs);
+                }
             }
         }
+        // The indices and the physical nodes only serve to build the logical tree: their
+        // memory goes back before the volumes take theirs.
+        self.lnode_index = FastMap::default();
+        self.item_index = FastMap::default();
+        self.pnodes = Vec::new();
     }
 
     fn add_loop_record(&mut self, phys_path: u32, lp: u32, label: u16, execs: u64) {
@@ -1022,19 +1098,49 @@ impl<'a> Model<'a> {
     // -- 5. volumes ------------------------------------------------------------------
 
     fn compute_volumes(&mut self) {
-        // Children lists: item -> child items; logical node -> top-level items.
-        let mut children: Vec<Vec<u32>> = vec![Vec::new(); self.items.len()];
-        let mut top: Vec<Vec<u32>> = vec![Vec::new(); self.lnodes.len()];
-        for (id, t) in self.items.iter().enumerate() {
+        // Children lists in one array (compressed rows, item order within a row): rows
+        // `0..ni` hold each item's child items, rows `ni..ni + nl` each logical node's
+        // top-level items. Millions of small vectors cost more than the volumes.
+        let (ni, nl) = (self.items.len(), self.lnodes.len());
+        let row_of = |t: &Item| {
             if t.parent != NONE {
-                children[t.parent as usize].push(id as u32);
+                t.parent as usize
             } else {
-                top[t.owner as usize].push(id as u32);
+                ni + t.owner as usize
             }
+        };
+        let mut start = vec![0u32; ni + nl + 1];
+        for t in &self.items {
+            start[row_of(t) + 1] += 1;
         }
-        // Deepest logical nodes first: a call item needs its callee's volume.
-        let mut order: Vec<u32> = (0..self.lnodes.len() as u32).collect();
-        order.sort_by_key(|&a| std::cmp::Reverse(self.lnodes[a as usize].depth));
+        for r in 0..ni + nl {
+            start[r + 1] += start[r];
+        }
+        let mut list = vec![0u32; ni];
+        let mut fill = start.clone();
+        for (id, t) in self.items.iter().enumerate() {
+            let r = row_of(t);
+            list[fill[r] as usize] = id as u32;
+            fill[r] += 1;
+        }
+        drop(fill);
+        let row = |r: usize| &list[start[r] as usize..start[r + 1] as usize];
+        // Deepest logical nodes first (a call item needs its callee's volume), equal
+        // depths by index: the order of a stable sort by decreasing depth, by buckets.
+        let max_depth = self.lnodes.iter().map(|n| n.depth).max().unwrap_or(0) as usize;
+        let mut at = vec![0usize; max_depth + 2];
+        for n in &self.lnodes {
+            at[max_depth - n.depth as usize + 1] += 1;
+        }
+        for d in 0..=max_depth {
+            at[d + 1] += at[d];
+        }
+        let mut order = vec![0u32; nl];
+        for (z, n) in self.lnodes.iter().enumerate() {
+            let b = &mut at[max_depth - n.depth as usize];
+            order[*b] = z as u32;
+            *b += 1;
+        }
         let mut stack: Vec<(u32, bool)> = Vec::new();
         for z in order {
             if self.lnodes[z as usize].alias != NONE {
@@ -1042,27 +1148,28 @@ impl<'a> Model<'a> {
             }
             // Post-order over the item forest of z.
             stack.clear();
-            stack.extend(top[z as usize].iter().map(|&t| (t, false)));
+            stack.extend(row(ni + z as usize).iter().map(|&t| (t, false)));
             let mut guard = 0usize;
             while let Some((it, done)) = stack.pop() {
                 guard += 1;
-                if guard > self.items.len() * 2 + 16 {
+                if guard > ni * 2 + 16 {
                     break; // never trust a structure to be a forest
                 }
                 if done {
-                    self.compute_item(it, &children[it as usize]);
+                    self.compute_item(it, row(it as usize));
                     continue;
                 }
                 stack.push((it, true));
-                stack.extend(children[it as usize].iter().map(|&c| (c, false)));
+                stack.extend(row(it as usize).iter().map(|&c| (c, false)));
             }
-            let tops = &top[z as usize];
+            let tops = row(ni + z as usize);
             let il = tops
                 .iter()
                 .fold(0, |a, &t| a | self.items[t as usize].incl_label);
+            let (items, lnodes) = (&self.items, &self.lnodes);
             let incl = self
                 .volumes
-                .union(tops.iter().map(|&t| &self.items[t as usize].incl));
+                .union(tops.iter().map(|&t| item_incl(items, lnodes, t)));
             let excl = self
                 .volumes
                 .union(tops.iter().map(|&t| &self.items[t as usize].excl));
@@ -1070,20 +1177,30 @@ impl<'a> Model<'a> {
             n.incl = incl;
             n.excl = excl;
             n.incl_label = il;
+            // The items' volumes only served z's (the report shows nodes' and functions'
+            // volumes, not items'): free them now rather than keep millions of them.
+            let mut k = 0;
+            stack.clear();
+            stack.extend(tops.iter().map(|&t| (t, false)));
+            while let Some((it, _)) = stack.pop() {
+                k += 1;
+                if k > ni * 2 + 16 {
+                    break;
+                }
+                let t = &mut self.items[it as usize];
+                t.incl = Vec::new();
+                t.excl = Vec::new();
+                stack.extend(row(it as usize).iter().map(|&c| (c, false)));
+            }
         }
     }
 
     fn compute_item(&mut self, it: u32, children: &[u32]) {
         let t = &self.items[it as usize];
         if t.group == NONE {
-            let (incl, il) = self
-                .lnode(t.callee)
-                .map(|n| (n.incl.clone(), n.incl_label))
-                .unwrap_or_default();
-            let x = &mut self.items[it as usize];
-            x.incl = incl;
-            x.incl_label = il;
-            x.excl = Vec::new();
+            // The volume stays the callee's (`item_incl`), not a copy of it.
+            let il = self.lnode(t.callee).map_or(0, |n| n.incl_label);
+            self.items[it as usize].incl_label = il;
             return;
         }
         let label = t.label;
@@ -1092,7 +1209,7 @@ impl<'a> Model<'a> {
         let mut body_excl = Vec::new();
         for &c in children {
             let x = &self.items[c as usize];
-            body_incl.extend_from_slice(&x.incl);
+            body_incl.extend_from_slice(item_incl(&self.items, &self.lnodes, c));
             body_excl.extend_from_slice(&x.excl);
             il |= x.incl_label;
         }
@@ -1107,7 +1224,8 @@ impl<'a> Model<'a> {
     // -- 6. per loop and per function ------------------------------------------------
 
     fn aggregate(&mut self) {
-        let ranks = self.paths.ranks();
+        let (ranks, line_shared) = self.paths.order();
+        self.line_shared = line_shared;
         let rank = |p: u32| ranks.get(p as usize).copied().unwrap_or(u32::MAX);
         // Loop contexts: recorded loop items by (group, path).
         let mut lc: Vec<u32> = (0..self.items.len() as u32)
@@ -1117,7 +1235,15 @@ impl<'a> Model<'a> {
             })
             .collect();
         let path_of = |i: u32| self.lnodes[self.items[i as usize].owner as usize].path;
-        lc.sort_by_key(|&i| (self.items[i as usize].group, rank(path_of(i))));
+        // Keys computed once, sorted with the index as the last key: the same order as a
+        // stable sort of the ascending indices (the keys are distinct anyway: one loop
+        // item per logical node and group, one logical node per path and function).
+        let key = |i: u32| (self.items[i as usize].group as u64) << 32 | rank(path_of(i)) as u64;
+        let mut keyed: Vec<(u64, u32)> = lc.iter().map(|&i| (key(i), i)).collect();
+        keyed.sort_unstable();
+        lc.clear();
+        lc.extend(keyed.iter().map(|&(_, i)| i));
+        drop(keyed);
         let mut i = 0usize;
         while i < lc.len() {
             let g = self.items[lc[i] as usize].group;
@@ -1142,10 +1268,18 @@ impl<'a> Model<'a> {
         let mut fc: Vec<u32> = (0..self.lnodes.len() as u32)
             .filter(|&i| self.lnodes[i as usize].alias == NONE)
             .collect();
-        fc.sort_by_key(|&i| {
-            let n = &self.lnodes[i as usize];
-            (n.func, rank(n.path))
-        });
+        // As for the loop contexts: keys computed once, ties (none) by index.
+        let mut keyed: Vec<(u64, u32)> = fc
+            .iter()
+            .map(|&i| {
+                let n = &self.lnodes[i as usize];
+                ((n.func as u64) << 32 | rank(n.path) as u64, i)
+            })
+            .collect();
+        keyed.sort_unstable();
+        fc.clear();
+        fc.extend(keyed.iter().map(|&(_, i)| i));
+        drop(keyed);
         let mut i = 0usize;
         while i < fc.len() {
             let f = self.lnodes[fc[i] as usize].func;
@@ -1182,6 +1316,16 @@ impl<'a> Model<'a> {
             g.excl_label = el;
             g.incl_label |= el;
         }
+    }
+}
+
+/// The inclusive volume of item `i`: its own for a loop, the callee's for a call.
+fn item_incl<'b>(items: &'b [Item], lnodes: &'b [LNode], i: u32) -> &'b Poly {
+    static EMPTY: Poly = Vec::new();
+    match items.get(i as usize) {
+        Some(t) if t.group == NONE => lnodes.get(t.callee as usize).map_or(&EMPTY, |n| &n.incl),
+        Some(t) => &t.incl,
+        None => &EMPTY,
     }
 }
 

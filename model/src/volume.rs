@@ -150,16 +150,15 @@ pub fn cmp_terms(a: &Term, b: &Term) -> Ordering {
     if da != db {
         return db.cmp(&da);
     }
-    // Both expanded factor sequences (equal length), in step.
+    // Both expanded factor sequences (equal length), in step; lazily: this comparator
+    // sorts the unions of millions of contexts, where collecting the sequences into
+    // vectors made allocation the analysis' main cost.
     let expand = |t: &Term| {
-        t.factors()
-            .iter()
-            .flat_map(|f| std::iter::repeat_n(f.label, f.exp as usize))
-            .collect::<Vec<u16>>()
+        let t = *t;
+        (0..t.n as usize).flat_map(move |i| std::iter::repeat_n(t.f[i].label, t.f[i].exp as usize))
     };
-    let (x, y) = (expand(a), expand(b));
-    for (p, q) in x.iter().zip(&y) {
-        let c = cmp_label(*p, *q);
+    for (p, q) in expand(a).zip(expand(b)) {
+        let c = cmp_label(p, q);
         if c != Equal {
             return c;
         }
@@ -172,28 +171,49 @@ pub fn cmp_terms(a: &Term, b: &Term) -> Ordering {
 pub struct Volumes {
     /// A term or a volume hit its size limit.
     pub approximate: bool,
+    /// The terms of a union in the making, kept between calls (a model makes millions
+    /// of unions; each result is then allocated once, at its size).
+    scratch: Vec<Term>,
 }
 
 impl Volumes {
     /// Normalizes `terms` (sort, dedupe, drop constants, cap) into a volume.
     pub fn finish(&mut self, mut terms: Vec<Term>) -> Poly {
+        self.normalize(&mut terms);
+        terms
+    }
+
+    /// [`Volumes::finish`] in place.
+    fn normalize(&mut self, terms: &mut Vec<Term>) {
         terms.retain(|t| !t.is_one());
+        // Equal neighbours (a union of many contexts with one volume) first: the stable
+        // sort keeps them neighbours, so the result is the same, with less to sort.
+        terms.dedup();
         terms.sort_by(cmp_terms);
         terms.dedup();
         if terms.len() > MAX_TERMS {
             terms.truncate(MAX_TERMS);
             self.approximate = true;
         }
-        terms
     }
 
     /// The union of `polys`.
     pub fn union<'a>(&mut self, polys: impl IntoIterator<Item = &'a Poly>) -> Poly {
-        let mut v = Vec::new();
+        let mut v = std::mem::take(&mut self.scratch);
+        v.clear();
         for p in polys {
-            v.extend_from_slice(p);
+            // A term equal to the one before it goes (see `finish`): the union of the
+            // million contexts of one function then stays as small as its result.
+            for t in p {
+                if v.last() != Some(t) {
+                    v.push(*t);
+                }
+            }
         }
-        self.finish(v)
+        self.normalize(&mut v);
+        let out = v.to_vec();
+        self.scratch = v;
+        out
     }
 
     /// The volume of a loop with label `l` around a body of terms `body` (not yet
@@ -201,13 +221,18 @@ impl Volumes {
     pub fn nest(&mut self, body: Vec<Term>, l: u16) -> Poly {
         let mut body = self.finish(body);
         if body.is_empty() {
+            // One term, room for one (a first push would make room for four).
+            body.reserve_exact(1);
             body.push(Term::single(l));
         } else if l != 0 {
             for t in &mut body {
                 self.approximate |= !t.mul(l);
             }
         }
-        self.finish(body)
+        self.normalize(&mut body);
+        // Volumes stay in the model: no spare capacity.
+        body.shrink_to_fit();
+        body
     }
 }
 
