@@ -104,19 +104,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 #[cfg(all(not(test), panic = "abort"))]
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
-    match info.location() {
-        Some(at) => diag!(
-            "internal error: {} at {}; this is a taintprof bug",
-            info.message(),
-            at
-        ),
-        None => diag!(
-            "internal error: {}; this is a taintprof bug",
-            info.message()
-        ),
-    }
-    // SAFETY: terminating the process; abort is async-signal-safe.
-    unsafe { libc::abort() }
+    taintprof_sigsafe::diag::internal_error("taintprof-dip", info)
 }
 
 // Unlike the runtime archive, the object defines no `rust_eh_personality` for the

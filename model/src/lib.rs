@@ -25,7 +25,6 @@
 #![forbid(unsafe_code)]
 
 pub mod classify;
-mod hash;
 pub mod json;
 pub mod labels;
 pub mod paths;

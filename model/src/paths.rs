@@ -10,8 +10,8 @@
 //! The report lists contexts in content order (frame by frame, a prefix first):
 //! [`Paths::ranks`] gives every id its position in that order.
 
-use crate::hash::FastMap;
 use crate::source::{cmp_frame, Loc};
+use taintprof_record::hash::FastMap;
 
 #[derive(Clone, Copy, Debug)]
 struct PathEnt {

@@ -50,11 +50,11 @@ use taintprof_abi::{
 use taintprof_record::merge::Merged;
 use taintprof_record::NONE;
 
-use crate::hash::FastMap;
 use crate::labels::Layout;
 use crate::paths::Paths;
 use crate::source::{cmp_fn, cmp_frame, Loc, Program};
 use crate::volume::{Poly, Volumes};
+use taintprof_record::hash::FastMap;
 
 /// Bound on walks up chains that come from records (never trust them to end).
 const WALK_LIMIT: usize = 1 << 16;

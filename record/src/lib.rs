@@ -78,6 +78,8 @@ extern crate std;
 
 pub mod format;
 #[cfg(feature = "std")]
+pub mod hash;
+#[cfg(feature = "std")]
 pub mod merge;
 #[cfg(feature = "std")]
 pub mod read;

@@ -25,7 +25,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
+
 use std::prelude::rust_2021::*;
 use std::{format, vec};
 
@@ -550,32 +550,4 @@ pub fn merge(records: &[Record]) -> Result<Merged, MergeError> {
 /// `taintprof_abi::CTRL_SPLIT_SHIFT` (this crate does not depend on the ABI crate).
 const CTRL_SHIFT: u16 = 8;
 
-/// A multiplicative hasher for the integer keys of the tree maps (millions of nodes:
-/// SipHash made the merge of a 2M-node record several times slower). Keys come from
-/// records, not from an adversary.
-#[derive(Default)]
-struct IntHasher(u64);
-
-impl Hasher for IntHasher {
-    fn finish(&self) -> u64 {
-        // A multiply moves entropy up only; the table indexes by the low bits, so fold
-        // the high half down (MurmurHash3's finalizer).
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^ (h >> 33)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u32(&mut self, v: u32) {
-        self.write_u64(v as u64);
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
+use crate::hash::FastMap as IntMap;

@@ -131,19 +131,7 @@ extern crate std;
 #[cfg(all(not(test), panic = "abort"))]
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
-    match info.location() {
-        Some(at) => diag!(
-            "internal error: {} at {}; this is a taintprof bug",
-            info.message(),
-            at
-        ),
-        None => diag!(
-            "internal error: {}; this is a taintprof bug",
-            info.message()
-        ),
-    }
-    // SAFETY: terminating the process; abort is async-signal-safe.
-    unsafe { libc::abort() }
+    taintprof_sigsafe::diag::internal_error("taintprof", info)
 }
 
 /// The unwinding personality `core` refers to (it is precompiled with unwinding panics,

@@ -104,6 +104,31 @@ pub fn write_stderr(b: &[u8]) -> bool {
     }
 }
 
+/// What the `no_std` runtimes' panic handlers do (`panic = "abort"` builds of `rt/` and
+/// `dip/`): one line, `<prefix>: internal error: <message> at <file:line:col>; this is
+/// a taintprof bug`, then `abort()`. Never unwinds, so no panic crosses into C.
+pub fn internal_error(prefix: &str, info: &core::panic::PanicInfo<'_>) -> ! {
+    match info.location() {
+        Some(at) => write_line(
+            prefix,
+            format_args!(
+                "internal error: {} at {}; this is a taintprof bug",
+                info.message(),
+                at
+            ),
+        ),
+        None => write_line(
+            prefix,
+            format_args!(
+                "internal error: {}; this is a taintprof bug",
+                info.message()
+            ),
+        ),
+    }
+    // SAFETY: terminating the process; abort is async-signal-safe.
+    unsafe { libc::abort() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,10 +1,12 @@
-//! A fast hasher for the integer keys of the analysis' maps (paths, logical nodes,
-//! items: millions of entries for a recursive parser). SipHash, the std default, made
-//! the merge of a 2M-node record several times slower; keys come from records, not
-//! from an adversary.
+//! A fast hasher for the integer keys of the maps built from records: the merge's tree
+//! (`merge.rs`) and the offline analysis' paths, logical nodes and items
+//! (`taintprof-model`), millions of entries for a recursive parser. SipHash, the std
+//! default, made the merge of a 2M-node record several times slower; keys come from
+//! records, not from an adversary.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::prelude::rust_2021::*;
 
 /// A multiply-rotate hasher with a final mix (MurmurHash3's finalizer).
 #[derive(Default, Clone, Copy)]
@@ -36,12 +38,12 @@ pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::hash::{BuildHasher, BuildHasherDefault};
+    use std::hash::BuildHasher;
+    use std::vec;
 
-    // Ported from the runtime's `rt/src/model.rs`
-    // (`many_paths_of_one_function_spread_over_the_index`): there an open-addressing
-    // index whose slots came from the hash's high bits; here the `(path, function)` keys
-    // of the model's maps (`tree.rs`), whose buckets come from the hash's low bits.
+    // From the old in-process analysis (`many_paths_of_one_function_spread_over_the_index`):
+    // the `(path, function)` keys of the model's maps, whose buckets come from the
+    // hash's low bits.
     #[test]
     fn many_paths_of_one_function_spread_over_the_index() {
         // A recursive parser: one function, tens of thousands of calling paths.
