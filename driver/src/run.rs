@@ -7,8 +7,9 @@
 //! rewritten in) that directory during the run is summarized on stderr: the program's
 //! own first, then those of its child processes. A new record without a new JSON report
 //! of the same name (`<prog>.<pid>`) is analysed here (`taintprof_model`) into that
-//! report, written next to it ([`report_from_record`]): the runtime writes the record,
-//! and the report, only when it is built to. While the program runs, taintprof ignores
+//! report, written next to it ([`report_from_record`]): the runtime writes only the
+//! record (a JSON report written by something else, an older runtime or a test's fake
+//! program, is shown as it is). While the program runs, taintprof ignores
 //! SIGINT and SIGQUIT (as `system()` does), so Ctrl-C stops the program, and the report
 //! it wrote on the way out is still shown.
 
