@@ -27,7 +27,13 @@ pub const REPORT_SUFFIX: &str = ".taintprof.json";
 /// If `file_name` is a report name (`<program>.<pid>.taintprof.json`), its program name
 /// and pid. Compile-time sidecars (`x.o.taintprof.json`) are not reports.
 pub fn parse_report_name(file_name: &str) -> Option<(&str, u32)> {
-    let stem = file_name.strip_suffix(REPORT_SUFFIX)?;
+    parse_run_file_name(file_name, REPORT_SUFFIX)
+}
+
+/// `<program>.<pid><suffix>` → program name and pid (the names of every file a run
+/// writes: reports and records).
+fn parse_run_file_name<'a>(file_name: &'a str, suffix: &str) -> Option<(&'a str, u32)> {
+    let stem = file_name.strip_suffix(suffix)?;
     let (name, pid) = stem.rsplit_once('.')?;
     if name.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -41,12 +47,7 @@ pub const RECORD_SUFFIX: &str = ".taintprof.rec";
 /// If `file_name` is a raw run record name (`<program>.<pid>.taintprof.rec`), its
 /// program name and pid.
 pub fn parse_record_name(file_name: &str) -> Option<(&str, u32)> {
-    let stem = file_name.strip_suffix(RECORD_SUFFIX)?;
-    let (name, pid) = stem.rsplit_once('.')?;
-    if name.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some((name, pid.parse().ok()?))
+    parse_run_file_name(file_name, RECORD_SUFFIX)
 }
 
 /// If `file_name` is a taint or denormal run report, its program name and pid.

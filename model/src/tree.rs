@@ -363,17 +363,7 @@ impl<'a> Model<'a> {
     // -- 1. loops --------------------------------------------------------------------
 
     fn cmp_loop(a: &LoopRef, b: &LoopRef) -> Ordering {
-        let (x, y) = (&a.key, &b.key);
-        cmp_fn(x, y)
-            .then(x.line.cmp(&y.line))
-            .then(x.column.cmp(&y.column))
-            .then_with(|| {
-                if x.line == 0 {
-                    a.desc.cmp(&b.desc)
-                } else {
-                    Equal
-                }
-            })
+        cmp_source_identity(&a.key, &b.key, a.desc, b.desc)
     }
 
     fn collect_loops(&mut self) {
@@ -503,17 +493,7 @@ impl<'a> Model<'a> {
     /// Branch identity: function, line, column (branches without a line only equal
     /// themselves).
     fn cmp_branch(a: &BranchRef, b: &BranchRef) -> Ordering {
-        let (x, y) = (&a.key, &b.key);
-        cmp_fn(x, y)
-            .then(x.line.cmp(&y.line))
-            .then(x.column.cmp(&y.column))
-            .then_with(|| {
-                if x.line == 0 {
-                    a.branch.cmp(&b.branch)
-                } else {
-                    Equal
-                }
-            })
+        cmp_source_identity(&a.key, &b.key, a.branch, b.branch)
     }
 
     // -- 3. functions ----------------------------------------------------------------
@@ -1357,4 +1337,13 @@ fn successor_line(branch: &Loc, depth: u32, sc: &[Loc]) -> u32 {
         return e.line;
     }
     sc.last().map_or(0, |e| e.line)
+}
+
+/// The identity of a loop or branch as written: function, line, column; one without a
+/// line (no debug info) equals only itself (`ia`, `ib`: its global index).
+fn cmp_source_identity(x: &Loc, y: &Loc, ia: u32, ib: u32) -> Ordering {
+    cmp_fn(x, y)
+        .then(x.line.cmp(&y.line))
+        .then(x.column.cmp(&y.column))
+        .then_with(|| if x.line == 0 { ia.cmp(&ib) } else { Equal })
 }
