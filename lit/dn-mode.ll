@@ -13,6 +13,10 @@
 ; RUN: env TAINTPROF_MODE=off %opt_taint < %s | %FileCheck %s --check-prefix=OFF
 ; RUN: env TAINTPROF_MODE=denormal TAINTPROF_VERBOSE=1 %opt_taint -disable-output < %s 2>&1 | %FileCheck %s --check-prefix=VERBOSE
 ; RUN: env TAINTPROF_VERBOSE=1 %opt_dn_hooks -disable-output < %s 2>&1 | %FileCheck %s --check-prefix=VERBOSE-HOOK
+; A module instrumented in either mode is not instrumented again, in either mode (one
+; check in the module driver, pass/src/module.rs).
+; RUN: env TAINTPROF_VERBOSE=1 %opt '-passes=taintprof-denormal,taintprof-taint' -disable-output < %s 2>&1 | %FileCheck %s --check-prefix=TWICE
+; RUN: env TAINTPROF_VERBOSE=1 %opt '-passes=taintprof-taint,taintprof-denormal' -disable-output < %s 2>&1 | %FileCheck %s --check-prefix=TWICE
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -39,3 +43,7 @@ define float @f(float %a) {
   %r = fmul float %a, %a
   ret float %r
 }
+
+; TWICE: functions instrumented
+; TWICE: already instrumented, skipped
+; TWICE-NOT: functions instrumented

@@ -1,7 +1,7 @@
 //! Control-flow graphs and (post-)dominator trees, independent of LLVM.
 //!
 //! A [`Cfg`] is built from a function's blocks (numbered in layout order, entry = 0) by
-//! `taint::prepare`, or by hand in unit tests. Dominators come from petgraph's
+//! `crate::prepare`, or by hand in unit tests. Dominators come from petgraph's
 //! Cooper–Harvey–Kennedy implementation (`algo::dominators::simple_fast`);
 //! post-dominators are dominators of the reversed graph rooted at a virtual exit that
 //! every block ending in `ret`/`unreachable`/`resume` flows into.
@@ -65,7 +65,7 @@ impl Cfg {
     /// endless wait, never back to the function's caller. An edge from a live block into a
     /// dying one is a way to end the program, not a way on: a decision whose other side
     /// dies controls nothing after it, and a loop exit into dying code is not a way out
-    /// of the loop (`taint::prepare`). Except where a loop has no other way out (an
+    /// of the loop (`crate::prepare`). Except where a loop has no other way out (an
     /// event loop `for (;;) { if (done) exit(0); ... }`): then those edges are its exits
     /// and stay (`loop_has_live_exit` answers for the loops around a block).
     pub fn mark_program_ends(

@@ -93,12 +93,13 @@ pub struct Config {
     /// `dn-cover` / `no-dn-cover`.
     pub dn_cover: bool,
     /// `TAINTPROF_TEST_PANIC_IN`: the name of a function in whose instrumentation the
-    /// pass panics on purpose, half way (shadow PHIs created, not yet filled), to
-    /// test that a panic becomes a compile error and leaves no invalid body for the
-    /// code generator (`lit/internal-panic.ll`). Default: none. Environment only.
+    /// pass panics on purpose, half way (shadow or tag PHIs created, not yet filled),
+    /// to test that a panic becomes a compile error and leaves no invalid body for the
+    /// code generator (`lit/internal-panic.ll`, `lit/dn-internal-panic.ll`). Default:
+    /// none. Environment only.
     pub test_panic_in: Option<String>,
     /// `TAINTPROF_TIME_PHASES`: `1` prints, per module, the wall time of each phase of
-    /// the taint pass to stderr (`crate::phases`), for whoever makes the pass faster.
+    /// the pass (either mode) to stderr (`crate::phases`), for whoever makes it faster.
     /// Default `0`. Environment only.
     pub time_phases: bool,
 }

@@ -266,8 +266,9 @@ impl Descs {
         ir.const_elem_ptr(t, g, i as u64)
     }
 
-    /// Fill the arrays, emit the `ModuleDesc` and the constructor that registers it.
-    pub fn finish(&mut self, ir: &Ir, rt_register: (V, T)) {
+    /// Fill the arrays, emit the `ModuleDesc` (returned: the module driver adds the
+    /// constructor that registers it).
+    pub fn finish(&mut self, ir: &Ir) -> V {
         use inkwell::llvm_sys::core::*;
         use inkwell::llvm_sys::LLVMLinkage;
         let (fg, lg, bg) = self.fill_tables(ir);
@@ -297,7 +298,7 @@ impl Descs {
         let md = ir.private_global(MODULE_GLOBAL, init, false);
         // SAFETY: `md` is the global `private_global` just added to the live module.
         unsafe { LLVMSetLinkage(md, LLVMLinkage::LLVMInternalLinkage) };
-        register_ctor(ir, rt_register, md);
+        md
     }
 
     /// Fill the function, loop and branch arrays (after [`Descs::reserve`]); returns

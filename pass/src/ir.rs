@@ -207,6 +207,22 @@ pub fn terminator(b: B) -> V {
     unsafe { LLVMGetBasicBlockTerminator(b) }
 }
 
+/// The condition deciding where terminator `t` goes, if it has one (the control
+/// dependence of both modes' analyses, the provenance graph and the recursion loop use
+/// it).
+pub fn terminator_condition(t: V) -> Option<V> {
+    match opcode(t) {
+        // SAFETY: `t` is a live `br` (this arm); the condition is read only if it is
+        // conditional.
+        LLVMOpcode::LLVMBr if unsafe { LLVMIsConditional(t) } != 0 => {
+            // SAFETY: `t` is a live conditional `br` (guard above).
+            Some(unsafe { LLVMGetCondition(t) })
+        }
+        LLVMOpcode::LLVMSwitch | LLVMOpcode::LLVMIndirectBr => Some(operand(t, 0)),
+        _ => None,
+    }
+}
+
 pub fn next_instruction(i: V) -> V {
     // SAFETY: `i` is a live instruction (module header); null after the last one.
     unsafe { LLVMGetNextInstruction(i) }

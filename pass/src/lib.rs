@@ -21,9 +21,9 @@
 //! | `routines`      | the routine database (`rt/routines.txt` + `TAINTPROF_ROUTINES`)      |
 //! | `library`       | library loops: memory intrinsics and routines that loop over a size |
 //! | `folded`        | loops recorded before optimization; the ones the optimizer folded    |
-//! | `instrument`    | the module driver: order of pre-check, preparation, instrumentation |
-//! | `taint`         | per-function instrumentation (see its sub-modules)                   |
-//! | `denormal`      | denormal mode: FP sites, tags, marked arrays (see its sub-modules)   |
+//! | `module`        | the module driver of both modes: selection, pre-check, preparation, the verifier; the rest through the mode's `ModeInstrumenter` |
+//! | `taint`         | taint mode: its module-level steps (`taint::module`), per-function instrumentation |
+//! | `denormal`      | denormal mode: its module-level steps (`denormal::module`), FP sites, tags, marked arrays |
 //! | `cfg`           | CFGs, dominator and post-dominator trees (petgraph)                  |
 //! | `loops`         | natural loops, nesting, exits                                        |
 //! | `cdeps`         | control dependence and the join rule of control-flow tainting        |
@@ -52,12 +52,12 @@ mod denormal;
 mod descriptors;
 mod ffi;
 mod folded;
-mod instrument;
 mod intrinsics;
 mod ir;
 mod json;
 mod library;
 mod loops;
+mod module;
 mod phases;
 mod prepare;
 mod provenance;
@@ -108,37 +108,6 @@ fn emit(m: inkwell::llvm_sys::prelude::LLVMModuleRef, msg: &str, error: bool) {
             ffi::tp_emit_warning(m, c.as_ptr())
         }
     }
-}
-
-/// The verifier's first complaint about `m`, if the module is not valid IR. Checked
-/// after every instrumentation: without this, a bug of the pass surfaced as a crash
-/// somewhere in the code generator, with no hint of the cause.
-fn invalid_ir(m: inkwell::llvm_sys::prelude::LLVMModuleRef) -> Option<String> {
-    use inkwell::llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
-    let mut msg: *mut c_char = std::ptr::null_mut();
-    // SAFETY: m is the live module; the verifier allocates `msg`, which we dispose of.
-    let broken = unsafe {
-        LLVMVerifyModule(
-            m,
-            LLVMVerifierFailureAction::LLVMReturnStatusAction,
-            &mut msg,
-        )
-    } != 0;
-    let text = if msg.is_null() {
-        String::new()
-    } else {
-        // SAFETY: a NUL-terminated message owned by LLVM until disposed of.
-        let t = unsafe { CStr::from_ptr(msg) }
-            .to_string_lossy()
-            .into_owned();
-        // SAFETY: `msg` is the non-null message LLVM allocated above, disposed of exactly once.
-        unsafe { inkwell::llvm_sys::core::LLVMDisposeMessage(msg) };
-        t
-    };
-    broken.then(|| {
-        let first = text.lines().take(2).collect::<Vec<_>>().join(": ");
-        first.chars().take(300).collect()
-    })
 }
 
 /// Called by the shim's pipeline-start pass (at -O1 and above) for each module, before
@@ -207,20 +176,7 @@ pub unsafe extern "C" fn taintprof_run_module(
                 .to_string_lossy()
                 .into_owned()
         };
-        let mut out = instrument::run(m, opt_level, &params, fam);
-        if out.errors.is_empty() {
-            if let Some(why) = invalid_ir(m) {
-                // SAFETY: m is the live module; the code generator must not see the
-                // invalid functions (it crashes on them instead of stopping here).
-                unsafe { ffi::tp_drop_invalid_bodies(m) };
-                out.errors.push(format!(
-                    "internal error: the instrumented module is not valid IR ({why}). \
-                     Please report this with the input file; meanwhile compile this file \
-                     with TAINTPROF_MODE=off"
-                ));
-            }
-        }
-        out
+        module::run(m, opt_level, &params, fam)
     }));
     match result {
         Ok(out) => {
@@ -241,19 +197,15 @@ pub unsafe extern "C" fn taintprof_run_module(
                 .unwrap_or_else(|| "unknown panic".into());
             // A panic can leave a function half instrumented: as after a bug found by
             // the verifier, the code generator must not see it (it would crash there,
-            // far from the cause).
-            let _ = std::panic::catch_unwind(|| {
-                if invalid_ir(m).is_some() {
-                    // SAFETY: m is the live module; no Rust code holds its values now.
-                    unsafe { ffi::tp_drop_invalid_bodies(m) };
-                }
-            });
+            // far from the cause). `module::after_panic` verifies the module and drops
+            // the invalid bodies; the error says which.
+            let dropped = std::panic::catch_unwind(|| module::after_panic(m)).unwrap_or_default();
             let _ = std::panic::catch_unwind(|| {
                 emit(
                     m,
                     &format!(
-                        "internal error: {what}. Please report this with the input file; \
-                         meanwhile compile this file with TAINTPROF_MODE=off"
+                        "internal error: {what}{dropped}. Please report this with the input \
+                         file; meanwhile compile this file with TAINTPROF_MODE=off"
                     ),
                     true,
                 )

@@ -1,6 +1,8 @@
-//! Where the taint pass spends its time, for whoever makes it faster:
+//! Where the pass spends its time, for whoever makes it faster:
 //! `TAINTPROF_TIME_PHASES=1` prints one line per module to stderr with the wall time of
-//! each phase, summed over the module's functions (`docs/performance.md` uses it).
+//! each phase, summed over the module's functions (`docs/performance.md` uses it). The
+//! module driver (`crate::module`) times the phases both modes share (pre-check,
+//! preparation, instrumentation, descriptors, sidecar); a mode times its own inside.
 //! Off, [`time`] is one thread-local read around the closure.
 
 use std::cell::{Cell, RefCell};

@@ -252,7 +252,7 @@ pub struct Prepared {
     /// In a call-graph cycle of the module.
     pub recursive: bool,
     /// Per loop (index into `an.forest.loops`): trip count proved constant (`Some`),
-    /// with its value when it is the source loop's (see `instrument::trip_counts`).
+    /// with its value when it is the source loop's (see `taint::module::trip_counts`).
     pub trip: Vec<Option<Option<u64>>>,
     /// Per block: the innermost natural loop containing it.
     pub innermost: Vec<Option<usize>>,

@@ -44,7 +44,6 @@ use crate::debugloc::Namer;
 use crate::ir::{self, Ir, B, V};
 use crate::json::escape;
 use crate::prepare::Prepared;
-use crate::taint::control::terminator_condition;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMOpcode as Op;
 use inkwell::llvm_sys::LLVMTypeKind as K;
@@ -144,7 +143,9 @@ pub fn function_graph(
 
 /// The condition of a conditional terminator (none for a block without one).
 fn condition(t: V) -> Option<V> {
-    (!t.is_null()).then(|| terminator_condition(t)).flatten()
+    (!t.is_null())
+        .then(|| ir::terminator_condition(t))
+        .flatten()
 }
 
 impl Builder<'_> {

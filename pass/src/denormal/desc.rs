@@ -15,7 +15,7 @@
 //! tables are emitted as in taint mode (`Descs::fill_tables`), without a `ModuleDesc`.
 
 use super::fptype::FpKind;
-use crate::descriptors::{register_ctor, Descs, Site};
+use crate::descriptors::{Descs, Site};
 use crate::ir::{Ir, T, V};
 use crate::json::Json;
 use inkwell::llvm_sys::core::*;
@@ -276,9 +276,9 @@ impl DnDescs {
         g
     }
 
-    /// Fill the site array, the global-array table and the module descriptor; add the
-    /// constructor that registers the module.
-    pub fn finish(&mut self, ir: &Ir, register: (V, T)) {
+    /// Fill the site array, the global-array table and the module descriptor (returned:
+    /// the module driver adds the constructor that registers it).
+    pub fn finish(&mut self, ir: &Ir) -> V {
         self.base.fill_tables(ir);
         let (sg, _) = self.site_array.expect("reserve() first");
         let module = self.module;
@@ -342,7 +342,7 @@ impl DnDescs {
         );
         // SAFETY: `module` is our global of type `ty.module`; `init` is a constant of that type.
         unsafe { LLVMSetInitializer(module, init) };
-        register_ctor(ir, register, module);
+        module
     }
 
     /// Counted basic blocks (`n_blocks` less the inline sites' words).

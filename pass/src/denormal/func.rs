@@ -80,6 +80,8 @@ pub struct DnFn<'a> {
     pub(super) keepregs: bool,
     /// Fast-path coverage ([`DnFn::cover`], `Config::dn_cover`).
     pub(super) cover_on: bool,
+    /// Panic half way on purpose (`Config::test_panic_in` names this function).
+    test_panic: bool,
     pub warnings: Vec<String>,
 }
 
@@ -124,6 +126,7 @@ impl<'a> DnFn<'a> {
             merged: HashSet::new(),
             keepregs: keepregs_allowed(f),
             cover_on: true,
+            test_panic: false,
             warnings: Vec::new(),
         }
     }
@@ -131,6 +134,13 @@ impl<'a> DnFn<'a> {
     /// Turn fast-path coverage ([`DnFn::cover`]) on or off.
     pub fn with_cover(mut self, on: bool) -> Self {
         self.cover_on = on;
+        self
+    }
+
+    /// Panic half way (tag PHIs created, not yet filled) if `name` is this function's
+    /// (`TAINTPROF_TEST_PANIC_IN`, `lit/dn-internal-panic.ll`).
+    pub fn with_test_panic(mut self, name: Option<&str>) -> Self {
+        self.test_panic = name == Some(ir::name_of(self.f).as_str());
         self
     }
 
@@ -181,6 +191,13 @@ impl<'a> DnFn<'a> {
                 self.visit(i)?;
             }
             debug_assert!(self.cur.sites.is_empty());
+        }
+        // Tag PHIs still have no incoming values here: the body is invalid IR.
+        if self.test_panic {
+            panic!(
+                "TAINTPROF_TEST_PANIC_IN={}: a panic on purpose",
+                ir::name_of(self.f)
+            );
         }
         self.fill_phis();
         self.memory_objects()?;

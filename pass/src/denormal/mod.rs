@@ -4,7 +4,8 @@
 //!
 //! | module      | concern                                                               |
 //! |-------------|-----------------------------------------------------------------------|
-//! | `mod.rs`    | module driver: pre-check, preparation, planning, instrumentation, descriptors |
+//! | `mod.rs`    | planning a function: its sites, counters, arrays, allocation sites    |
+//! | `module`    | the mode's module-level steps for `crate::module`: pre-check, plan, statistics |
 //! | `fptype`    | FP formats, the `isdenorm` constants                                  |
 //! | `classify`  | which instructions are sites (operands, result, op name), allocators, floats moved as doubles |
 //! | `func`      | per-function instrumentation: the state, the prologue, the order of the work |
@@ -21,9 +22,10 @@
 //! | `desc`      | `FpSiteDesc`/`FpArrayDesc`/`AllocSiteDesc`/`DnModuleDesc`, ctor, sidecar |
 //! | `runtime`   | declarations of the runtime's TLS slots and hooks                    |
 //!
-//! Order for a module: pre-check every function (nothing is changed when something
-//! cannot be instrumented); prepare (alloca promotion, so -O0 and -O3 see the same
-//! values; CFG and loops, for the sites' innermost loops); describe functions and
+//! Order for a module (the driver is `crate::module`, shared with taint mode; this
+//! mode's steps are in `module.rs`): pre-check every function (nothing is changed when
+//! something cannot be instrumented); prepare (alloca promotion, so -O0 and -O3 see the
+//! same values; CFG and loops, for the sites' innermost loops); describe functions and
 //! loops; find the global arrays; plan every function (its sites and their descriptor
 //! indices, block counters, stack arrays, typed allocation sites); reserve the
 //! descriptor arrays; instrument; fill the descriptors and register the module from a
@@ -55,23 +57,18 @@ mod fastpath;
 pub mod fptype;
 mod func;
 mod memcache;
+pub mod module;
 mod objects;
 pub mod runtime;
 mod tags;
 
 use crate::abilist::AbiList;
-use crate::config::Config;
-use crate::debugloc::{line_of, loop_location, Namer};
-use crate::descriptors::{sidecar_path, write_atomic, Descs, FuncInfo, LoopInfo, Site};
-use crate::ffi;
-use crate::instrument::{should_instrument, Outcome};
+use crate::debugloc::{line_of, Namer};
+use crate::descriptors::Site;
 use crate::ir::{self, Ir, B, V};
-use crate::prepare::{prepare, Prepared};
+use crate::prepare::Prepared;
 use classify::{alloc_fn, is_free_fn, site_spec, AllocFn, SiteKind, SiteSpec};
 use desc::{AllocSiteInfo, DnDescs, FpArrayInfo, FpSiteInfo};
-use func::{dn_error, DnFn};
-use inkwell::llvm_sys::core::*;
-use inkwell::llvm_sys::prelude::LLVMModuleRef;
 use inkwell::llvm_sys::LLVMOpcode as Op;
 use std::collections::{HashMap, HashSet};
 use taintprof_abi as abi;
@@ -195,65 +192,6 @@ impl FnPlan {
     }
 }
 
-/// Every reason `f` cannot be instrumented in denormal mode (empty = fine).
-fn precheck(f: V, list: &AbiList) -> Vec<String> {
-    let mut errs = Vec::new();
-    for b in ir::blocks(f) {
-        for i in ir::instructions(b) {
-            let op = ir::opcode(i);
-            match op {
-                Op::LLVMCallBr => {
-                    errs.push(dn_error(f, i, "`callbr` (asm goto) cannot be instrumented"))
-                }
-                Op::LLVMCatchSwitch
-                | Op::LLVMCatchPad
-                | Op::LLVMCleanupPad
-                | Op::LLVMCatchRet
-                | Op::LLVMCleanupRet => errs.push(dn_error(
-                    f,
-                    i,
-                    "Windows-style exception handling cannot be instrumented",
-                )),
-                _ => {}
-            }
-            let scalable = ir::is_scalable(ir::type_of(i))
-                || (0..ir::num_operands(i)).any(|k| {
-                    let o = ir::operand(i, k);
-                    !o.is_null() && ir::is_scalable(ir::type_of(o))
-                });
-            if scalable {
-                errs.push(dn_error(f, i, "scalable vectors cannot be instrumented"));
-                continue;
-            }
-            if let Err(e) = site_spec(i, list) {
-                errs.push(dn_error(f, i, &e));
-                continue;
-            }
-            if fptype::is_fp(ir::type_of(i)) && !classify::handles_fp_result(op) {
-                errs.push(dn_error(
-                    f,
-                    i,
-                    "this instruction produces a floating-point value denormal mode does not know how to check",
-                ));
-            }
-        }
-    }
-    errs
-}
-
-fn functions(m: LLVMModuleRef) -> Vec<V> {
-    let mut out = Vec::new();
-    // SAFETY: `m` is the live module; its function list is walked to its end.
-    unsafe {
-        let mut f = LLVMGetFirstFunction(m);
-        while !f.is_null() {
-            out.push(f);
-            f = LLVMGetNextFunction(f);
-        }
-    }
-    out
-}
-
 /// Where FP site `i` is in the source. Its own debug location if that names a line;
 /// the optimizer gives line 0 to what it hoists or merges (an invariant `x * 1e-39f`
 /// taken out of its loop), and a report row at "line 0" tells the user nothing. Then:
@@ -331,43 +269,6 @@ fn inst_dominates(p: &Prepared, a: V, b: V) -> bool {
         (Some(&x), Some(&y)) => p.an.dom.dominates(x, y),
         _ => false,
     }
-}
-
-/// Describe the function and its loops for the `SiteDesc`s of its sites.
-fn describe_function(d: &mut DnDescs, p: &mut Prepared, func_index: usize) {
-    p.func_index = func_index;
-    p.loop_base = d.base.loops.len();
-    let loc = d.base.namer.function_loc(p.f);
-    let mut loops = Vec::new();
-    for l in p.an.forest.loops.iter() {
-        let latch_terms: Vec<V> = l
-            .latches
-            .iter()
-            .map(|&b| ir::terminator(p.an.blocks[b]))
-            .collect();
-        let dl = loop_location(&latch_terms, p.an.blocks[l.header]);
-        let mut flags = 0;
-        if dl.is_null() {
-            flags |= abi::LOOP_NO_DEBUG_LOC;
-        }
-        let chain = d.base.namer.chain(dl, p.f);
-        loops.push(d.base.loops.len());
-        d.base.loops.push(LoopInfo {
-            chain,
-            flags,
-            const_trip_count: None,
-            parent: l.parent.map(|pl| p.loop_base + p.rep(pl)),
-            func: Some(func_index),
-            routine: None,
-        });
-    }
-    d.base.funcs.push(FuncInfo {
-        loc,
-        flags: 0,
-        loops,
-        pruned: None,
-        branches: 0,
-    });
 }
 
 struct Planner<'a> {
@@ -779,143 +680,4 @@ fn lane_shaped(spec: &SiteSpec) -> bool {
         ir::is_vector(t).then(|| ir::vector_len(t))
     };
     spec.operands.iter().all(|&o| shape(o) == shape(r))
-}
-
-/// Run denormal mode on module `m` (configuration and function list already loaded).
-pub fn run(m: LLVMModuleRef, opt_level: i32, cfg: &Config, list: &AbiList) -> Outcome {
-    let mut out = Outcome {
-        errors: Vec::new(),
-        warnings: Vec::new(),
-    };
-    // SAFETY: m is the module the pass manager hands us, alive for this call.
-    let ir = unsafe { Ir::new(m) };
-    let source = crate::instrument::module_source(m);
-    if !ir.named_global(desc::DN_MODULE_GLOBAL).is_null()
-        || !ir.named_global(crate::descriptors::MODULE_GLOBAL).is_null()
-    {
-        if cfg.verbose {
-            eprintln!("taintprof: {source}: already instrumented, skipped");
-        }
-        return out;
-    }
-    let mut stats = DnStats::default();
-    let all = functions(m);
-    let fns: Vec<V> = all
-        .iter()
-        .copied()
-        .filter(|&f| should_instrument(&ir, f))
-        .collect();
-    stats.skipped_functions = all.iter().filter(|&&f| !ir::is_declaration(f)).count() - fns.len();
-    for &f in &fns {
-        out.errors.extend(precheck(f, list));
-    }
-    if !out.errors.is_empty() {
-        return out;
-    }
-    let mut prepared: Vec<Prepared> = fns.iter().map(|&f| prepare(&ir, f)).collect();
-    // SAFETY: `m` is the live module the pass manager hands us.
-    let has_debug = unsafe { ffi::tp_module_has_debug_info(m) } != 0;
-    let mut d = DnDescs::new(&ir, Descs::new(&ir, Namer::new(source.clone())));
-    if !has_debug {
-        d.module_flags |= abi::MODULE_NO_DEBUG_INFO;
-    }
-    for (fi, p) in prepared.iter_mut().enumerate() {
-        describe_function(&mut d, p, fi);
-        stats.promoted_allocas += p.promoted_allocas as usize;
-    }
-    d.arrays = arrays::global_arrays(&ir, &mut d.base.namer, has_debug);
-    let plans: Vec<FnPlan> = {
-        let mut planner = Planner {
-            ir: &ir,
-            list,
-            d: &mut d,
-            stats: &mut stats,
-            inline_ops: cfg.dn_inline_ops,
-            inline_mem: cfg.dn_inline_mem,
-        };
-        prepared.iter().map(|p| planner.plan(p)).collect()
-    };
-    number_inline_counters(&mut d);
-    d.reserve(&ir);
-    let rt = runtime::DnRuntime::declare(&ir);
-    let instrumented: HashSet<V> = fns.iter().copied().collect();
-    for (p, plan) in prepared.iter().zip(plans.iter()) {
-        let fi = DnFn::new(&ir, &rt, &mut d, &mut stats, p, plan, list, &instrumented)
-            .with_cover(cfg.dn_cover);
-        match fi.run() {
-            Ok(w) => out.warnings.extend(w),
-            Err(e) => out.errors.push(e),
-        }
-        stats.functions += 1;
-    }
-    d.finish(&ir, (rt.register_module.f, rt.register_module.ty));
-
-    if !has_debug {
-        out.warnings.push(format!(
-            "{source}: compiled without debug info: arrays are named by their IR names and allocation sites, sites have no source lines (denormal mode wants -g)"
-        ));
-    }
-    if let Some(path) = sidecar_path(cfg, &source) {
-        if let Err(e) = write_atomic(&path, &d.sidecar_json()) {
-            out.errors
-                .push(format!("cannot write the sidecar {}: {e}", path.display()));
-        }
-    }
-    if cfg.verbose {
-        let heap = d.allocs.len() - stats.vlas;
-        eprintln!(
-            "taintprof: {source} (opt level {}, denormal mode): {} functions instrumented ({} skipped), {} allocas promoted, \
-             {} FP sites ({} descriptors) in {} counted blocks, {} fast-path tests ({} values covered by them), {} stores merged into a preceding test, {} cold regions ({} re-testing exactly), {} hook calls, {} operation sites inline, {} values rematerialized, \
-             {} parameter tags, {} call result tags, {} calls passing tags ({} without), {} wrapped calls, {} shadow copies, {} floats-as-double copies, \
-             {} zero tag PHIs removed, {} inserted instructions simplified away; \
-             arrays: {} global/static, {} stack, {} variable-length; allocations: {} typed ({} sites), {} untyped; {} releases",
-            if opt_level < 0 { "opt".to_string() } else { opt_level.to_string() },
-            stats.functions,
-            stats.skipped_functions,
-            stats.promoted_allocas,
-            stats.sites_instrumented,
-            d.sites.len(),
-            d.counted_blocks(),
-            stats.checks,
-            stats.covered,
-            stats.merged_stores,
-            stats.cold_regions,
-            stats.exact_retests,
-            stats.hook_calls,
-            stats.inline_op_sites,
-            stats.rematerialized,
-            stats.param_tags,
-            stats.ret_tags,
-            stats.calls_with_tags,
-            stats.calls_without_tags,
-            stats.wrapped_calls,
-            stats.shadow_copies,
-            stats.float_pair_copies,
-            stats.zero_tag_phis,
-            stats.simplified,
-            d.arrays.len(),
-            stats.stack_arrays,
-            stats.vlas,
-            stats.typed_allocations,
-            heap,
-            stats.untyped_allocations,
-            stats.releases,
-        );
-        if stats.inline_asm_fp > 0 {
-            eprintln!(
-                "taintprof: warning: {source}: {} inline asm statements produce floating-point values: their tags are 0",
-                stats.inline_asm_fp
-            );
-        }
-        if stats.invoke_sites > 0 {
-            eprintln!(
-                "taintprof: warning: {source}: {} calls to listed math functions have an unwind edge: not checked as operations",
-                stats.invoke_sites
-            );
-        }
-        for w in &out.warnings {
-            eprintln!("taintprof: warning: {w}");
-        }
-    }
-    out
 }

@@ -39,7 +39,7 @@ use super::memory::updates_itself;
 use super::FnInstr;
 use crate::cdeps::ControlDeps;
 use crate::cfg::{Cfg, DomTree};
-use crate::ir::{self, B, T, V};
+use crate::ir::{self, terminator_condition, B, T, V};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMOpcode as Op;
 use std::collections::{BTreeSet, HashMap};
@@ -78,17 +78,6 @@ impl Control {
         self.ctrl.values_mut().for_each(&f);
         self.edges.values_mut().for_each(&f);
         self.redges.values_mut().for_each(&f);
-    }
-}
-
-/// The condition deciding where terminator `t` goes, if it has one.
-pub fn terminator_condition(t: V) -> Option<V> {
-    match ir::opcode(t) {
-        // SAFETY: `t` is a live `br` (this arm); the condition is read only if it is
-        // conditional.
-        Op::LLVMBr if unsafe { LLVMIsConditional(t) } != 0 => Some(unsafe { LLVMGetCondition(t) }),
-        Op::LLVMSwitch | Op::LLVMIndirectBr => Some(ir::operand(t, 0)),
-        _ => None,
     }
 }
 

@@ -169,7 +169,7 @@ impl FnInstr<'_> {
         let ir = self.ir;
         let blk = self.p.an.blocks[x];
         let t = ir::terminator(blk);
-        let Some(c) = super::control::terminator_condition(t) else {
+        let Some(c) = ir::terminator_condition(t) else {
             return true;
         };
         // Not visited yet: done after the visit. Checked here rather than by the

@@ -8,7 +8,11 @@
 //! get placeholder shadow PHIs that are filled once all blocks are done (as DFSan does).
 //!
 //! Modules:
-//! * `prepare`    — pre-check, alloca promotion, edge splitting, CFG/loop analysis;
+//! * `module`     — taint mode's module-level steps, called by the module driver
+//!   (`crate::module`, shared with denormal mode): trip counts, pruning, recursion
+//!   loops, descriptions of functions, loops and branch sinks, `Z` flow, statistics;
+//! * `crate::prepare` (shared with denormal mode) — pre-check, alloca promotion, edge
+//!   splitting, CFG/loop analysis;
 //! * `memory`     — shadow memory: address mapping, label loads/stores of every size;
 //! * `addr`       — shadow addresses derived along the pointer arithmetic;
 //! * `calls`      — the thread-local call ABI, the function list, intrinsics, varargs;
@@ -50,6 +54,7 @@ pub mod calls;
 pub(crate) mod control;
 mod identity;
 mod memory;
+pub mod module;
 pub mod runtime;
 mod sinks;
 pub mod zflow;

@@ -23,8 +23,8 @@
 //! their own and are not reported; a loop with no reportable exit is flagged
 //! `LOOP_NO_SINK` by the module driver.
 
-use super::control::terminator_condition;
 use super::FnInstr;
+use crate::ir::terminator_condition;
 use crate::ir::{self, B};
 use inkwell::llvm_sys::LLVMOpcode as Op;
 use std::collections::HashMap;

@@ -34,10 +34,10 @@
 //! identity rule), which over-approximates at identity uses and never drops a label.
 //! Callers and callees consult the same table, so the slot protocol stays consistent.
 
-use super::control::terminator_condition;
 use super::identity::{has_r, is_identity_op};
 use crate::abilist::{AbiList, Kind, RetRule};
 use crate::callkind::{call_kind, CallKind};
+use crate::ir::terminator_condition;
 use crate::ir::{self, Ir, V};
 use crate::prepare::Prepared;
 use inkwell::llvm_sys::core::*;
@@ -62,7 +62,7 @@ pub struct ZFlow {
 pub fn instrumented_callee(irb: &Ir, i: V) -> Option<V> {
     let f = ir::called_function(i);
     if f.is_null()
-        || !crate::instrument::should_instrument(irb, f)
+        || !crate::module::should_instrument(irb, f)
         || !matches!(
             ir::linkage(f),
             L::LLVMExternalLinkage | L::LLVMInternalLinkage | L::LLVMPrivateLinkage
