@@ -187,10 +187,11 @@ impl FnInstr<'_> {
         // (`__tp_argz_tls` in `abi`): the callee clears the slots of its parameters,
         // and after a callee that may not be instrumented the caller does. A known
         // callee gets only the parameters `zflow.rs` says may carry a `Z` (it reads
-        // only those). The result's `Z` is pre-set to 0 where it is read after a
-        // callee that may not be instrumented; an instrumented one writes it.
+        // only those), a runtime wrapper none (it never reads them). The result's `Z`
+        // is pre-set to 0 where it is read after a callee that may not be
+        // instrumented; an instrumented one writes it.
         let mut written = Vec::new();
-        if self.cf.is_some() {
+        if self.cf.is_some() && !super::zflow::calls_runtime_wrapper(i) {
             let at = ir::block_of(i);
             let known = super::zflow::instrumented_callee(ir, i);
             for k in 0..labels.len().min(last).min(n_fixed) {

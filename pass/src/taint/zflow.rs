@@ -75,6 +75,15 @@ pub fn instrumented_callee(irb: &Ir, i: V) -> Option<V> {
     same.then_some(f)
 }
 
+/// Whether call `i` goes to one of the runtime's wrappers (`__tpw_*`, a listed function
+/// redirected by `calls.rs`). They compute their result's label from the argument labels
+/// by the function list's rule and never read `__tp_argz_tls`, so a caller writes no
+/// `Z` for them (and, with nothing written, has nothing to clear afterwards).
+pub fn calls_runtime_wrapper(i: V) -> bool {
+    let f = ir::called_function(i);
+    !f.is_null() && ir::name_of(f).starts_with(taintprof_abi::WRAPPER_PREFIX)
+}
+
 impl ZFlow {
     /// Analyse the module's prepared functions.
     pub fn compute(irb: &Ir, prepared: &[Prepared], list: &AbiList) -> ZFlow {
