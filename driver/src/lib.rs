@@ -21,7 +21,7 @@
 //! | [`report::render`] | the model as text: `taintprof report` (full) and `taintprof run` (short) |
 //! | [`report::scorep`] | `--scorep-filter`: a Score-P filter with the parameter-dependent functions |
 //! | [`report::design`] | `--design`: the runs an empirical model needs, from the report's pairs |
-//! | [`report::volume`] | splitting the runtime's volume expressions into terms (for display) |
+//! | [`report::volume`] | the volumes' terms (`volume_terms`): the term that couples two parameters, as text (from the display string for reports older than the terms) |
 //! | [`run`] | `taintprof run` (taint and denormal reports) |
 //! | [`denormal`] | denormal reports (both modes): loading, the summary model, text, `--html` pages and PNG pictures, `--compare` |
 //! | [`dip`] | `taintprof dip`: an unmodified binary under the exception profiler (`LD_PRELOAD`), then symbolize and print |

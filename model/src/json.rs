@@ -1,12 +1,16 @@
 //! The `taintprof.taint` JSON report (`docs/report-schema.md`, version 4) of a model:
 //! the port of `write_json` in `rt/src/report.rs`, key for key, as a
-//! [`serde_json::Value`].
+//! [`serde_json::Value`], plus what was added after it: every volume's terms as data
+//! (`volume_terms`, `exclusive_volume_terms`, next to the display strings).
 //!
 //! Output order (as the runtime's): functions by file, line, name, linkage name; loops
 //! and branches by line and column within their function; contexts by path (frame by
 //! frame, a prefix first), at most `TAINTPROF_MAX_CONTEXTS` of them per function and
 //! loop (the first of each distinct parameter set first, then the others in order;
 //! `contexts_omitted` counts the rest).
+//!
+//! Key order: that of the schema's tables (serde_json's `preserve_order`: objects keep
+//! the order keys are inserted in, here and in every crate built with this one).
 
 use serde_json::{json, Map, Value};
 use taintprof_abi::{LOOP_FOLDED, LOOP_LIBRARY, MODULE_CONTROL_FLOW, MODULE_NO_DEBUG_INFO};
@@ -44,6 +48,29 @@ impl Names {
 
     fn volume(&self, terms: &[Term]) -> Value {
         Value::from(volume::format(terms, |b| self.name(b)))
+    }
+
+    /// A volume as data (`docs/report-schema.md`, "Volume terms"): an array of terms in
+    /// print order, each an array of factors `{"params": [...], "power": k}` (several
+    /// `params`: a joint factor). The constant volume (printed `1`) is one term without
+    /// factors, `[[]]`, so that every volume is the sum of its terms' products.
+    fn volume_terms(&self, terms: &[Term]) -> Value {
+        if terms.is_empty() {
+            return json!([[]]);
+        }
+        Value::Array(
+            terms
+                .iter()
+                .map(|t| {
+                    Value::Array(
+                        t.factors()
+                            .iter()
+                            .map(|f| json!({"params": self.label(f.label), "power": f.exp}))
+                            .collect(),
+                    )
+                })
+                .collect(),
+        )
     }
 
     fn coverage(&self, set: u16, f: u64, l: u64) -> Value {
@@ -204,7 +231,12 @@ pub fn report(model: &Model<'_>, merged: &Merged) -> Value {
         f.insert("inclusive_params".into(), names.label(fg.incl_label));
         f.insert("constant".into(), (fg.incl_label == 0).into());
         f.insert("volume".into(), names.volume(&fg.incl));
+        f.insert("volume_terms".into(), names.volume_terms(&fg.incl));
         f.insert("exclusive_volume".into(), names.volume(&fg.excl));
+        f.insert(
+            "exclusive_volume_terms".into(),
+            names.volume_terms(&fg.excl),
+        );
 
         let mult = volume::multiplicative_pairs(&fg.incl);
         let mut pairs = Vec::new();
@@ -238,6 +270,7 @@ pub fn report(model: &Model<'_>, merged: &Merged) -> Value {
                     "path": path_json(model, ln.path, line_shared),
                     "inclusive_params": names.label(ln.incl_label),
                     "volume": names.volume(&ln.incl),
+                    "volume_terms": names.volume_terms(&ln.incl),
                 })
             })
             .collect();
@@ -480,4 +513,129 @@ pub fn report(model: &Model<'_>, merged: &Merged) -> Value {
         Value::Array(w.into_iter().map(Value::from).collect()),
     );
     Value::Object(j)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::volume::Volumes;
+
+    fn names() -> Names {
+        Names {
+            names: (0..16)
+                .map(|b| {
+                    ["n", "m", "a", "b"]
+                        .get(b)
+                        .map_or(format!("p{b}"), |s| s.to_string())
+                })
+                .collect(),
+        }
+    }
+
+    /// A term of loops with these labels, nested.
+    fn term(labels: &[u16]) -> Term {
+        let mut t = Term::ONE;
+        for &l in labels {
+            t.mul(l);
+        }
+        t
+    }
+
+    const N: u16 = 1;
+    const M: u16 = 2;
+    const A: u16 = 4;
+    const B: u16 = 8;
+
+    #[test]
+    fn a_volume_s_terms_are_its_factors_with_powers() {
+        let mut v = Volumes::default();
+        let p = v.finish(vec![term(&[M, N, N])]);
+        let names = names();
+        assert_eq!(names.volume(&p), "n^2*m");
+        assert_eq!(
+            serde_json::to_string(&names.volume_terms(&p)).unwrap(),
+            r#"[[{"params":["n"],"power":2},{"params":["m"],"power":1}]]"#
+        );
+    }
+
+    #[test]
+    fn a_joint_factor_names_all_its_parameters_in_one_factor() {
+        let mut v = Volumes::default();
+        let p = v.finish(vec![term(&[A]), term(&[N | M, B]), term(&[N | M, N | M])]);
+        let names = names();
+        assert_eq!(names.volume(&p), "(n,m)^2 + (n,m)*b + a");
+        assert_eq!(
+            names.volume_terms(&p),
+            json!([
+                [{"params": ["n", "m"], "power": 2}],
+                [{"params": ["n", "m"], "power": 1}, {"params": ["b"], "power": 1}],
+                [{"params": ["a"], "power": 1}],
+            ])
+        );
+    }
+
+    #[test]
+    fn the_constant_volume_is_one_term_without_factors() {
+        let mut v = Volumes::default();
+        let p = v.finish(vec![term(&[]), term(&[0])]);
+        assert!(p.is_empty());
+        let names = names();
+        assert_eq!(names.volume(&p), "1");
+        assert_eq!(names.volume_terms(&p), json!([[]]));
+    }
+
+    #[test]
+    fn approximate_volumes_show_their_merged_factor_and_kept_terms() {
+        // Sixteen distinct factors in one term: the last five are merged into one joint
+        // factor, as the display string shows.
+        let mut v = Volumes::default();
+        let all: Vec<u16> = (0..16).map(|b| 1 << b).collect();
+        let p = v.nest(vec![term(&all[..15])], all[15]);
+        assert!(v.approximate);
+        let names = names();
+        let terms = names.volume_terms(&p);
+        let factors = terms[0].as_array().unwrap();
+        assert_eq!(factors.len(), MAX_FACTORS);
+        assert_eq!(factors[0], json!({"params": ["n"], "power": 1}));
+        assert_eq!(
+            factors[MAX_FACTORS - 1],
+            json!({"params": ["p11", "p12", "p13", "p14", "p15"], "power": 1})
+        );
+        assert!(names
+            .volume(&p)
+            .as_str()
+            .unwrap()
+            .ends_with("*(p11,p12,p13,p14,p15)"));
+        // More terms than a volume holds: the largest are kept, in print order.
+        let mut v = Volumes::default();
+        let many = (1..=(MAX_TERMS as u32 + 9))
+            .map(|i| {
+                term(
+                    &(0..16)
+                        .filter(|b| i & (1 << b) != 0)
+                        .map(|b| 1 << b)
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect();
+        let p = v.finish(many);
+        assert!(v.approximate);
+        let terms = names.volume_terms(&p);
+        assert_eq!(terms.as_array().unwrap().len(), MAX_TERMS);
+        let shown: Vec<String> = terms
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                let f: Vec<&str> = t
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|f| f["params"][0].as_str().unwrap())
+                    .collect();
+                f.join("*")
+            })
+            .collect();
+        assert_eq!(names.volume(&p), shown.join(" + ").as_str());
+    }
 }

@@ -5,8 +5,9 @@
 //! merged ([`taintprof_record::merge::merge`]), it computes the model the runtime
 //! computes at exit (`rt/src/model.rs`, `rt/src/volume.rs`) and writes the same
 //! `taintprof.taint` JSON report (`rt/src/report.rs`, `docs/report-schema.md`).
-//! For one record the report equals the runtime's, key for key: the end-to-end tests
-//! check that on every program they run (`tests/src/lib.rs`, `Report::load`).
+//! For one record the report equals the runtime's, key for key (plus the volumes'
+//! terms as data, added since): the end-to-end tests check that on every program they
+//! run (`tests/src/lib.rs`, `Report::load`).
 //!
 //! * [`source`]: the record's modules resolved: strings unified and ordered, global
 //!   indices for functions, loops, sites and branches.

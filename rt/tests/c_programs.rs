@@ -268,7 +268,8 @@ fn exit_with_status_writes_one_report() {
     assert_eq!(
         compute["contexts"],
         serde_json::json!([{"path": [{"function": "main", "file": "fake_instrumented.c", "line": 210}],
-                            "inclusive_params": ["n"], "volume": "n"}])
+                            "inclusive_params": ["n"], "volume": "n",
+                            "volume_terms": [[{"params": ["n"], "power": 1}]]}])
     );
     let main = function(&v, "main");
     assert_eq!(main["volume"], "n");

@@ -481,6 +481,7 @@ impl Report {
             "unexpected schema in {}",
             path.display()
         );
+        assert_volume_terms_match(&json, path);
         Report {
             json,
             path: path.to_path_buf(),
@@ -643,6 +644,62 @@ impl Report {
             "[{}] loop {func} {marker} never ran",
             self.opt
         );
+    }
+}
+
+/// The display text of volume terms (`docs/report-schema.md`, "Volume terms").
+pub fn volume_terms_text(terms: &Value) -> String {
+    let terms = terms.as_array().expect("volume_terms is an array");
+    terms
+        .iter()
+        .map(|t| {
+            let factors = t.as_array().expect("a term is an array");
+            if factors.is_empty() {
+                return "1".to_string();
+            }
+            factors
+                .iter()
+                .map(|f| {
+                    let ps: Vec<&str> = f["params"]
+                        .as_array()
+                        .expect("params")
+                        .iter()
+                        .map(|p| p.as_str().unwrap())
+                        .collect();
+                    let base = match ps.as_slice() {
+                        [p] => p.to_string(),
+                        _ => format!("({})", ps.join(",")),
+                    };
+                    match f["power"].as_u64().expect("power") {
+                        1 => base,
+                        k => format!("{base}^{k}"),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("*")
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// Every volume of `report` (a function's, its own loops', each context's) says what its
+/// `volume_terms` say.
+fn assert_volume_terms_match(report: &Value, path: &Path) {
+    let check = |o: &Value, key: &str| {
+        assert_eq!(
+            volume_terms_text(&o[format!("{key}_terms")]),
+            o[key].as_str().unwrap(),
+            "{key} of {} in {}",
+            o.get("name").unwrap_or(&Value::Null),
+            path.display()
+        );
+    };
+    for f in report["functions"].as_array().into_iter().flatten() {
+        check(f, "volume");
+        check(f, "exclusive_volume");
+        for c in f["contexts"].as_array().into_iter().flatten() {
+            check(c, "volume");
+        }
     }
 }
 

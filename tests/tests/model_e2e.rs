@@ -166,6 +166,32 @@ fn sequenced_loops_add_nested_loops_multiply_also_across_calls() {
 }
 
 #[test]
+fn volume_terms_are_the_volume_as_data() {
+    at_each_level(&["volume_terms.c"], &[], |b| {
+        let (r, _) = b.run_ok(&[]);
+        let k = r.function("kernel");
+        assert_eq!(k["volume"], "n^2*m + (n,m)", "[{}]", b.opt);
+        let terms = serde_json::json!([
+            [{"params": ["n"], "power": 2}, {"params": ["m"], "power": 1}],
+            [{"params": ["n", "m"], "power": 1}],
+        ]);
+        assert_eq!(k["volume_terms"], terms, "[{}]", b.opt);
+        assert_eq!(k["exclusive_volume_terms"], terms, "[{}]", b.opt);
+        assert_eq!(k["contexts"][0]["volume_terms"], terms, "[{}]", b.opt);
+        // The call nests nothing: main's volume is kernel's; its own loop is constant.
+        let main = r.function("main");
+        assert_eq!(main["volume_terms"], terms, "[{}]", b.opt);
+        assert_eq!(main["exclusive_volume"], "1", "[{}]", b.opt);
+        assert_eq!(
+            main["exclusive_volume_terms"],
+            serde_json::json!([[]]),
+            "[{}]",
+            b.opt
+        );
+    });
+}
+
+#[test]
 fn a_parameter_selected_algorithm_is_reported_with_its_untaken_side() {
     at_each_level(&["structure.c"], &[], |b| {
         let (r, _) = b.run_ok(&["7", "1"]);

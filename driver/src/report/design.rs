@@ -24,7 +24,7 @@
 
 use super::render::{location, Files};
 use super::summary::{order_params, registered, FunctionSummary, Summary};
-use super::volume::coupling_term;
+use super::volume::coupling_term_of;
 use crate::table::{Align, Table};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -534,14 +534,13 @@ pub fn design(s: &Summary, req: &DesignRequest) -> Result<Design, String> {
 fn explain(s: &Summary, a: &str, b: &str) -> Option<Coupling> {
     let mut best: Option<((bool, bool, usize), Coupling)> = None;
     for f in s.functions.iter().filter(|f| multiplies(f, a, b)) {
-        let own = f
-            .exclusive_volume
-            .as_deref()
-            .and_then(|v| coupling_term(v, &s.parameters, a, b));
-        let incl = f
-            .volume
-            .as_deref()
-            .and_then(|v| coupling_term(v, &s.parameters, a, b));
+        let own = coupling_term_of(
+            f.exclusive_volume_terms.as_deref(),
+            f.exclusive_volume.as_deref(),
+            a,
+            b,
+        );
+        let incl = coupling_term_of(f.volume_terms.as_deref(), f.volume.as_deref(), a, b);
         let rank = (own.is_none(), incl.is_none(), f.inclusive_params.len());
         if best.as_ref().map_or(true, |(r, _)| rank < *r) {
             best = Some((
@@ -884,6 +883,46 @@ mod tests {
         assert_eq!(d.run_count, 8);
         assert_eq!(d.groups[0].couplings.len(), 2);
         assert_eq!(d.groups[0].couplings[1].term.as_deref(), Some("(b,c)"));
+    }
+
+    #[test]
+    fn the_coupling_term_comes_from_the_volume_terms() {
+        // A report with `volume_terms`: they name the term; the display strings (here
+        // replaced by text no parser would read) are not looked at.
+        let f = |name: &str, own: serde_json::Value, incl: serde_json::Value| {
+            serde_json::json!({
+                "name": name, "linkage": name, "file": "/p/app.c", "line": 10,
+                "executed": true, "inclusive_params": ["m", "n", "k"],
+                "exclusive_params": ["m", "n", "k"],
+                "volume": "?", "volume_terms": incl,
+                "exclusive_volume": "?", "exclusive_volume_terms": own,
+                "pairs": [{"a": "m", "b": "n", "kind": "multiplicative"},
+                          {"a": "n", "b": "k", "kind": "multiplicative"}],
+            })
+        };
+        let n2k = serde_json::json!([
+            [{"params": ["n"], "power": 2}, {"params": ["k"], "power": 1}],
+            [{"params": ["m", "n"], "power": 1}],
+        ]);
+        let v = serde_json::json!({
+            "schema": "taintprof.taint", "version": 4, "parameters": ["m", "n", "k"],
+            "program": {"name": "app", "argv": ["./app"]}, "exit": {"reason": "exit", "code": 0},
+            "functions": [f("solve", serde_json::json!([[]]), n2k)],
+        });
+        let s = summarize(
+            &parse(&crate::report::complete(v)).unwrap(),
+            "app.1.taintprof.json",
+        );
+        let d = design(&s, &req(&["m=1,2", "n=1,2", "k=1,2"], &[])).unwrap();
+        let terms: Vec<(&str, &str, Option<&str>)> = d.groups[0]
+            .couplings
+            .iter()
+            .map(|c| (c.a.as_str(), c.b.as_str(), c.term.as_deref()))
+            .collect();
+        assert_eq!(
+            terms,
+            [("m", "n", Some("(m,n)")), ("n", "k", Some("n^2*k"))]
+        );
     }
 
     #[test]

@@ -9,8 +9,8 @@
 //!   report; every analysis result comes from the runtime;
 //! - [`render`]: that model as aligned text (full for `taintprof report`, short for
 //!   `taintprof run`); the model itself serializes as the `--json` output;
-//! - [`volume`]: reading the runtime's volume expressions (`n^2*k + (a,b)`) into terms,
-//!   to name the term that couples two parameters;
+//! - [`volume`]: the volumes' terms (`volume_terms`), to name the term that couples two
+//!   parameters;
 //! - [`scorep`]: `--scorep-filter`, a Score-P filter file with the parameter-dependent
 //!   functions;
 //! - [`design`]: `--design`, the runs an empirical model needs, from the report's pairs.
@@ -267,9 +267,15 @@ pub struct Function {
     /// Version 2: symbolic iteration volume per call, callees included.
     #[serde(default)]
     pub volume: Option<String>,
+    /// `volume` as terms (added within version 4; `None` in older reports).
+    #[serde(default)]
+    pub volume_terms: Option<Vec<volume::Term>>,
     /// Version 2: the same over the function's own loops.
     #[serde(default)]
     pub exclusive_volume: Option<String>,
+    /// `exclusive_volume` as terms (added within version 4; `None` in older reports).
+    #[serde(default)]
+    pub exclusive_volume_terms: Option<Vec<volume::Term>>,
     /// Version 2: how each pair of `inclusive_params` combines.
     #[serde(default)]
     pub pairs: Vec<Pair>,

@@ -9,6 +9,7 @@
 //! defines coverage) and, for version 1 reports, which have no model structure, for the
 //! per-parameter table and the loop row of Table 2.
 
+use super::volume::Term;
 use super::{Branch, CallSite, Function, Loop, LoopKind, Report};
 use serde::Serialize;
 
@@ -187,8 +188,12 @@ pub struct FunctionSummary {
     pub exclusive_params: Vec<String>,
     /// Iteration volume per call, callees included (version 2).
     pub volume: Option<String>,
+    /// `volume` as terms (`None` in reports older than them).
+    pub volume_terms: Option<Vec<Term>>,
     /// Over the function's own loops (version 2).
     pub exclusive_volume: Option<String>,
+    /// `exclusive_volume` as terms (`None` in reports older than them).
+    pub exclusive_volume_terms: Option<Vec<Term>>,
     pub pairs: Vec<PairSummary>,
     /// Per calling context (version 2).
     pub contexts: Vec<FunctionContextSummary>,
@@ -791,7 +796,9 @@ fn function_summary(f: &Function, v2: bool, params: &[String]) -> FunctionSummar
         inclusive_params: inclusive,
         exclusive_params: exclusive,
         volume: f.volume.clone().filter(|_| v2),
+        volume_terms: f.volume_terms.clone().filter(|_| v2),
         exclusive_volume: f.exclusive_volume.clone().filter(|_| v2),
+        exclusive_volume_terms: f.exclusive_volume_terms.clone().filter(|_| v2),
         pairs,
         contexts,
         contexts_differ,
