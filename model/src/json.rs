@@ -1,5 +1,5 @@
 //! The `taintprof.taint` JSON report (`docs/report-schema.md`, version 4) of a model:
-//! the port of `write_json` in `rt/src/report.rs`, key for key, as a
+//! the port of the runtime's former `write_json` (`rt/src/report.rs`), key for key, as a
 //! [`serde_json::Value`], plus what was added after it: every volume's terms as data
 //! (`volume_terms`, `exclusive_volume_terms`, next to the display strings).
 //!

@@ -2,12 +2,11 @@
 //!
 //! The runtime records a run (`taintprof-record`, `docs/internal/record.md`); this crate
 //! analyses records offline (docs/design.md, decision 7): from one record, or several
-//! merged ([`taintprof_record::merge::merge`]), it computes the model the runtime
-//! computes at exit (`rt/src/model.rs`, `rt/src/volume.rs`) and writes the same
-//! `taintprof.taint` JSON report (`rt/src/report.rs`, `docs/report-schema.md`).
-//! For one record the report equals the runtime's, key for key (plus the volumes'
-//! terms as data, added since): the end-to-end tests check that on every program they
-//! run (`tests/src/lib.rs`, `Report::load`).
+//! merged ([`taintprof_record::merge::merge`]), it computes the model of the run and
+//! writes the `taintprof.taint` JSON report (`docs/report-schema.md`). Until stop 33 the
+//! runtime computed the same at exit (`rt/src/model.rs`, `volume.rs`, since deleted);
+//! this crate is its port, and before the runtime's analysis was removed every
+//! end-to-end report was checked equal to this crate's, key for key.
 //!
 //! * [`source`]: the record's modules resolved: strings unified and ordered, global
 //!   indices for functions, loops, sites and branches.

@@ -1,4 +1,4 @@
-//! Hash-consed frame paths (the port of `Paths` in `rt/src/model.rs`).
+//! Hash-consed frame paths (the port of `Paths` in the runtime's former `rt/src/model.rs`).
 //!
 //! A path is a sequence of frames `{function, file, line, column}`: the call-site chains
 //! from a thread's root down to a calling context, each followed by the inline chain of
@@ -250,7 +250,7 @@ mod tests {
         fa.len().cmp(&fb.len())
     }
 
-    // Ported from the runtime's `rt/src/model.rs` (`path_ranks_follow_content_order`).
+    // Ported from the runtime's former `rt/src/model.rs` (`path_ranks_follow_content_order`).
     #[test]
     fn path_ranks_follow_content_order() {
         // Frames in three functions at a few lines (function ids 1..3 in name order).

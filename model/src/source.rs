@@ -6,7 +6,7 @@
 //! record and global here.
 //!
 //! Why a sorted string table: the runtime compares source positions by their strings'
-//! bytes (`rt/src/model.rs`, `cmp_fn`, `cmp_frame`); with string ids ordered like their
+//! bytes (the runtime's former `model.rs`, `cmp_fn`, `cmp_frame`); with string ids ordered like their
 //! bytes, a [`Loc`] compares by integers and is `Copy`, which keeps the logical tree of
 //! millions of contexts cheap.
 

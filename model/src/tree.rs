@@ -1,4 +1,4 @@
-//! The model of a run (the port of `rt/src/model.rs`): source loops, functions as
+//! The model of a run (the port of the runtime's former `rt/src/model.rs`): source loops, functions as
 //! written, branches, and the logical calling-context tree with its loop nests and
 //! volumes, computed from a [`Merged`] record instead of descriptor pointers.
 //!

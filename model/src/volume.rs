@@ -1,5 +1,5 @@
 //! Symbolic iteration volumes (`docs/report-schema.md`, "Volumes"; the port of
-//! `rt/src/volume.rs`, whose semantics and print order it keeps exactly).
+//! the runtime's former `rt/src/volume.rs`, whose semantics and print order it keeps exactly).
 //!
 //! A volume is a sum of distinct *terms*; a term is a product of *factors*; a factor is
 //! the label of one loop's exit conditions: one parameter, or several `(a,b)` (a joint

@@ -41,16 +41,43 @@ pub fn programs_dir() -> PathBuf {
     workspace_root().join("tests/programs")
 }
 
-/// A fresh scratch directory under `target/e2e/`.
+/// A fresh scratch directory under `target/e2e/`, named `<tag>-<pid>-<n>`. A test
+/// process keeps its directories for inspection; the next one removes those of
+/// processes that are gone ([`sweep_stale_scratch`]).
 pub fn scratch_dir(tag: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
+    static SWEEP: std::sync::Once = std::sync::Once::new();
+    let root = workspace_root().join("target/e2e");
+    SWEEP.call_once(|| sweep_stale_scratch(&root));
     let n = N.fetch_add(1, Ordering::Relaxed);
-    let dir = workspace_root()
-        .join("target/e2e")
-        .join(format!("{tag}-{}-{n}", std::process::id()));
+    let dir = root.join(format!("{tag}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Removes the scratch directories whose test process no longer runs (no
+/// `/proc/<pid>`). Without this every suite run left its builds behind: 41 GB after a
+/// few dozen runs. Directories of a live process (another suite running beside this
+/// one, from this or another checkout's harness) are left alone.
+fn sweep_stale_scratch(root: &Path) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        let mut parts = name.rsplit('-');
+        let (Some(_n), Some(pid)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
 }
 
 fn is_cxx(src: &str) -> bool {
