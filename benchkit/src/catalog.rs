@@ -237,7 +237,7 @@ pub enum Reports {
     /// `<prog>.<pid>.taintprof.json`, or the raw run record `<prog>.<pid>.taintprof.rec`
     /// alone (analysed by the bench): must show parameter-dependent loops.
     Taint,
-    /// `<prog>.<pid>.denormal.json` (compiler mode).
+    /// `<prog>.<pid>.denormal.rec` (compiler mode; its report made by the bench).
     Denormal,
     /// `<prog>.<pid>.dip.json` (exceptions mode, written by `taintprof dip`).
     Dip,

@@ -1362,10 +1362,11 @@ fn last_taint_report(dir: &Path) -> Option<PathBuf> {
 fn show_denormal_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> bool {
     println!();
     println!("What the {} runs found (denormal reports)", c.name);
+    // Compiler mode: the denormal record the runtime writes (analysed by `load`).
     let suffix = if c.reports == Reports::Dip {
         denormal::EXCEPTIONS_SUFFIX
     } else {
-        denormal::COMPILER_SUFFIX
+        denormal::RECORD_SUFFIX
     };
     let mut ok = true;
     let dip = c.reports == Reports::Dip;

@@ -1,14 +1,15 @@
 //! `taintprof run`: run an instrumented program, then summarize the report(s) it wrote.
-//! Taint reports (`.taintprof.json`), raw run records (`.taintprof.rec`) and denormal
-//! reports (`.denormal.json`, from builds with `--tp-mode=denormal`) are recognized.
+//! Taint reports (`.taintprof.json`), raw run records (`.taintprof.rec`), denormal
+//! records (`.denormal.rec`, from builds with `--tp-mode=denormal`) and denormal reports
+//! (`.denormal.json`) are recognized.
 //!
 //! The program runs with `TAINTPROF_OUT` set to the report directory and its output
 //! goes straight to the terminal. Afterwards every report that appeared in (or was
 //! rewritten in) that directory during the run is summarized on stderr: the program's
 //! own first, then those of its child processes. A new record without a new JSON report
 //! of the same name (`<prog>.<pid>`) is analysed here (`taintprof_model`) into that
-//! report, written next to it ([`report_from_record`]): the runtime writes only the
-//! record (a JSON report written by something else, an older runtime or a test's fake
+//! report, written next to it ([`report_from_record`]; a denormal record into
+//! `<prog>.<pid>.denormal.json`): the runtime writes only the record (a JSON report written by something else, an older runtime or a test's fake
 //! program, is shown as it is). While the program runs, taintprof ignores
 //! SIGINT and SIGQUIT (as `system()` does), so Ctrl-C stops the program, and the report
 //! it wrote on the way out is still shown.
@@ -44,10 +45,11 @@ fn parse_run_file_name<'a>(file_name: &'a str, suffix: &str) -> Option<(&'a str,
 /// Suffix of every raw run record.
 pub const RECORD_SUFFIX: &str = ".taintprof.rec";
 
-/// If `file_name` is a raw run record name (`<program>.<pid>.taintprof.rec`), its
-/// program name and pid.
+/// If `file_name` is a raw run record name (`<program>.<pid>.taintprof.rec`) or a
+/// denormal record name (`<program>.<pid>.denormal.rec`), its program name and pid.
 pub fn parse_record_name(file_name: &str) -> Option<(&str, u32)> {
     parse_run_file_name(file_name, RECORD_SUFFIX)
+        .or_else(|| parse_run_file_name(file_name, crate::denormal::RECORD_SUFFIX))
 }
 
 /// If `file_name` is a taint or denormal run report, its program name and pid.
@@ -181,10 +183,17 @@ pub fn new_reports(
 
 /// The reports of the new files `new` (in that order): a JSON report as is; a raw run
 /// record without a new JSON report of the same name analysed into one
-/// ([`report_from_record`]), or the error saying why it could not be.
+/// ([`report_from_record`]), a denormal record likewise into its denormal report
+/// (`crate::denormal::report_from_record`), or the error saying why it could not be.
 pub fn reports_of_new_files(new: &[PathBuf]) -> Vec<Result<PathBuf, String>> {
     let mut out = Vec::new();
     for p in new {
+        if let Some(json) = crate::denormal::report_path_of_record(p) {
+            if !new.contains(&json) {
+                out.push(crate::denormal::report_from_record(p));
+            }
+            continue;
+        }
         match report_path_of_record(p) {
             // The runtime (or whatever ran) wrote the report too: shown in its place.
             Some(json) if new.contains(&json) => {}

@@ -25,6 +25,7 @@
 #![forbid(unsafe_code)]
 
 pub mod classify;
+pub mod denormal;
 pub mod json;
 pub mod labels;
 pub mod paths;

@@ -209,7 +209,8 @@ pub const ATTR_FIXED_LEN: usize = 4;
 
 /// `RunInfo::mode`: taint mode (`libtaintprof_rt` with taint modules).
 pub const MODE_TAINT: u16 = 1;
-/// `RunInfo::mode`: denormal mode (reserved: its record is not specified yet).
+/// `RunInfo::mode`: denormal mode (reserved: a denormal-mode process writes the
+/// denormal record instead, [`crate::denormal`]).
 pub const MODE_DENORMAL: u16 = 2;
 
 /// `LabelLayout::flags`: the split was on at start-up and a ninth registration turned it

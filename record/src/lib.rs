@@ -76,6 +76,7 @@
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
+pub mod denormal;
 pub mod format;
 #[cfg(feature = "std")]
 pub mod hash;

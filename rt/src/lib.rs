@@ -50,9 +50,10 @@
 //!   `__tpd_register_module`, `__tpd_thread_counters`, `__tpd_op`, `__tpd_load`,
 //!   `__tpd_store`, `__tpd_array_enter/leave`, `__tpd_alloc`, `__tpd_release` and the TLS
 //!   slots `__tpd_counters_tls`, `__tpd_arg_tags_tls`, `__tpd_ret_tag_tls`.
-//! * **Output**: one JSON report per process, `docs/report-schema.md`: the taint report,
-//!   or the denormal report if only denormal-mode modules registered; next to a taint
-//!   report, the raw run record `<prog>.<pid>.taintprof.rec` (`docs/internal/record.md`).
+//! * **Output**: one raw record per process (`docs/internal/record.md`), never an
+//!   analysed report: the raw run record `<prog>.<pid>.taintprof.rec`, or the denormal
+//!   record `<prog>.<pid>.denormal.rec` if only denormal-mode modules registered; the
+//!   driver makes the reports of `docs/report-schema.md` from them (`taintprof-model`).
 //!
 //! ## Rules every module follows
 //!

@@ -236,14 +236,14 @@ fn hash(k: usize) -> usize {
 
 /// An open-addressing map from a non-null pointer (as `usize`) to a `u32`, in `mmap`
 /// scratch: linear probing, load factor at most 1/2, doubled when full.
-struct PtrMap {
+pub(crate) struct PtrMap {
     /// `(key, value)`; key 0 = empty slot. The length is a power of two (or 0).
     slots: MmapVec<(usize, u32)>,
     len: usize,
 }
 
 impl PtrMap {
-    const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         PtrMap {
             slots: MmapVec::new(),
             len: 0,
@@ -251,7 +251,7 @@ impl PtrMap {
     }
 
     /// Empties the map and makes room for `n` keys. False when out of memory.
-    fn reset(&mut self, n: usize) -> bool {
+    pub(crate) fn reset(&mut self, n: usize) -> bool {
         self.len = 0;
         self.slots.truncate(0);
         let Some(cap) = n.saturating_mul(2).max(16).checked_next_power_of_two() else {
@@ -279,7 +279,7 @@ impl PtrMap {
     }
 
     #[inline]
-    fn get(&self, k: usize) -> Option<u32> {
+    pub(crate) fn get(&self, k: usize) -> Option<u32> {
         let i = self.find(k)?;
         match self.slots.as_slice().get(i) {
             Some(&(key, v)) if key == k && k != 0 => Some(v),
@@ -300,7 +300,7 @@ impl PtrMap {
     }
 
     /// Inserts or replaces `k → v`. False when out of memory (or `k` is 0).
-    fn insert(&mut self, k: usize, v: u32) -> bool {
+    pub(crate) fn insert(&mut self, k: usize, v: u32) -> bool {
         if k == 0 {
             return false;
         }

@@ -1,9 +1,10 @@
-//! What a process writes when it ends: in taint mode the raw run record
-//! (`<prog>.<pid>.taintprof.rec`, [`crate::record`], `docs/internal/record.md`), in
-//! denormal mode the denormal report (`<prog>.<pid>.denormal.json`,
-//! [`crate::denormal::report`]). The runtime records, the driver analyses
-//! (docs/design.md, decision 7): the taint report (`docs/report-schema.md`) is made from
-//! the record by `taintprof-model`, offline (`taintprof report`, `taintprof run`).
+//! What a process writes when it ends: a raw record of the run, never an analysed
+//! report. The runtime records, the driver analyses (docs/design.md, decision 7): in
+//! taint mode the raw run record (`<prog>.<pid>.taintprof.rec`, [`crate::record`],
+//! `docs/internal/record.md`), from which `taintprof-model` makes the taint report
+//! (`docs/report-schema.md`) offline (`taintprof report`, `taintprof run`); in denormal
+//! mode the denormal record (`<prog>.<pid>.denormal.rec`, [`crate::denormal::record`]),
+//! from which it makes the denormal report (`taintprof denormals`, `taintprof run`).
 //!
 //! ## When
 //!
@@ -22,7 +23,8 @@
 //! `$TAINTPROF_OUT/<prog>.<pid>.<suffix>` (default directory: the working directory at
 //! start-up; created if missing; `<prog>.before-exec.<pid>` before an `exec`), written to
 //! a temporary file in the same directory and renamed into place, then `taintprof:
-//! record written to <path> (`taintprof report` reads it)` on stderr
+//! record written to <path> (`taintprof report` reads it)` on stderr (`taintprof
+//! denormals` for a denormal record)
 //! (`TAINTPROF_QUIET=1` silences it). `<prog>` is the basename of `/proc/self/exe`.
 //!
 //! ## How
@@ -198,18 +200,20 @@ pub(crate) fn monotonic_secs() -> f64 {
 
 /// Announces a report that will take a while to write; returns the start time if so.
 fn announce_writing() -> Option<f64> {
+    if crate::denormal::mode::report_is_denormal() {
+        if !options::verbose() {
+            return None;
+        }
+        crate::diag!("writing the denormal record");
+        return Some(monotonic_secs());
+    }
     let contexts = context::context_count();
     let big = contexts >= LARGE_REPORT_CONTEXTS;
     if !(options::verbose() || (big && !options::quiet())) {
         return None;
     }
     crate::diag!(
-        "writing the {}: {} calling contexts in {} thread{}{}",
-        if crate::denormal::mode::report_is_denormal() {
-            "report"
-        } else {
-            "record"
-        },
+        "writing the record: {} calling contexts in {} thread{}{}",
         contexts,
         context::thread_count(),
         if context::thread_count() == 1 {
@@ -236,41 +240,54 @@ impl core::fmt::Display for SizeAndTime {
     }
 }
 
-/// Writes the denormal report (`<prog>.<pid>.denormal.json`, [`crate::denormal::report`])
-/// for `exit` into its final place, atomically (`taintprof_sigsafe::file::write_atomic`:
-/// a temporary file in the same directory, then `rename`), with a last snapshot unless
-/// the report is mid-run. The number of bytes, or Err(errno); `path_out` says where
-/// either way.
-fn write_denormal_report(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<u64, i32> {
+/// Takes the last snapshot of a denormal-mode run (none for a mid-run output).
+fn final_snapshot(exit: Exit) {
+    let last = match exit {
+        Exit::Code(_) => Some(&b"exit"[..]),
+        Exit::Signal(sig) => Some(signals::name(sig).as_bytes()),
+        Exit::Immediate(_) => Some(&b"_exit"[..]),
+        Exit::Exec => Some(&b"exec"[..]),
+        Exit::Running => None,
+    };
+    if let Some(why) = last {
+        crate::denormal::snapshot::take_final(why);
+    }
+}
+
+/// The report's file sink as the denormal writer's [`taintprof_record::Out`].
+struct DnFileOut<'a>(&'a mut taintprof_sigsafe::io::FdSink);
+
+impl taintprof_record::Out for DnFileOut<'_> {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> bool {
+        self.0.put(bytes);
+        self.0.error().is_none()
+    }
+}
+
+/// Writes the denormal record (`<prog>.<pid>.denormal.rec`,
+/// [`crate::denormal::record`]) for `exit` into its final place, atomically. The number
+/// of bytes, or Err(errno); `path_out` says where either way.
+fn write_denormal_record(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<u64, i32> {
     let prog = ProgramId::get();
     let pid = getpid();
-    output_path(&prog, pid, exit, "denormal.json", path_out)?;
+    output_path(&prog, pid, exit, "denormal.rec", path_out)?;
     write_atomic(path_out.as_bytes(), Durability::Rename, |sink| {
-        let last = match exit {
-            Exit::Code(_) => Some(&b"exit"[..]),
-            Exit::Signal(sig) => Some(signals::name(sig).as_bytes()),
-            Exit::Immediate(_) => Some(&b"_exit"[..]),
-            Exit::Exec => Some(&b"exec"[..]),
-            Exit::Running => None,
-        };
-        if let Some(why) = last {
-            crate::denormal::snapshot::take_final(why);
-        }
-        let inp = crate::denormal::report::Inputs {
+        let inp = crate::denormal::record::Inputs {
             name: prog.name(),
             path: prog.path.as_bytes(),
             argv: init::argv(),
             pid,
             exit,
         };
-        crate::denormal::report::write_json(&inp, sink);
+        crate::denormal::record::write_record(&inp, DnFileOut(sink));
     })
 }
 
 /// `<dir>/<prog>[.before-exec].<pid>.<suffix>` in the report directory (created if
 /// missing), into `path_out`: the name of every file this process writes for `exit`
-/// (`suffix` `taintprof.rec` for the raw run record, `denormal.json` for the denormal
-/// report). `Err(ENAMETOOLONG)` if it does not fit.
+/// (`suffix` `taintprof.rec` for the raw run record, `denormal.rec` for the denormal
+/// record). `Err(ENAMETOOLONG)` if it does not fit.
 pub(crate) fn output_path(
     prog: &ProgramId,
     pid: i32,
@@ -343,22 +360,26 @@ struct Written {
     result: Result<u64, i32>,
     /// Seconds it took (when they are shown).
     secs: Option<f64>,
-    /// The file is the raw run record (taint mode); else the denormal report.
-    record: bool,
+    /// The file is the denormal record (denormal mode); else the raw run record.
+    denormal: bool,
 }
 
 /// Writes this process's output for `exit` into `path`: in taint mode the raw run
 /// record ([`crate::record`]) from one snapshot of the loops in flight (the driver makes
-/// the report from it, `taintprof report`); in denormal mode the denormal report.
+/// the report from it, `taintprof report`); in denormal mode the denormal record, after
+/// the last snapshot ([`crate::denormal::record`]; `taintprof denormals`).
 /// `timed`: measure it (the message shows the time).
 fn write_outputs(exit: Exit, timed: bool, path: &mut StackBuf<4096>) -> Written {
     let t0 = timed.then(monotonic_secs);
     if crate::denormal::mode::report_is_denormal() {
-        let result = write_denormal_report(exit, path);
+        final_snapshot(exit);
+        WRITING_RECORD.store(true, SeqCst);
+        let result = write_denormal_record(exit, path);
+        WRITING_RECORD.store(false, SeqCst);
         return Written {
             result,
             secs: t0.map(|a| monotonic_secs() - a),
-            record: false,
+            denormal: true,
         };
     }
     crate::inflight::snapshot();
@@ -369,7 +390,7 @@ fn write_outputs(exit: Exit, timed: bool, path: &mut StackBuf<4096>) -> Written 
     Written {
         result,
         secs: t0.map(|a| monotonic_secs() - a),
-        record: true,
+        denormal: false,
     }
 }
 
@@ -405,23 +426,21 @@ fn report_error(w: &Written, path: &StackBuf<4096>, err: i32) {
 }
 
 /// What was written, for messages.
-fn what(w: &Written) -> &'static str {
-    if w.record {
-        "record"
-    } else {
-        "report"
-    }
+fn what(_: &Written) -> &'static str {
+    "record"
 }
 
-/// ` (`taintprof report` reads it)` after a record's line: a user who ran the program
-/// directly learns what to do with the file.
+/// ` (`taintprof report` reads it)` after a record's line (`taintprof denormals` for a
+/// denormal record): a user who ran the program directly learns what to do with the
+/// file.
 struct ReadHint<'a>(&'a Written);
 impl core::fmt::Display for ReadHint<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        if self.0.record {
-            f.write_str(" (`taintprof report` reads it)")?;
+        if self.0.denormal {
+            f.write_str(" (`taintprof denormals` reads it)")
+        } else {
+            f.write_str(" (`taintprof report` reads it)")
         }
-        Ok(())
     }
 }
 

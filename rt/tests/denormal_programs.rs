@@ -1,6 +1,7 @@
 //! Integration tests of denormal mode: `tests/c/fake_denormal.c` calls the denormal
 //! hooks by hand the way the pass will (declaring the v3 descriptors in C), links the
-//! staticlib, runs, and the tests check `<prog>.<pid>.denormal.json`.
+//! staticlib, runs, and the tests check the report the offline analysis makes of
+//! `<prog>.<pid>.denormal.rec` (`taintprof_model::denormal`).
 //!
 //! Cold-path cost per event (optimized runtime):
 //!
@@ -76,9 +77,9 @@ impl Run {
         v.sort();
         v
     }
-    /// The one report of the run: `kind` "denormal", the runtime's
-    /// `<prog>.<pid>.denormal.json` (and no other file); `kind` "taintprof" (a program
-    /// that mixes modes), the report the offline analysis makes of the run's one raw run
+    /// The one report of the run, as the offline analysis makes it of the run's one
+    /// record: `kind` "denormal", of the denormal record `<prog>.<pid>.denormal.rec` (and
+    /// no other file); `kind` "taintprof" (a program that mixes modes), of the raw run
     /// record `<prog>.<pid>.taintprof.rec`.
     fn report(&self, kind: &str) -> Value {
         if kind == "taintprof" {
@@ -96,10 +97,10 @@ impl Run {
         assert_eq!(files.len(), 1, "{files:?}\nstderr: {}", self.stderr());
         let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
         assert!(
-            name.starts_with("fake_denormal.") && name.ends_with(&format!(".{kind}.json")),
+            name.starts_with("fake_denormal.") && name.ends_with(&format!(".{kind}.rec")),
             "{name}"
         );
-        serde_json::from_slice(&std::fs::read(&files[0]).unwrap()).unwrap()
+        taintprof_tests::denormal_model_report(&files[0])
     }
 }
 
@@ -317,7 +318,12 @@ fn jacobi_report_reads_like_the_thesis() {
         .unwrap();
     let total: u64 = om["counts"].as_array().unwrap().iter().map(u).sum();
     assert_eq!(total, origin("a", "b"));
-    assert!(r.stderr().contains("denormal.json"), "{}", r.stderr());
+    assert!(
+        r.stderr()
+            .contains("denormal.rec (`taintprof denormals` reads it)"),
+        "{}",
+        r.stderr()
+    );
 }
 
 #[test]
@@ -334,7 +340,7 @@ fn a_crash_leaves_a_partial_denormal_report() {
     assert!(u(&v["totals"]["denormal_loads"]) > 0);
     assert!(r
         .stderr()
-        .contains("received SIGSEGV; partial report written to"));
+        .contains("received SIGSEGV; partial record written to"));
 }
 
 #[test]

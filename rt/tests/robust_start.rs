@@ -328,9 +328,9 @@ fn an_unlimited_stack_limit_does_not_stop_denormal_mode() {
             &["-pthread", "--tp-mode=denormal"],
         );
         let dir = check_unlimited_run(&b, "denormal");
-        let reports = files_ending(&dir, ".denormal.json");
-        assert_eq!(reports.len(), 1, "[{opt}] {reports:?}");
-        let v: Value = serde_json::from_slice(&std::fs::read(&reports[0]).unwrap()).unwrap();
+        let records = files_ending(&dir, ".denormal.rec");
+        assert_eq!(records.len(), 1, "[{opt}] {records:?}");
+        let v: Value = taintprof_tests::denormal_model_report(&records[0]);
         assert_eq!(v["schema"], "taintprof.denormal");
         let a = v["arrays"]
             .as_array()

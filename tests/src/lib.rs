@@ -266,7 +266,9 @@ pub struct Run {
     pub out_dir: PathBuf,
     /// Every taint report the process tree wrote.
     pub reports: Vec<PathBuf>,
-    /// Every denormal report (`*.denormal.json`) the process tree wrote.
+    /// Every denormal report (`*.denormal.json`) of the process tree: made by the
+    /// harness from the denormal records the runtime wrote
+    /// ([`denormal_reports_from_records`], as `taintprof run` does).
     pub denormal_reports: Vec<PathBuf>,
     /// The taint reports of [`Run::reports`] the harness made from raw run records
     /// (the runtime wrote the record only): [`reports_from_records`].
@@ -382,6 +384,7 @@ impl Build {
         }
         let output = cmd.output().expect("cannot run the instrumented program");
         let (made_from_records, unanalysable_records) = analyse_records(&out_dir);
+        denormal_reports_from_records(&out_dir);
         let files_ending = |suffix: &str| {
             let mut v: Vec<PathBuf> = std::fs::read_dir(&out_dir)
                 .unwrap()
@@ -784,6 +787,47 @@ fn analyse_records(dir: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, String)>) {
         made.push(json);
     }
     (made, failed)
+}
+
+/// The denormal report of the denormal record at `rec` (`<prog>.<pid>.denormal.rec`), as
+/// `taintprof run` and `taintprof denormals` make it (`taintprof_model::denormal`).
+pub fn denormal_model_report(rec: &Path) -> Value {
+    taintprof_model::denormal::denormal_report_of_file(rec)
+        .unwrap_or_else(|e| panic!("the offline analysis of {} failed: {e}", rec.display()))
+}
+
+/// What `taintprof run` does after a run with the denormal records: every denormal
+/// record (`<prog>.<pid>.denormal.rec`) in `dir` without a denormal report of the same
+/// name next to it is analysed (`taintprof_model::denormal`) into that report
+/// (`<prog>.<pid>.denormal.json`, as `taintprof run` writes it, through a temporary
+/// file renamed into place). Returns the reports made, sorted;
+/// panics on a record that cannot be analysed.
+pub fn denormal_reports_from_records(dir: &Path) -> Vec<PathBuf> {
+    let mut records: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".denormal.rec"))
+        .collect();
+    records.sort();
+    let mut made = vec![];
+    for rec in records {
+        let s = rec.to_string_lossy();
+        let json = PathBuf::from(format!(
+            "{}.denormal.json",
+            s.strip_suffix(".denormal.rec").unwrap_or(&s)
+        ));
+        if json.exists() {
+            continue;
+        }
+        let text = taintprof_model::denormal::to_text(&denormal_model_report(&rec), 3);
+        let name = json.file_name().unwrap().to_string_lossy().into_owned();
+        let tmp = json.with_file_name(format!(".{name}.tmp"));
+        std::fs::write(&tmp, text)
+            .and_then(|()| std::fs::rename(&tmp, &json))
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", json.display()));
+        made.push(json);
+    }
+    made
 }
 
 /// The taint report next to a raw run record: same directory, same `<prog>.<pid>` stem.

@@ -769,3 +769,82 @@ fn a_copied_struct_counts_its_floats_not_its_integers() {
         );
     });
 }
+
+/// A program killed by SIGTERM (a batch system's time limit) leaves its denormal record,
+/// written in the signal handler after a last snapshot; the offline analysis makes the
+/// same kind of report of it as of a normal exit, and `taintprof denormals` reads the
+/// record directly.
+#[test]
+fn a_killed_programs_denormal_record_is_analysed() {
+    use std::os::unix::process::ExitStatusExt;
+    at_each_level(&["dn_killed.c"], &[DN], |b| {
+        let run = b.run(&["40"]);
+        assert_eq!(
+            run.output.status.signal(),
+            Some(15),
+            "[{}] killed by SIGTERM\n{}",
+            b.opt,
+            run.stderr()
+        );
+        let records: Vec<_> = std::fs::read_dir(&run.out_dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().ends_with(".denormal.rec"))
+            .collect();
+        assert_eq!(records.len(), 1, "[{}] {records:?}", b.opt);
+        let r = run.denormal_report();
+        assert_eq!(
+            r["exit"],
+            serde_json::json!({"reason": "signal", "signal": "SIGTERM", "number": 15}),
+            "[{}]",
+            b.opt
+        );
+        let labels: Vec<&str> = r["snapshots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["label"].as_str().unwrap())
+            .collect();
+        assert_eq!(labels.last(), Some(&"SIGTERM"), "[{}] {labels:?}", b.opt);
+        let g = array(&r, "grid");
+        assert!(u(&g["denormal_writes"]) > 0, "[{}] {g}", b.opt);
+        assert!(u(&g["denormal_reads"]) > 0, "[{}] {g}", b.opt);
+        let line = line_of_marker(&b.sources, "@update");
+        let ops: u64 = r["sites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["line"] == line) // fmul, or fmuladd where contracted
+            .map(|s| u(&s["denormal_operands"]))
+            .sum();
+        assert!(ops > 0, "[{}] {}", b.opt, r["sites"]);
+
+        // The driver reads the record itself (by its magic number, not its name) ...
+        let copy = run.out_dir.join("copy.bin");
+        std::fs::copy(&records[0], &copy).unwrap();
+        let out = run_cmd(
+            std::process::Command::new(bin_dir().join("taintprof"))
+                .args(["denormals", "--json"])
+                .arg(&copy),
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "[{}] {err}", b.opt);
+        let shown: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(shown.to_string().contains("grid"), "[{}] {shown}", b.opt);
+        // ... and `taintprof report` says what it is.
+        let out = run_cmd(
+            std::process::Command::new(bin_dir().join("taintprof"))
+                .arg("report")
+                .arg(&records[0]),
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success()
+                && err.contains("a denormal record")
+                && err.contains("taintprof denormals"),
+            "[{}] {err}",
+            b.opt
+        );
+    });
+}

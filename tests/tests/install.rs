@@ -213,6 +213,7 @@ fn run_app(build: &Path, out: &Path, arg: &str) -> Vec<PathBuf> {
     // A runtime that writes only the raw run record: its report, as `taintprof run`
     // makes it.
     reports_from_records(out);
+    denormal_reports_from_records(out);
     let mut files: Vec<PathBuf> = std::fs::read_dir(out)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -279,8 +280,10 @@ fn denormal_and_time_modes() {
     let out = tmp.join("out-denormal");
     let files = run_app(&build, &out, "200");
     assert!(
-        files.len() == 1 && files[0].to_string_lossy().ends_with(".denormal.json"),
-        "a denormal-mode build writes one denormal report: {files:?}"
+        files.len() == 2
+            && files[0].to_string_lossy().ends_with(".denormal.json")
+            && files[1].to_string_lossy().ends_with(".denormal.rec"),
+        "a denormal-mode build writes one denormal record (and its report is made from it): {files:?}"
     );
 
     let out = configure(&tmp.join("build-time"), &["-DAPP_MODE=time"]);

@@ -98,14 +98,17 @@ taintprof report app.4242.taintprof.json --why smooth:30 n")]
         statics: Vec<PathBuf>,
     },
     /// Print a denormal report (either mode): the instruction profile by function, the
-    /// arrays with their roles, origins, creators, denormals over time, warnings.
+    /// arrays with their roles, origins, creators, denormals over time, warnings. A
+    /// denormal record (what a --tp-mode=denormal program writes) is analysed first.
     #[command(after_help = "Examples:\n  \
+taintprof denormals jacobi.4242.denormal.rec\n  \
 taintprof denormals jacobi.4242.denormal.json\n  \
 taintprof denormals jacobi.4242.denormal.json --html jacobi-html   (open jacobi-html/index.html)\n  \
 taintprof denormals stencil.77.dip.json --top 10\n  \
 taintprof denormals stencil.77.dip.json --compare stencil.80.denormal.json")]
     Denormals {
-        /// The report (<program>.<pid>.denormal.json or <program>.<pid>.dip.json).
+        /// The report (<program>.<pid>.denormal.json or <program>.<pid>.dip.json), or a
+        /// denormal record (<program>.<pid>.denormal.rec).
         #[arg(value_name = "REPORT")]
         file: PathBuf,
         /// Also write DIR/index.html with the tables and PNG pictures: heatmaps of every
@@ -152,7 +155,7 @@ taintprof dip --compare app.4242.denormal.json -- ./app")]
         #[arg(long, value_name = "N")]
         top: Option<usize>,
         /// Compare the result with a compiler-mode report of the same program
-        /// (<program>.<pid>.denormal.json), line by line.
+        /// (<program>.<pid>.denormal.json, or its record .denormal.rec), line by line.
         #[arg(long, value_name = "REPORT")]
         compare: Option<PathBuf>,
         /// The program and its arguments.

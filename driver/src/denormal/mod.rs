@@ -9,16 +9,18 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | this one | loading and validating a report ([`load`], [`parse`]), report file names |
+//! | this one | loading and validating a report ([`load`], [`parse`]), denormal records analysed into reports ([`report_from_record`]), report file names |
 //! | [`summary`] | the presentation model: header, instruction profile by function, arrays with their roles, origins, creators, over time; the `--json` output |
 //! | [`render`] | the model as text (full and short) |
 //! | [`html`] | `--html DIR`: `index.html` with the same tables and the pictures |
 //! | [`image`] | drawing: heatmap strips, origin maps, timeline and bar charts, PNG files |
 //! | [`compare`] | `taintprof dip --compare`: exception counts against a compiler-mode report, line by line |
 //!
-//! Like the taint report's modules, nothing here derives analysis results: roles,
-//! origins and creators come from the runtime; the driver counts and selects for
-//! display.
+//! Compiler-mode programs write a denormal record (`<prog>.<pid>.denormal.rec`), not a
+//! report: [`load`] and `taintprof run` ([`report_from_record`]) make the report from
+//! it with `taintprof_model::denormal`, the offline analysis. Like the taint report's
+//! modules, nothing here derives analysis results: roles, origins and creators come from
+//! that analysis; the driver counts and selects for display.
 
 pub mod compare;
 pub mod html;
@@ -26,7 +28,7 @@ pub mod image;
 pub mod render;
 pub mod summary;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 pub use taintprof_symbolize::report::DenormalReport;
 use taintprof_symbolize::report::{MIN_VERSION, MODE_COMPILER, MODE_EXCEPTIONS, SCHEMA, VERSION};
 
@@ -47,8 +49,79 @@ pub fn parse_name<'a>(file_name: &'a str, suffix: &str) -> Option<(&'a str, u32)
     Some((name, pid.parse().ok()?))
 }
 
-/// Reads and validates a denormal report. Errors are one line and name the file.
+/// File-name suffix of the denormal records compiler-mode programs write (the runtime
+/// records, the driver analyses: [`report_from_record`]).
+pub const RECORD_SUFFIX: &str = ".denormal.rec";
+
+/// Whether the file at `path` is a denormal record (by its magic number, not its name).
+pub fn is_record(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| head == taintprof_record::denormal::DN_MAGIC)
+}
+
+/// The denormal report of the denormal record at `path` (`taintprof_model::denormal`),
+/// as a JSON value. The error is one line naming the file and what to do.
+pub fn analyse_record(path: &Path) -> Result<serde_json::Value, String> {
+    use taintprof_record::denormal::read::DnError;
+    taintprof_model::denormal::denormal_report_of_file(path).map_err(|e| {
+        let hint = match &e {
+            DnError::NewerVersion { .. } => "",
+            DnError::Io(_) => "; check that the file is readable",
+            _ => "; no report can be made from it (was the process killed while writing it?): run the program again and let it end",
+        };
+        format!("cannot analyse the denormal record {}: {e}{hint}", path.display())
+    })
+}
+
+/// The denormal report next to the denormal record `record`: the same directory and
+/// `<prog>.<pid>` stem, `.denormal.json` (`None` if `record` is not named like one).
+pub fn report_path_of_record(record: &Path) -> Option<PathBuf> {
+    let name = record.file_name()?.to_str()?;
+    parse_name(name, RECORD_SUFFIX)?;
+    let stem = name.strip_suffix(RECORD_SUFFIX)?;
+    Some(record.with_file_name(format!("{stem}{COMPILER_SUFFIX}")))
+}
+
+/// Analyses the denormal record `record` and writes its report next to it
+/// ([`report_path_of_record`]; JSON indented by two spaces down to the rows of its
+/// tables, compact below, a final newline: `taintprof_model::denormal::to_text`),
+/// atomically.
+/// Returns the report's path.
+pub fn report_from_record(record: &Path) -> Result<PathBuf, String> {
+    let target = report_path_of_record(record).ok_or_else(|| {
+        format!(
+            "{} is not named like a denormal record (<program>.<pid>{RECORD_SUFFIX})",
+            record.display()
+        )
+    })?;
+    let value = analyse_record(record)?;
+    let text = taintprof_model::denormal::to_text(&value, 3);
+    crate::run::write_atomically(&target, text.as_bytes()).map_err(|e| {
+        format!(
+            "cannot write {} (the report of {}): {e}; run `taintprof denormals {}` instead",
+            target.display(),
+            record.display(),
+            record.display()
+        )
+    })?;
+    Ok(target)
+}
+
+/// Reads and validates a denormal report, or analyses a denormal record into one
+/// (detected by its magic number). Errors are one line and name the file.
 pub fn load(path: &Path) -> Result<DenormalReport, String> {
+    if is_record(path) {
+        let value = analyse_record(path)?;
+        return parse_value(value).map_err(|e| {
+            format!(
+                "{}: {e} (a bug in taintprof's analysis: please report it with the record)",
+                path.display()
+            )
+        });
+    }
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     parse(&text).map_err(|e| format!("{}: {e}", path.display()))
@@ -63,6 +136,11 @@ pub fn parse(text: &str) -> Result<DenormalReport, String> {
             format!("not a taintprof report (not JSON: {e})")
         }
     })?;
+    parse_value(value)
+}
+
+/// Validates a denormal report's JSON value.
+pub fn parse_value(value: serde_json::Value) -> Result<DenormalReport, String> {
     let schema = value.get("schema").and_then(|s| s.as_str());
     let version = value.get("version").and_then(|v| v.as_u64());
     match schema {

@@ -458,6 +458,12 @@ pub fn load(path: &Path) -> Result<Report, LoadError> {
     if is_record(path) {
         return load_records(&[path]);
     }
+    if crate::denormal::is_record(path) {
+        return Err(LoadError::WrongKind(format!(
+            "{}: a denormal record: read it with `taintprof denormals FILE` (--html DIR for the pictures)",
+            path.display()
+        )));
+    }
     let text = std::fs::read_to_string(path)
         .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
     parse(&text).map_err(|e| match e {

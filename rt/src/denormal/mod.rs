@@ -12,7 +12,8 @@
 //! Instrumented code does the fast path (denormal checks, block counters). This module
 //! is the **cold path** (the hooks run once per denormal event — tens of millions of
 //! times in the Jacobi wavefront, so they take no lock, call no malloc and use per-thread
-//! caches) and the report.
+//! caches) and the record of it all. It analyses nothing: the report is made offline
+//! from the record (`taintprof-model`, docs/design.md, decision 7).
 //!
 //! ## Map (one concept per module)
 //!
@@ -29,7 +30,7 @@
 //! | [`keepregs`] | `__tpd_load_keepregs`, `__tpd_store_keepregs`: the memory hooks behind entries that preserve all registers (called with `preserve_allcc`) | on cache misses |
 //! | [`snapshot`] | snapshots and heatmap binning; `tp_snapshot`, the ops sampler thread, `SIGUSR1` | no |
 //! | [`fpenv`] | MXCSR (FTZ/DAZ) at start and exit | no |
-//! | [`report`] | the `taintprof.denormal` v2 report (`mode: compiler`) | no |
+//! | [`record`] | the denormal record (`<prog>.<pid>.denormal.rec`): the raw state above, written at exit; `taintprof-model` makes the `taintprof.denormal` report from it | no |
 //!
 //! ## Counting strategy (why per thread / why atomics)
 //!
@@ -38,9 +39,9 @@
 //!   indexed by `site_base(module) + site.index`: every thread in the Jacobi wavefront
 //!   hits the same handful of sites, and a shared relaxed atomic there would bounce one
 //!   cache line between all cores on every event. The owner updates them with a relaxed
-//!   load + store (a plain `add`); the report sums over threads.
+//!   load + store (a plain `add`); the record sums over threads.
 //! * **Creator counts** and **origin-pair counts** are per thread (small open-addressing
-//!   tables, owner-only writes) for the same reason, merged at report time.
+//!   tables, owner-only writes) for the same reason, merged offline (the record has each table).
 //! * **Per-element counters** (array heatmaps, origin maps) are shared relaxed atomics:
 //!   per-thread copies would multiply memory by the thread count, and different threads
 //!   mostly touch different elements, so there is little contention.
@@ -55,7 +56,7 @@ pub mod mode;
 pub mod modules;
 pub mod origins;
 pub mod ranges;
-pub mod report;
+pub mod record;
 pub mod snapshot;
 pub mod threads;
 

@@ -9,7 +9,7 @@
 //! the taint labels stay intact), and the taint report is written with the error in its
 //! warnings.
 //!
-//! The report written at exit is a denormal report iff some denormal module registered
+//! The record written at exit is a denormal record iff some denormal module registered
 //! and no taint module did.
 
 use core::ffi::c_char;
@@ -95,7 +95,7 @@ pub fn shadow_writes_allowed() -> bool {
     cfg!(test) || !mixed()
 }
 
-/// The report to write is a denormal report.
+/// The record to write is a denormal record.
 pub fn report_is_denormal() -> bool {
     ANY_DENORMAL.load(SeqCst) && !ANY_TAINT.load(SeqCst)
 }

@@ -793,7 +793,7 @@ fn snapshots_bin_and_reset_interval_counters() {
 
 #[test]
 fn roles_follow_the_read_write_ratio() {
-    use super::report::role;
+    use taintprof_model::denormal::role;
     assert_eq!(role(0, 0), "none");
     assert_eq!(role(100, 0), "source");
     assert_eq!(role(100, 10), "source");
@@ -942,18 +942,27 @@ fn vector_and_scalar_copies_of_an_operation_are_one_site_row() {
     assert_eq!(rows[0]["denormal_results"], 2);
 }
 
+/// The denormal report of the process so far, as the driver makes it.
 fn report_json() -> Value {
-    let mut out = Vec::new();
-    let inp = super::report::Inputs {
+    model_report()
+}
+
+/// The denormal report as the driver makes it: the runtime's record of the process so
+/// far (`super::record::write_record`, into memory), read back and analysed by
+/// `taintprof_model`.
+fn model_report() -> Value {
+    let inp = super::record::Inputs {
         name: b"unit",
         path: b"/x/unit",
         argv: &[],
         pid: 1,
         exit: crate::report::Exit::Code(0),
     };
-    super::report::write_json(&inp, &mut out);
-    serde_json::from_slice(&out)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out)))
+    let f = super::record::write_record(&inp, Vec::new());
+    assert!(f.ok, "the record is complete");
+    let r = taintprof_record::denormal::read::read(&f.out)
+        .unwrap_or_else(|e| panic!("the denormal record: {e}"));
+    taintprof_model::denormal::denormal_report(&r)
 }
 
 #[test]
