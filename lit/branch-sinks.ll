@@ -54,7 +54,8 @@
 ; CHECK-NEXT: call void @__tp_branch_update(ptr @taintprof.branches, i16 [[LALGO]], i64 [[BIT]])
 ; CHECK-NEXT: br label %[[CONT]]
 ; CHECK: [[CONT]]:
-; CHECK-NEXT: br i1 [[C]],
+; The conversions of labels both sides use (merged at this common dominator, tp_cse).
+; CHECK: br i1 [[C]],
 ; The loop's exit branch is not a branch sink: no check before it.
 ; CHECK: [[CMP:%.*]] = icmp slt i32 %.0, %1
 ; CHECK-NOT: @taintprof.branches

@@ -65,7 +65,7 @@ define <4 x double> @load_v4f64(ptr %p) {
 ; CHECK: [[W:%.*]] = bitcast <16 x i16> [[R]] to <8 x i32>
 ; CHECK-NEXT: [[H:%.*]] = lshr <8 x i32> [[W]], <i32 16,
 ; CHECK-NEXT: [[O:%.*]] = or <8 x i32> [[W]], [[H]]
-; CHECK-NEXT: [[L:%.*]] = trunc <8 x i32> [[O]] to <8 x i16>
+; CHECK: [[L:%.*]] = trunc <8 x i32> [[O]] to <8 x i16>
 ; CHECK: or <8 x i16> {{%.*}}, [[L]]
 define <8 x i16> @load_v8i16(ptr %p) {
   %v = load <8 x i16>, ptr %p

@@ -370,9 +370,14 @@ extern "C" unsigned tp_simplify(LLVMValueRef *Insts, unsigned N) {
 /// when the walk leaves a block): each of our operations is first simplified
 /// (InstSimplify, as `tp_simplify`; CSE makes `x | x` and `(a | b) | a` appear), then
 /// replaced by an equal one that dominates it, else entered in the table. Operations
-/// are equal only with equal flags (`TpExprKey`). Last, what nothing uses any more is
-/// deleted (as `tp_simplify` does), so this one walk is the whole clean-up after
-/// hoisting. Returns the number of instructions removed.
+/// are equal only with equal flags (`TpExprKey`). Our `i16` `or`s and conversions are
+/// also compared by their normal form (`TpLabels`: equal leaf sets are equal labels,
+/// whatever the tree), and after the walk conversions of one label in blocks that do not
+/// dominate each other are merged (`tpMergeConversions`); docs/internal/control-flow.md,
+/// "Cost", has the argument that no label changes. Last, what nothing uses any more is
+/// deleted (as `tp_simplify` does; replaced instructions stay in place until then, so that
+/// no new instruction reuses an address the tables hold), so this is the whole clean-up
+/// after hoisting. Returns the number of instructions removed.
 namespace {
 /// An operation's identity for CSE: opcode, result type, predicate or optional flags
 /// (`nuw`, `inbounds`, ... must match, so the kept copy never carries a flag the
@@ -442,6 +447,250 @@ static bool tpWorthSimplifying(Instruction *I) {
   return false;
 }
 
+// ----- Label algebra: `or` and `to_control` -----
+//
+// `to_control(c) = (c << s) | (c & hi)` (the pass's `control.rs`; `s` and `hi` are read
+// once per function) is idempotent and distributes over `or`; `or` is associative,
+// commutative and idempotent. So every label built from our `or`s and conversions is
+// `OR D | to_control(OR C)` for two sets of leaves `D` and `C` (values that are neither),
+// and two labels with the same sets are the same value, whatever the shape of their
+// trees. `TpLabKey` is that normal form: the leaves of `D` sorted, a null, those of `C`
+// sorted; the empty form is the label 0.
+namespace {
+using TpLabKey = SmallVector<Value *, 8>;
+struct TpLabKeyHash {
+  size_t operator()(const TpLabKey &K) const { return hash_combine_range(K.begin(), K.end()); }
+};
+/// Leaves beyond which a label is left as it is (a leaf to its users): keeps the clean-up
+/// linear on huge functions whose control labels OR hundreds of slots.
+constexpr size_t TpLabMaxLeaves = 24;
+
+struct TpLabels {
+  Value *Sh = nullptr, *Hi = nullptr;
+  DenseMap<Value *, TpLabKey> Keys;
+
+  /// `V` is `to_control(C)` with this function's shift and mask.
+  bool conversion(Instruction *I, Value *&C) {
+    auto *Or = dyn_cast<BinaryOperator>(I);
+    if (!Or || Or->getOpcode() != Instruction::Or)
+      return false;
+    for (unsigned K = 0; K < 2; ++K) {
+      auto *Shl = dyn_cast<BinaryOperator>(Or->getOperand(K));
+      auto *And = dyn_cast<BinaryOperator>(Or->getOperand(1 - K));
+      if (!Shl || Shl->getOpcode() != Instruction::Shl || !And ||
+          And->getOpcode() != Instruction::And || Shl->getOperand(0) != And->getOperand(0))
+        continue;
+      Value *S = Shl->getOperand(1), *H = And->getOperand(1);
+      if (!Sh) {
+        // The shift is the function's load of `__tp_ctrl_shift`.
+        auto *L = dyn_cast<LoadInst>(S);
+        auto *G = L ? dyn_cast<GlobalVariable>(L->getPointerOperand()) : nullptr;
+        if (!G || G->getName() != "__tp_ctrl_shift")
+          continue;
+        Sh = S;
+        Hi = H;
+      }
+      if (S != Sh || H != Hi)
+        continue;
+      C = Shl->getOperand(0);
+      return true;
+    }
+    return false;
+  }
+
+  /// The normal form of operand `V`.
+  TpLabKey key(Value *V) {
+    if (auto *C = dyn_cast<Constant>(V); C && C->isNullValue())
+      return TpLabKey{nullptr};
+    auto It = Keys.find(V);
+    if (It != Keys.end())
+      return It->second;
+    return TpLabKey{V, nullptr};
+  }
+
+  static void split(const TpLabKey &K, ArrayRef<Value *> &D, ArrayRef<Value *> &C) {
+    size_t Z = std::find(K.begin(), K.end(), nullptr) - K.begin();
+    D = ArrayRef<Value *>(K.data(), Z);
+    C = ArrayRef<Value *>(K.data() + Z + 1, K.size() - Z - 1);
+  }
+
+  static void unite(ArrayRef<Value *> A, ArrayRef<Value *> B, TpLabKey &Out) {
+    std::set_union(A.begin(), A.end(), B.begin(), B.end(), std::back_inserter(Out),
+                   std::less<Value *>());
+  }
+
+  /// `A | B`.
+  static TpLabKey orKey(const TpLabKey &A, const TpLabKey &B) {
+    ArrayRef<Value *> Da, Ca, Db, Cb;
+    split(A, Da, Ca);
+    split(B, Db, Cb);
+    TpLabKey K;
+    unite(Da, Db, K);
+    K.push_back(nullptr);
+    unite(Ca, Cb, K);
+    return K;
+  }
+
+  /// `to_control(A)`: every leaf on the converted side.
+  static TpLabKey convKey(const TpLabKey &A) {
+    ArrayRef<Value *> D, C;
+    split(A, D, C);
+    TpLabKey K{nullptr};
+    unite(D, C, K);
+    return K;
+  }
+
+  static bool convertedOnly(const TpLabKey &K) { return K.front() == nullptr; }
+
+  static bool within(ArrayRef<Value *> A, ArrayRef<Value *> B) {
+    return std::includes(B.begin(), B.end(), A.begin(), A.end(), std::less<Value *>());
+  }
+
+  /// Drop from `K` a leaf that is one of our label PHIs whose every incoming label is
+  /// contained in the rest of `K` (`p = phi [0], [x]` in `p | x`: the PHI adds nothing).
+  /// Only when every leaf of those incoming labels is defined in a block that strictly
+  /// dominates the PHI's: then the instance of the leaf the incoming label was computed
+  /// from is the instance `K` reads (a leaf defined later, in a loop around the PHI,
+  /// could be a newer one than the value the back edge carried).
+  void prunePhis(TpLabKey &K, DominatorTree &DT, SmallPtrSetImpl<Instruction *> &Ours) {
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (size_t Pos = 0; Pos < K.size() && !Changed; ++Pos) {
+        auto *P = dyn_cast_or_null<PHINode>(K[Pos]);
+        if (!P || !Ours.count(P) || P->getNumIncomingValues() > 16)
+          continue;
+        bool Conv = Pos > size_t(std::find(K.begin(), K.end(), nullptr) - K.begin());
+        TpLabKey Rest(K.begin(), K.end());
+        Rest.erase(Rest.begin() + Pos);
+        ArrayRef<Value *> RD, RC;
+        split(Rest, RD, RC);
+        bool Ok = true;
+        for (Value *V : P->incoming_values()) {
+          if (V == P)
+            continue;
+          TpLabKey VK = key(V);
+          if (Conv)
+            VK = convKey(VK);
+          ArrayRef<Value *> VD, VC;
+          split(VK, VD, VC);
+          for (ArrayRef<Value *> Side : {VD, VC})
+            for (Value *X : Side)
+              if (auto *XI = dyn_cast<Instruction>(X);
+                  XI && (XI->getParent() == P->getParent() ||
+                         !DT.dominates(XI->getParent(), P->getParent())))
+                Ok = false;
+          if (!Ok || !within(VD, RD) || !within(VC, RC)) {
+            Ok = false;
+            break;
+          }
+        }
+        if (Ok) {
+          K = Rest;
+          Changed = true;
+        }
+      }
+    }
+  }
+};
+} // namespace
+
+/// Several conversions `to_control(C)` of one label in blocks none of which dominates
+/// the others (error exits, one per call site, the edges into a join) become one, at
+/// the nearest common dominator `N` of their blocks, when that costs no run time: every
+/// path from `N` reaches one of the conversions before it comes back to `N` or returns
+/// (a path that ends the program, at an `unreachable`, may run it once more). So `N`
+/// runs at most as often as the conversions did. Returns the conversions replaced.
+static unsigned tpMergeConversions(Function &F, SmallPtrSetImpl<Instruction *> &Ours,
+                                   TpLabels &Lab, DominatorTree &DT,
+                                   SmallVectorImpl<Instruction *> &Merged) {
+  // Conversions by operand, in function order.
+  MapVector<Value *, SmallVector<Instruction *, 4>> ByOperand;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      Value *C;
+      if (Ours.count(&I) && !I.use_empty() && DT.isReachableFromEntry(&BB) &&
+          Lab.conversion(&I, C) &&
+          !isa<Constant>(C))
+        ByOperand[C].push_back(&I);
+    }
+  unsigned N = 0;
+  size_t Budget = 20 * (F.size() + 64) + 2000000;
+  for (auto &[C, Convs] : ByOperand) {
+    if (Convs.size() < 2 || Convs.size() > 64)
+      continue;
+    // The conversions no other one dominates (the CSE walk merges the rest into them).
+    SmallVector<Instruction *, 4> Tops;
+    for (Instruction *I : Convs)
+      if (llvm::none_of(Convs, [&](Instruction *J) { return J != I && DT.dominates(J, I); }))
+        Tops.push_back(I);
+    if (Tops.size() < 2)
+      continue;
+    SmallPtrSet<BasicBlock *, 8> Uses;
+    for (Instruction *I : Convs)
+      Uses.insert(I->getParent());
+    BasicBlock *Ncd = nullptr;
+    for (Instruction *I : Tops)
+      Ncd = Ncd ? DT.findNearestCommonDominator(Ncd, I->getParent()) : I->getParent();
+    if (!Ncd || Uses.count(Ncd))
+      continue;
+    Instruction *At = Ncd->getTerminator();
+    if (At->isEHPad())
+      continue; // a catchswitch: no room before it
+    auto Avail = [&](Value *V) {
+      auto *VI = dyn_cast<Instruction>(V);
+      return !VI || DT.dominates(VI, At);
+    };
+    if (!Avail(C) || !Avail(Lab.Sh) || !Avail(Lab.Hi))
+      continue;
+    // Every path from Ncd meets a conversion before Ncd again or a return.
+    SmallPtrSet<BasicBlock *, 32> Seen;
+    SmallVector<BasicBlock *, 32> Work;
+    bool Covered = true;
+    for (BasicBlock *S : successors(Ncd))
+      if (Seen.insert(S).second)
+        Work.push_back(S);
+    while (!Work.empty() && Covered) {
+      BasicBlock *B = Work.pop_back_val();
+      if (Budget == 0) {
+        Covered = false;
+        break;
+      }
+      --Budget;
+      if (Uses.count(B))
+        continue;
+      if (B == Ncd) {
+        Covered = false;
+        break;
+      }
+      Instruction *T = B->getTerminator();
+      if (succ_empty(B)) {
+        if (!isa<UnreachableInst>(T))
+          Covered = false;
+        continue;
+      }
+      for (BasicBlock *S : successors(B))
+        if (Seen.insert(S).second)
+          Work.push_back(S);
+    }
+    if (!Covered)
+      continue;
+    IRBuilder<> Bld(At);
+    Value *Up = Bld.CreateShl(C, Lab.Sh);
+    Value *Tw = Bld.CreateAnd(C, Lab.Hi);
+    Value *T = Bld.CreateOr(Up, Tw);
+    for (Value *X : {Up, Tw, T})
+      if (auto *XI = dyn_cast<Instruction>(X))
+        Ours.insert(XI);
+    for (Instruction *I : Convs) {
+      I->replaceAllUsesWith(T);
+      ++N;
+    }
+    if (auto *TI = dyn_cast<Instruction>(T))
+      Merged.push_back(TI);
+  }
+  return N;
+}
+
 extern "C" unsigned tp_cse(LLVMValueRef Fn, LLVMValueRef *Insts, unsigned NInsts) {
   Function &F = *unwrap<Function>(Fn);
   SmallPtrSet<Instruction *, 32> Ours = tpOurs(Insts, NInsts);
@@ -449,23 +698,42 @@ extern "C" unsigned tp_cse(LLVMValueRef Fn, LLVMValueRef *Insts, unsigned NInsts
     return 0;
   SimplifyQuery SQ(F.getDataLayout());
   DominatorTree DT(F);
+  TpLabels Lab;
+  // `TAINTPROF_NO_LABEL_ALGEBRA=1` turns the rewrites below off, or only some of them
+  // when it names them (`forms`, `phis`, `parts`, `merge`): for measuring.
+  const char *NoAlg = std::getenv("TAINTPROF_NO_LABEL_ALGEBRA");
+  auto Off = [&](const char *What) {
+    return NoAlg && (std::strcmp(NoAlg, "1") == 0 || std::strstr(NoAlg, What));
+  };
+  bool Algebra = !Off("forms");
+  bool Phis = !Off("phis"), Parts = !Off("parts"), Merge = !Off("merge");
   std::unordered_map<TpExprKey, Instruction *, TpExprKeyHash> Avail;
   Avail.reserve(Ours.size());
-  // Undo log: (key, what it mapped to before, or null).
+  std::unordered_map<TpLabKey, Instruction *, TpLabKeyHash> LabAvail;
+  // Undo logs: (key, what it mapped to before, or null).
   std::vector<std::pair<TpExprKey, Instruction *>> Undo;
+  std::vector<TpLabKey> LabUndo;
   // Explicit DFS (deep dominator trees would overflow the stack): a node and the undo
-  // log's size when it was entered; visited nodes are re-pushed once to be left.
-  std::vector<std::pair<DomTreeNode *, size_t>> Stack;
-  std::vector<bool> Left;
-  Stack.push_back({DT.getRootNode(), 0});
-  Left.push_back(false);
-  unsigned Removed = 0;
+  // logs' sizes when it was entered; visited nodes are re-pushed once to be left.
+  struct Frame {
+    DomTreeNode *N;
+    size_t Mark, LabMark;
+    bool Left;
+  };
+  std::vector<Frame> Stack;
+  Stack.push_back({DT.getRootNode(), 0, 0, false});
+  // Replaced instructions are left in place (without uses) and deleted at the end with
+  // the rest of the dead code: the tables and the label forms hold pointers to them,
+  // which a new instruction must not reuse.
+  auto Replace = [&](Instruction &I, Value *V) {
+    I.replaceAllUsesWith(V);
+    Lab.Keys.erase(&I);
+  };
+  Type *I16 = Type::getInt16Ty(F.getContext());
   while (!Stack.empty()) {
-    auto [N, Mark] = Stack.back();
-    if (Left.back()) {
-      Stack.pop_back();
-      Left.pop_back();
-      while (Undo.size() > Mark) {
+    Frame &Fr = Stack.back();
+    if (Fr.Left) {
+      while (Undo.size() > Fr.Mark) {
         auto &[K, Old] = Undo.back();
         if (Old)
           Avail[K] = Old;
@@ -473,20 +741,22 @@ extern "C" unsigned tp_cse(LLVMValueRef Fn, LLVMValueRef *Insts, unsigned NInsts
           Avail.erase(K);
         Undo.pop_back();
       }
+      while (LabUndo.size() > Fr.LabMark) {
+        LabAvail.erase(LabUndo.back());
+        LabUndo.pop_back();
+      }
+      Stack.pop_back();
       continue;
     }
-    Left.back() = true;
-    Stack.back().second = Undo.size();
-    for (Instruction &I : make_early_inc_range(*N->getBlock())) {
-      if (!Ours.count(&I))
+    Fr.Left = true;
+    Fr.Mark = Undo.size();
+    Fr.LabMark = LabUndo.size();
+    DomTreeNode *Node = Fr.N;
+    for (Instruction &I : *Node->getBlock()) {
+      if (!Ours.count(&I) || I.use_empty())
         continue;
       if (Value *V = tpWorthSimplifying(&I) ? simplifyInstruction(&I, SQ) : nullptr) {
-        I.replaceAllUsesWith(V);
-        if (isInstructionTriviallyDead(&I)) {
-          Ours.erase(&I);
-          I.eraseFromParent();
-          ++Removed;
-        }
+        Replace(I, V);
         continue;
       }
       TpExprKey K;
@@ -494,22 +764,116 @@ extern "C" unsigned tp_cse(LLVMValueRef Fn, LLVMValueRef *Insts, unsigned NInsts
         continue;
       auto It = Avail.find(K);
       if (It != Avail.end()) {
-        I.replaceAllUsesWith(It->second);
-        Ours.erase(&I);
-        I.eraseFromParent();
-        ++Removed;
+        Replace(I, It->second);
         continue;
       }
       Undo.push_back({K, nullptr});
       Avail.emplace(K, &I);
+      // The label's normal form: equal to an operand, to a dominating label with the
+      // same form, or (a conversion of `A | B`) to the OR of available conversions.
+      auto *BO = dyn_cast<BinaryOperator>(&I);
+      if (!Algebra || !BO || BO->getOpcode() != Instruction::Or || I.getType() != I16)
+        continue;
+      Value *C = nullptr;
+      bool Conv = Lab.conversion(&I, C);
+      TpLabKey L = Conv ? TpLabels::convKey(Lab.key(C))
+                        : TpLabels::orKey(Lab.key(I.getOperand(0)), Lab.key(I.getOperand(1)));
+      if (L.size() > TpLabMaxLeaves + 1)
+        continue;
+      if (Phis)
+        Lab.prunePhis(L, DT, Ours);
+      if (L.size() == 1) {
+        Replace(I, Constant::getNullValue(I16));
+        continue;
+      }
+      if (L.size() == 2 && L[1] == nullptr) {
+        Replace(I, L[0]); // one leaf, unconverted
+        continue;
+      }
+      if (!Conv) {
+        bool Done = false;
+        for (unsigned Op = 0; Op < 2 && !Done; ++Op)
+          if (Lab.key(I.getOperand(Op)) == L) {
+            Replace(I, I.getOperand(Op));
+            Done = true;
+          }
+        if (Done)
+          continue;
+      }
+      auto LIt = LabAvail.find(L);
+      if (LIt != LabAvail.end()) {
+        Replace(I, LIt->second);
+        continue;
+      }
+      if (Conv && Lab.key(C) == L) {
+        Replace(I, C); // converting what is converted already
+        continue;
+      }
+      // to_control(A | B) = to_control(A) | to_control(B), one `or` instead of three
+      // operations when both are at hand.
+      auto *CO = Conv ? dyn_cast<BinaryOperator>(C) : nullptr;
+      if (Parts && Conv && CO && CO->getOpcode() == Instruction::Or && Ours.count(CO)) {
+        Value *Parts[2] = {nullptr, nullptr};
+        for (unsigned Op = 0; Op < 2; ++Op) {
+          TpLabKey P = Lab.key(CO->getOperand(Op));
+          if (TpLabels::convertedOnly(P)) {
+            Parts[Op] = P.size() == 1 ? Constant::getNullValue(I16) : CO->getOperand(Op);
+            continue;
+          }
+          auto PIt = LabAvail.find(TpLabels::convKey(P));
+          if (PIt != LabAvail.end())
+            Parts[Op] = PIt->second;
+        }
+        if (Parts[0] && Parts[1]) {
+          IRBuilder<> Bld(&I);
+          Value *O = Bld.CreateOr(Parts[0], Parts[1]);
+          if (auto *OI = dyn_cast<Instruction>(O); OI && OI != &I && !Ours.count(OI)) {
+            Ours.insert(OI);
+            OI->setDebugLoc(I.getDebugLoc());
+            Lab.Keys[OI] = L;
+            LabAvail.emplace(L, OI);
+            LabUndo.push_back(L);
+          }
+          Replace(I, O);
+          continue;
+        }
+      }
+      Lab.Keys[&I] = L;
+      LabAvail.emplace(L, &I);
+      LabUndo.push_back(L);
     }
-    for (DomTreeNode *Child : N->children()) {
-      Stack.push_back({Child, 0});
-      Left.push_back(false);
+    for (DomTreeNode *Child : Node->children())
+      Stack.push_back({Child, 0, 0, false});
+  }
+  // Conversions of one label in blocks that do not dominate each other (their operands
+  // are merged now), then what that makes simple (a PHI of the one conversion, the `Z`
+  // of two equal labels).
+  if (Merge) {
+    SmallVector<Instruction *, 16> Merged;
+    tpMergeConversions(F, Ours, Lab, DT, Merged);
+    SmallVector<Instruction *, 32> Work;
+    for (Instruction *T : Merged)
+      for (User *U : T->users())
+        if (auto *UI = dyn_cast<Instruction>(U); UI && Ours.count(UI))
+          Work.push_back(UI);
+    for (size_t Steps = 0; !Work.empty() && Steps < 4096; ++Steps) {
+      Instruction *I = Work.pop_back_val();
+      if (I->use_empty())
+        continue;
+      Value *V = simplifyInstruction(I, SQ.getWithInstruction(I));
+      if (!V || V == I)
+        continue;
+      if (auto *VI = dyn_cast<Instruction>(V); VI && !DT.dominates(VI, I))
+        continue;
+      for (User *U : I->users())
+        if (auto *UI = dyn_cast<Instruction>(U); UI && Ours.count(UI))
+          Work.push_back(UI);
+      I->replaceAllUsesWith(V);
     }
   }
   // Then what nothing uses any more (unused slot loads, what hoisting and the merges
   // above left behind), transitively among our instructions.
+  unsigned Removed = 0;
   SmallVector<Instruction *, 64> Dead;
   for (Instruction *I : Ours)
     if (isInstructionTriviallyDead(I))
