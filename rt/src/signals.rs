@@ -7,7 +7,7 @@
 //! ignored when the program started (`nohup`, background jobs) stay ignored.
 //!
 //! The handler writes the report once (see [`crate::report::final_report`]), prints
-//! `taintprof: <prog> received SIGSEGV; partial report written to <path>`, restores the
+//! `taintprof: <prog> received SIGSEGV; partial record written to <path>`, restores the
 //! default action and re-raises the signal, so the exit status (and core dump, if
 //! enabled) is exactly what it would have been. A program that installs its own handler
 //! later replaces ours: that is its choice.
