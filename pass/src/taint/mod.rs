@@ -341,11 +341,15 @@ impl<'a> FnInstr<'a> {
         // Put the loop accumulators and the control slots into registers
         // (docs/design.md, decision 3).
         // (Promoted first, the exit-test slots' PHIs end up after the others.)
-        let mut a = self.rexit_slots();
+        // The slots kept in hash maps are put in function order: the order of the
+        // allocas decides the order of the PHIs promotion creates, and hash-map order
+        // changes from run to run (the same source must give the same IR).
+        let pos = alloca_positions(self.f);
+        let mut a = in_order(self.rexit_slots(), &pos);
         a.extend(self.accs.iter().copied());
         a.extend(self.in_flight.iter().flatten().flat_map(|&(e, d)| [e, d]));
         if let Some(cf) = &self.cf {
-            a.extend(cf.slots());
+            a.extend(in_order(cf.slots(), &pos));
         }
         if !a.is_empty() {
             let _t = crate::phases::Lap::new("promote");
@@ -1146,4 +1150,24 @@ pub(crate) fn phi_selects(phi: V) -> bool {
         .iter()
         .all(|&v| ir::is_instruction(v) && ir::opcode(v) == Op::LLVMLoad);
     values.len() > 1 && !from_memory
+}
+
+/// The position of every alloca of `f` in function order.
+fn alloca_positions(f: V) -> HashMap<V, usize> {
+    let mut pos = HashMap::new();
+    for b in ir::blocks(f) {
+        for i in ir::instructions(b) {
+            if ir::opcode(i) == Op::LLVMAlloca {
+                let n = pos.len();
+                pos.insert(i, n);
+            }
+        }
+    }
+    pos
+}
+
+/// `slots` sorted by their position in the function (`alloca_positions`).
+fn in_order(mut slots: Vec<V>, pos: &HashMap<V, usize>) -> Vec<V> {
+    slots.sort_by_key(|v| pos.get(v).copied().unwrap_or(usize::MAX));
+    slots
 }
