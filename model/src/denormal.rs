@@ -41,8 +41,6 @@ use crate::run::{exit as exit_json, text};
 pub const QUIET_ARRAYS: usize = 1000;
 /// `source` / `sink` threshold (see [`role`]).
 pub const ROLE_RATIO: u64 = 10;
-/// Most heatmap cells per side (`rt/src/denormal/snapshot.rs`).
-pub const MAX_CELLS: u64 = 256;
 /// The array id of `<other>` (arrays that got no id).
 const OTHER: u32 = 0;
 
@@ -90,70 +88,7 @@ fn tag_origin(t: u64) -> u32 {
     (t >> TAG_ORIGIN_SHIFT) as u32
 }
 
-fn ceil_div(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        0
-    } else {
-        a.div_ceil(b)
-    }
-}
-
-/// How an array's elements map to heatmap cells (`rt/src/denormal/snapshot.rs`'s
-/// `Grid`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Grid {
-    pub rows: u64,
-    pub cols: u64,
-    pub cell_r: u64,
-    pub cell_c: u64,
-    pub hm_rows: u64,
-    pub hm_cols: u64,
-}
-
-/// Near-square 2-D layout of `n` elements: `cols = ⌈√n⌉`, `rows = ⌈n / cols⌉`.
-pub fn fold(n: u64) -> (u64, u64) {
-    if n == 0 {
-        return (1, 1);
-    }
-    let mut c = n.isqrt();
-    while c * c < n {
-        c += 1;
-    }
-    while c > 1 && (c - 1) * (c - 1) >= n {
-        c -= 1;
-    }
-    (ceil_div(n, c), c)
-}
-
-impl Grid {
-    pub fn new(elements: u64, shape: Option<(u64, u64)>) -> Grid {
-        let (rows, cols) = match shape {
-            Some((r, c)) if r > 0 && c > 0 => (r, c),
-            _ => fold(elements),
-        };
-        let cell_r = ceil_div(rows, MAX_CELLS).max(1);
-        let cell_c = ceil_div(cols, MAX_CELLS).max(1);
-        Grid {
-            rows,
-            cols,
-            cell_r,
-            cell_c,
-            hm_rows: ceil_div(rows, cell_r).max(1),
-            hm_cols: ceil_div(cols, cell_c).max(1),
-        }
-    }
-
-    pub fn cells(&self) -> usize {
-        (self.hm_rows * self.hm_cols) as usize
-    }
-
-    /// Cell of element `i` (elements past `rows × cols` go to the last row).
-    pub fn cell(&self, i: u64) -> usize {
-        let r = (i / self.cols / self.cell_r).min(self.hm_rows - 1);
-        let c = (i % self.cols / self.cell_c).min(self.hm_cols - 1);
-        (r * self.hm_cols + c) as usize
-    }
-}
+pub use taintprof_record::denormal::grid::{fold, Grid};
 
 /// A site row being merged.
 #[derive(Clone, Copy)]

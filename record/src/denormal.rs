@@ -667,6 +667,8 @@ pub fn is_denormal_record(bytes: &[u8]) -> bool {
     bytes.starts_with(&DN_MAGIC)
 }
 
+pub mod grid;
+
 #[cfg(feature = "std")]
 pub mod read;
 
