@@ -580,6 +580,18 @@ pub const FP_DOUBLE: u16 = 3;
 pub const FP_X86_FP80: u16 = 4;
 pub const FP_FP128: u16 = 5;
 
+/// The report's name of an `FP_*` element type (`docs/report-schema.md`).
+pub fn fp_type_name(ty: u16) -> &'static str {
+    match ty {
+        FP_HALF => "half",
+        FP_FLOAT => "float",
+        FP_DOUBLE => "double",
+        FP_X86_FP80 => "x86_fp80",
+        FP_FP128 => "fp128",
+        _ => "fp?",
+    }
+}
+
 /// The site is a load.
 pub const FPSITE_LOAD: u16 = 1 << 0;
 /// The site is a store.

@@ -28,8 +28,7 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value};
 use taintprof_abi::{
-    ARRAY_GLOBAL, ARRAY_HEAP, ARRAY_STACK, ARRAY_STATIC, FP_DOUBLE, FP_FLOAT, FP_FP128, FP_HALF,
-    FP_X86_FP80, TAG_ORIGIN_SHIFT,
+    fp_type_name, ARRAY_GLOBAL, ARRAY_HEAP, ARRAY_STACK, ARRAY_STATIC, TAG_ORIGIN_SHIFT,
 };
 use taintprof_record::denormal::read::{self, DnError, DnRecord};
 use taintprof_record::denormal::*;
@@ -58,18 +57,6 @@ pub fn role(r: u64, w: u64) -> &'static str {
         "sink"
     } else {
         "propagates"
-    }
-}
-
-/// Report name of an `FP_*` type.
-pub fn type_name(ty: u16) -> &'static str {
-    match ty {
-        FP_HALF => "half",
-        FP_FLOAT => "float",
-        FP_DOUBLE => "double",
-        FP_X86_FP80 => "x86_fp80",
-        FP_FP128 => "fp128",
-        _ => "fp?",
     }
 }
 
@@ -244,7 +231,7 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
                 "line": k.3,
                 "column": k.4,
                 "op": text(k.5),
-                "type": type_name(k.6),
+                "type": fp_type_name(k.6),
                 "lanes": (1..64u64).filter(|w| r.widths & (1 << w) != 0).collect::<Vec<_>>(),
                 "executions": r.c.executions,
                 "denormal_operands": r.c.operands,
@@ -299,7 +286,7 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
                 "id": id,
                 "name": names.get(id),
                 "kind": kind,
-                "element_type": if id == OTHER { Value::Null } else { type_name(a.elem_ty).into() },
+                "element_type": if id == OTHER { Value::Null } else { fp_type_name(a.elem_ty).into() },
                 "elements": a.elements,
                 "shape": if a.rows > 0 && a.cols > 0 { json!([a.rows, a.cols]) } else { Value::Null },
                 "allocated_at": allocated_at,

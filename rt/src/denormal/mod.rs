@@ -97,18 +97,6 @@ pub fn elem_size(ty: u16) -> usize {
     }
 }
 
-/// Report name of an `FP_*` type.
-pub fn type_name(ty: u16) -> &'static str {
-    match ty {
-        FP_HALF => "half",
-        FP_FLOAT => "float",
-        FP_DOUBLE => "double",
-        FP_X86_FP80 => "x86_fp80",
-        FP_FP128 => "fp128",
-        _ => "fp?",
-    }
-}
-
 /// True for a denormal `f32` (exponent bits zero, mantissa non-zero).
 #[inline]
 pub fn is_denormal_f32(x: f32) -> bool {

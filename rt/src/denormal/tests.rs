@@ -228,7 +228,7 @@ fn denormal_predicates_and_tags() {
     assert_eq!(tag_creator(t), 0x5555_1234_5678);
     assert_eq!(make_tag(0x1_0003, 1 << 50), 3 << 48);
     assert_eq!(elem_size(FP_DOUBLE), 8);
-    assert_eq!(type_name(FP_FLOAT), "float");
+    assert_eq!(taintprof_abi::fp_type_name(FP_FLOAT), "float");
 }
 
 #[test]
