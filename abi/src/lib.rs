@@ -188,6 +188,11 @@ pub const HOOK_SHADOW_OR: &str = "__tp_shadow_or";
 /// branch sink, called only when `label` adds bits to `b->label` or `taken_bit` is new in
 /// `b->taken`; ORs both in atomically.
 pub const HOOK_BRANCH_UPDATE: &str = "__tp_branch_update";
+/// `u16 __tp_mpi_size_label`: the label of the implicit parameter `p` (the size of
+/// `MPI_COMM_WORLD`) once the MPI interception library registered it, else 0. The pass
+/// ORs it into the label of every call of a routine whose database entry names a
+/// communicator (`comm=` in `rt/routines.txt`): its cost depends on the process count.
+pub const GLOBAL_MPI_SIZE_LABEL: &str = "__tp_mpi_size_label";
 /// Prefix of runtime wrappers: a call to `memcpy` becomes a call to `__tpw_memcpy`
 /// with the same signature; the wrapper does the work and moves shadow.
 pub const WRAPPER_PREFIX: &str = "__tpw_";

@@ -221,6 +221,12 @@ pub const LAYOUT_SPLIT_GIVEN_UP: u16 = 1 << 0;
 /// the first (whose value the record keeps), or none.
 pub const PARAM_VALUE_CHANGED: u16 = 1 << 0;
 
+/// `ParamInfo::flags`: an *implicit* parameter, registered by the runtime rather than by
+/// the program: `p`, the size of `MPI_COMM_WORLD` (from `MPI_Comm_size` through the MPI
+/// interception library), or the OpenMP thread count. Readers that predate it see an
+/// ordinary parameter.
+pub const PARAM_IMPLICIT: u16 = 1 << 1;
+
 /// `ThreadInfo::flags`: the thread was still running when the record was written.
 pub const THREAD_ALIVE: u32 = 1 << 0;
 
@@ -420,7 +426,8 @@ pub struct ParamInfo {
     pub bit: u32,
     /// Times the name was registered.
     pub registrations: u32,
-    /// [`PARAM_VALUE_CHANGED`] (written where format 1.0 had a reserved `u16`: 0).
+    /// [`PARAM_VALUE_CHANGED`], [`PARAM_IMPLICIT`] (written where format 1.0 had a
+    /// reserved `u16`: 0).
     pub flags: u16,
     /// The value its first registration read.
     pub value: Value,

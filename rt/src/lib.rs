@@ -168,6 +168,7 @@ pub mod exits;
 pub mod inflight;
 pub mod init;
 pub mod modules;
+pub mod mpi;
 pub mod options;
 pub mod params;
 pub mod record;

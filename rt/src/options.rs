@@ -15,6 +15,8 @@
 //! | `TAINTPROF_UNLIMITED_STACK_MIB` | `8192` | Under an unlimited stack size limit (`ulimit -s unlimited`), the kernel's legacy memory layout puts shared libraries where the shadow memory must go, so start-up re-executes the program once with this soft limit in MiB (the kernel then keeps that much room below the main stack) and sets the limit back to unlimited in the new process ([`crate::stack`]). `0`: never re-execute; such a program then stops with an explanation. |
 //! | `TAINTPROF_MAX_CONTEXTS` | `32` | Calling contexts listed per function and per loop in the taint report (`0`: all). One context of each distinct parameter set is listed first, then the others in path order up to the limit; `contexts_omitted` counts the rest. Parameters, volumes and executions are computed from every context whatever the limit: a recursive parser's functions have hundreds of thousands of contexts, and listing them all wrote a 7 GB report. |
 //! | `TAINTPROF_CONTROL_SPLIT` | `1` | `1`: labels keep apart the parameters a value got through data and those it got only through control flow (a branch, a loop's exit test, a count), so the report can say per loop which parameters came only through control flow (`control_only_params`). This takes two label bits per parameter, so it holds 8 parameters: registering a 9th turns it off for the rest of the run (the report's `control_split` says so). `0`: one bit per parameter from the start, and the report does not make the distinction. Needs no rebuild. |
+//! | `TAINTPROF_IMPLICIT_P` | `1` | `1`: in an MPI program (built with `taintprof-cc` in front of `mpicc`, which links the MPI interception library), the value `MPI_Comm_size(MPI_COMM_WORLD, &size)` returns is the implicit parameter `p`, as in the paper: loops over ranks, local shares `n / p` and the cost of MPI calls depend on it. It counts toward the 16 parameters and the report lists it as implicit. `0`: no `p`. |
+//! | `TAINTPROF_IMPLICIT_THREADS` | `0` | `1`: the value `omp_get_num_threads()` and `omp_get_max_threads()` return is the implicit parameter `threads` (OpenMP programs). Off by default: most OpenMP codes divide work by the thread count without it being a modelling parameter. |
 //!
 //! Denormal mode (programs built with `--tp-mode=denormal`) only:
 //!
@@ -51,6 +53,8 @@ static MAX_CONTEXTS: AtomicU64 = AtomicU64::new(32);
 static SNAPSHOT_MEMORY: AtomicU64 = AtomicU64::new(256);
 static ALL_SITES: AtomicBool = AtomicBool::new(false);
 static CONTROL_SPLIT: AtomicBool = AtomicBool::new(true);
+static IMPLICIT_P: AtomicBool = AtomicBool::new(true);
+static IMPLICIT_THREADS: AtomicBool = AtomicBool::new(false);
 static UNLIMITED_STACK_MIB: AtomicU64 = AtomicU64::new(crate::stack::DEFAULT_MIB);
 
 /// The report directory, absolute, fixed at start-up. Written only by [`init`] (which
@@ -112,6 +116,18 @@ pub fn all_sites() -> bool {
 /// flow on twin bits ([`crate::split`]).
 pub fn control_split() -> bool {
     CONTROL_SPLIT.load(Relaxed)
+}
+
+/// `TAINTPROF_IMPLICIT_P`: `MPI_Comm_size(MPI_COMM_WORLD)` gives the implicit parameter
+/// `p` ([`crate::mpi`]).
+pub fn implicit_p() -> bool {
+    IMPLICIT_P.load(Relaxed)
+}
+
+/// `TAINTPROF_IMPLICIT_THREADS`: the OpenMP thread count is the implicit parameter
+/// `threads` ([`crate::mpi`]).
+pub fn implicit_threads() -> bool {
+    IMPLICIT_THREADS.load(Relaxed)
 }
 
 /// The report directory (absolute when start-up found the working directory), or empty
@@ -179,6 +195,8 @@ pub unsafe fn init(envp: *const *const libc::c_char) {
         u64_knob(envp, "TAINTPROF_SNAPSHOT_MEMORY", &SNAPSHOT_MEMORY);
         bool_knob(envp, "TAINTPROF_ALL_SITES", &ALL_SITES);
         bool_knob(envp, "TAINTPROF_CONTROL_SPLIT", &CONTROL_SPLIT);
+        bool_knob(envp, "TAINTPROF_IMPLICIT_P", &IMPLICIT_P);
+        bool_knob(envp, "TAINTPROF_IMPLICIT_THREADS", &IMPLICIT_THREADS);
     }
     crate::split::set(CONTROL_SPLIT.load(Relaxed));
     // SAFETY: single-threaded start-up, nobody reads OUT_DIR yet.

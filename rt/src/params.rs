@@ -170,6 +170,8 @@ struct Slot {
     value: AtomicU64,
     /// A later registration read another value.
     value_changed: AtomicBool,
+    /// Registered by the runtime (`crate::mpi`), not by the program.
+    implicit: AtomicBool,
 }
 
 impl Slot {
@@ -181,6 +183,7 @@ impl Slot {
             value_kind: AtomicU16::new(0),
             value: AtomicU64::new(0),
             value_changed: AtomicBool::new(false),
+            implicit: AtomicBool::new(false),
         }
     }
 
@@ -193,6 +196,7 @@ impl Slot {
         self.value_kind.store(kind, Relaxed);
         self.value.store(bits, Relaxed);
         self.value_changed.store(false, Relaxed);
+        self.implicit.store(false, Relaxed);
     }
 
     fn value(&self) -> Value {
@@ -230,6 +234,9 @@ pub struct Param {
     pub value: Value,
     /// A later registration of the name read another value.
     pub value_changed: bool,
+    /// Registered by the runtime (`p` from MPI), not by the program
+    /// (`taintprof_record::PARAM_IMPLICIT`).
+    pub implicit: bool,
 }
 
 /// The registry. The runtime has one ([`REGISTRY`]); tests make their own.
@@ -295,6 +302,7 @@ impl Registry {
             registrations: s.registrations.load(Relaxed),
             value: s.value(),
             value_changed: s.value_changed.load(Relaxed),
+            implicit: s.implicit.load(Relaxed),
         })
     }
 
@@ -374,6 +382,14 @@ impl Registry {
         }
         self.refuse(entry, name, Reject::TooMany, None);
         Err(Reject::TooMany)
+    }
+
+    /// Marks parameter `label` (one bit, as [`Registry::register_from`] returned it) as
+    /// implicit: registered by the runtime, not by the program.
+    pub fn mark_implicit(&self, label: Label) {
+        if let Some(s) = self.slots.get(label.trailing_zeros() as usize) {
+            s.implicit.store(true, Relaxed);
+        }
     }
 
     /// Refuses a registration of `name` whose bytes are unusable (`why` is

@@ -1079,7 +1079,7 @@ fn write_params<O: Out>(w: &mut Writer<O>, inp: &Inputs<'_>) {
                         rec::PARAM_VALUE_CHANGED
                     } else {
                         0
-                    },
+                    } | if p.implicit { rec::PARAM_IMPLICIT } else { 0 },
                     value: p.value,
                 },
                 p.name,
