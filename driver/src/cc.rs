@@ -85,6 +85,8 @@ pub struct TpOptions {
     pub verbose: bool,
     /// `--tp-help`.
     pub help: bool,
+    /// `--tp-mpi=off`: do not link the MPI interception library (`crate::mpi`).
+    pub no_mpi: bool,
 }
 
 /// The valid `--tp-` flags, for the help and for errors.
@@ -100,6 +102,10 @@ pub const OWN_FLAGS: &[(&str, &str)] = &[
     (
         "--tp-verbose",
         "print the clang command line; the pass reports what it does",
+    ),
+    (
+        "--tp-mpi=auto|off",
+        "link the MPI interception library into MPI programs (default: auto, when -lmpi or -lmpich is linked; sets nothing)",
     ),
     ("--tp-help", "print this help"),
 ];
@@ -130,6 +136,14 @@ pub fn split_own_flags(args: Vec<String>) -> Result<(TpOptions, Vec<String>), St
             ("control-flow", v) => {
                 return Err(format!(
                     "--tp-control-flow needs a value: on or off (got {})",
+                    v.map_or("nothing".to_string(), |v| format!("`{v}`"))
+                ))
+            }
+            ("mpi", Some("auto")) => opts.no_mpi = false,
+            ("mpi", Some("off")) => opts.no_mpi = true,
+            ("mpi", v) => {
+                return Err(format!(
+                    "--tp-mpi needs a value: auto or off (got {})",
                     v.map_or("nothing".to_string(), |v| format!("`{v}`"))
                 ))
             }
@@ -237,6 +251,8 @@ pub struct Artifacts {
     pub plugin: Option<PathBuf>,
     pub runtime: Option<PathBuf>,
     pub include: Option<PathBuf>,
+    /// The MPI interception library, compiled for this link's MPI (`crate::mpi`).
+    pub mpi_object: Option<PathBuf>,
 }
 
 /// What the wrapper will run.
@@ -369,6 +385,9 @@ pub fn plan(
                 out.args.push("-x".into());
                 out.args.push("none".into());
             }
+            if let Some(o) = &art.mpi_object {
+                out.args.push(o.display().to_string());
+            }
             out.args.push(rt.display().to_string());
             // Pull in the runtime even if no object references it (a program whose
             // instrumented code lives in shared libraries).
@@ -480,7 +499,27 @@ fn run(lang: Lang) -> Result<i32, String> {
         } else {
             None
         },
+        mpi_object: None,
     };
+    let mut art = art;
+    let denormal = opts.mode.as_deref() == Some("denormal")
+        || std::env::var(ENV_MODE).is_ok_and(|m| m == "denormal");
+    let mpi_off = opts.no_mpi
+        || std::env::var("TAINTPROF_MPI").is_ok_and(|v| matches!(v.as_str(), "0" | "off" | "no"));
+    if need_runtime && !denormal && !mpi_off && crate::mpi::is_mpi_link(&cl, &args) {
+        let built = locator
+            .mpi_source()
+            .map_err(|e| e.to_string())
+            .and_then(|src| crate::mpi::object(&clang, &src, &args));
+        match built {
+            Ok(o) => art.mpi_object = Some(o),
+            Err(e) => errln!(
+                "{}: warning: {e}\n{}: the program links without the MPI interception library: labels will not cross MPI calls and the process count p is not known (--tp-mpi=off silences this)",
+                lang.wrapper_name(),
+                lang.wrapper_name()
+            ),
+        }
+    }
     let plan = plan(&args, &cl, &opts, &art, &cwd);
     for note in &plan.notes {
         errln!("{}: {note}", lang.wrapper_name());
@@ -566,6 +605,7 @@ mod tests {
             plugin: Some("/tp/libtaintprof_pass.so".into()),
             runtime: Some("/tp/libtaintprof_rt.a".into()),
             include: Some("/tp/include".into()),
+            mpi_object: None,
         }
     }
 

@@ -37,6 +37,7 @@ pub mod cmdline;
 pub mod denormal;
 pub mod dip;
 pub mod locate;
+pub mod mpi;
 pub mod report;
 pub mod rsp;
 pub mod run;

@@ -170,6 +170,47 @@ impl Locator {
         self.artifact(ENV_DIP_LIB, DIP_FILE, "the denormal exception profiler")
     }
 
+    /// The source of the MPI interception library (`crate::mpi`), compiled at link time
+    /// against the program's MPI: `share/taintprof/` of an install, or the checkout's
+    /// `mpi/`.
+    pub fn mpi_source(&self) -> Result<PathBuf, NotFound> {
+        let file = crate::mpi::SOURCE_FILE;
+        let what = format!("the MPI interception library ({file})");
+        if let Some(v) = self.var("TAINTPROF_MPI_SOURCE") {
+            let p = PathBuf::from(v);
+            return if p.is_file() {
+                Ok(p)
+            } else {
+                Err(NotFound {
+                    what,
+                    looked: vec![format!("TAINTPROF_MPI_SOURCE={}", p.display())],
+                    hint: "TAINTPROF_MPI_SOURCE must name an existing file, or unset it".into(),
+                })
+            };
+        }
+        let mut candidates = Vec::new();
+        if let Some(exe) = &self.exe_dir {
+            candidates.push(exe.join("../share/taintprof").join(file));
+            candidates.push(exe.join("../../mpi").join(file));
+        }
+        if let Some(dir) = &self.checkout_include {
+            candidates.push(dir.join("../../mpi").join(file));
+        }
+        for c in &candidates {
+            if c.is_file() {
+                return Ok(normalize(c));
+            }
+        }
+        Err(NotFound {
+            what,
+            looked: candidates
+                .iter()
+                .map(|c| normalize(c).display().to_string())
+                .collect(),
+            hint: "install taintprof with its share directory (make install), or set TAINTPROF_MPI_SOURCE".into(),
+        })
+    }
+
     /// The directory holding `taintprof.h` (and `perf-taint/`).
     pub fn include_dir(&self) -> Result<PathBuf, NotFound> {
         let what = format!("the taintprof headers ({HEADER_FILE})");

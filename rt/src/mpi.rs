@@ -14,6 +14,14 @@
 //! `TAINTPROF_IMPLICIT_P=0` switches `p` off, `TAINTPROF_IMPLICIT_THREADS=1` switches
 //! the thread count on ([`crate::options`]).
 //!
+//! Labels that cross processes in MPI messages are bits of the *sender's* registry. The
+//! MPI library sends, beside them, the names of the parameters they hold
+//! ([`__tp_param_name`]), and the receiver maps each name to its own bit
+//! ([`__tp_param_intern`], registering the name if it has not seen it: rank 0 often
+//! registers a parameter and broadcasts it). On the way, labels are folded to one bit
+//! per parameter ([`__tp_label_params`]): the control-flow split's twin bits do not
+//! cross processes, and what arrives counts as data flow.
+//!
 //! [`__tp_mpi_size_label`] holds `p`'s label for the pass: a call of a routine whose
 //! database entry names a communicator (`comm=` in `rt/routines.txt`) ORs it into the
 //! label of its library loop, since its cost depends on the process count.
@@ -98,4 +106,44 @@ pub unsafe extern "C" fn __tp_implicit_threads(count: *mut libc::c_void, n: usiz
             crate::options::implicit_threads(),
         )
     }
+}
+
+/// `uint16_t __tp_label_params(uint16_t label)`: one bit per parameter (bit `j` =
+/// parameter `j` of this process), the control-flow split's twin bits folded in.
+#[no_mangle]
+pub extern "C" fn __tp_label_params(label: Label) -> Label {
+    crate::split::params(label)
+}
+
+/// `const char *__tp_param_name(int j, size_t *len)`: the name of parameter `j` of this
+/// process (not NUL-terminated; `*len` bytes), or null if there is none.
+///
+/// # Safety
+/// `len` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn __tp_param_name(j: libc::c_int, len: *mut usize) -> *const u8 {
+    let Some(p) = usize::try_from(j).ok().and_then(|j| REGISTRY.get(j)) else {
+        return core::ptr::null();
+    };
+    if !len.is_null() {
+        // SAFETY: per the contract.
+        unsafe { *len = p.name.len() };
+    }
+    p.name.as_ptr()
+}
+
+/// `uint16_t __tp_param_intern(const char *name, size_t len)`: this process's label of
+/// parameter `name` (one data bit), registering the name without a value if it is new;
+/// 0 if it cannot be registered (a 17th name).
+///
+/// # Safety
+/// `len` bytes at `name` must be readable.
+#[no_mangle]
+pub unsafe extern "C" fn __tp_param_intern(name: *const u8, len: usize) -> Label {
+    if name.is_null() || len == 0 {
+        return 0;
+    }
+    // SAFETY: per the contract.
+    let name = unsafe { core::slice::from_raw_parts(name, len) };
+    REGISTRY.intern(name).unwrap_or(0)
 }

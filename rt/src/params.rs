@@ -358,8 +358,13 @@ impl Registry {
             if let Some(p) = self.get(i) {
                 if p.name == name {
                     if let Some(s) = self.slots.get(i) {
-                        s.registrations.fetch_add(1, Relaxed);
-                        if s.value().encode() != value.encode() {
+                        if s.registrations.fetch_add(1, Relaxed) == 0 {
+                            // Known only from labels another process sent (`intern`):
+                            // this is the first registration here; its value is kept.
+                            let (kind, bits) = value.encode();
+                            s.value_kind.store(kind, Relaxed);
+                            s.value.store(bits, Relaxed);
+                        } else if s.value().encode() != value.encode() {
                             s.value_changed.store(true, Relaxed);
                         }
                     }
@@ -382,6 +387,25 @@ impl Registry {
         }
         self.refuse(entry, name, Reject::TooMany, None);
         Err(Reject::TooMany)
+    }
+
+    /// The label of parameter `name`, which labels that arrived from another process
+    /// carry (an MPI message): the name takes a bit like a registration, but counts no
+    /// registration and has no value (both come with a later registration in this
+    /// process, if any).
+    pub fn intern(&self, name: &[u8]) -> Result<Label, Reject> {
+        if let Some(l) = self.bit_of(name) {
+            return Ok(l);
+        }
+        let l = self.register_from("an MPI message", Some(name), Value::None)?;
+        if let Some(s) = self.slots.get(l.trailing_zeros() as usize) {
+            // Counted as a registration by `register_from`: it was none.
+            let _g = self.lock.lock();
+            if s.registrations.load(Relaxed) == 1 {
+                s.registrations.store(0, Relaxed);
+            }
+        }
+        Ok(l)
     }
 
     /// Marks parameter `label` (one bit, as [`Registry::register_from`] returned it) as
