@@ -9,11 +9,14 @@
 #   libclang-rt-19-dev  DataFlowSanitizer, the baseline of `taintprof bench`
 #   cmake               the CMake integration test
 #   valgrind, libc6-dbg the bench's Valgrind baseline; libc's debug info for dip's libm test
+#   openmpi-bin, libopenmpi-dev, mpich, libmpich-dev
+#                       MPI programs in the tests (both MPIs: the interception library is
+#                       compiled against each one's mpi.h) and the bench's MPI workload
 #   lit (PyPI)          the IR-level tests in lit/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(clang-19 llvm-19-dev llvm-19-tools libomp-19-dev libclang-rt-19-dev cmake valgrind libc6-dbg)
+packages=(clang-19 llvm-19-dev llvm-19-tools libomp-19-dev libclang-rt-19-dev cmake valgrind libc6-dbg openmpi-bin libopenmpi-dev mpich libmpich-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

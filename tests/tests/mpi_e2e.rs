@@ -1,0 +1,262 @@
+//! MPI programs, end to end (issue 24): built as a user builds them (`mpicc` with
+//! `OMPI_CC`/`MPICH_CC` naming `taintprof-cc`, which links the MPI interception
+//! library), run under `mpirun -np 4` (oversubscribed on these 2-core machines), every
+//! rank's record merged into one report. Checked with Open MPI and MPICH, at -O0 and
+//! -O2: `p` is a parameter, labels cross broadcasts, reductions, blocking and
+//! non-blocking point-to-point messages, and the ranks' parameters are the union.
+//!
+//! Needs Open MPI and MPICH from Debian (`make setup` installs them): a missing one
+//! fails the test, naming the package.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use taintprof_tests::*;
+
+/// One MPI implementation: its compiler wrapper, the variable naming the compiler it
+/// runs, its launcher and the launcher's flags.
+struct Mpi {
+    name: &'static str,
+    cc: &'static str,
+    cc_var: &'static str,
+    run: &'static str,
+    run_flags: &'static [&'static str],
+    packages: &'static str,
+}
+
+const OPEN_MPI: Mpi = Mpi {
+    name: "openmpi",
+    cc: "mpicc.openmpi",
+    cc_var: "OMPI_CC",
+    run: "mpirun.openmpi",
+    run_flags: &[
+        "--oversubscribe",
+        "--allow-run-as-root",
+        "--mca",
+        "btl_vader_single_copy_mechanism",
+        "none",
+    ],
+    packages: "openmpi-bin libopenmpi-dev",
+};
+
+const MPICH: Mpi = Mpi {
+    name: "mpich",
+    cc: "mpicc.mpich",
+    cc_var: "MPICH_CC",
+    run: "mpirun.mpich",
+    run_flags: &[],
+    packages: "mpich libmpich-dev",
+};
+
+const RANKS: usize = 4;
+
+fn on_path(prog: &str) -> bool {
+    std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).any(|d| d.join(prog).is_file()))
+        .unwrap_or(false)
+}
+
+/// Builds `src` (in tests/programs) with `mpi`'s compiler wrapper over taintprof-cc.
+fn build(mpi: &Mpi, src: &str, opt: &str) -> (PathBuf, PathBuf) {
+    for prog in [mpi.cc, mpi.run] {
+        assert!(
+            on_path(prog),
+            "{prog} is not installed: apt-get install {} (make setup installs it)",
+            mpi.packages
+        );
+    }
+    check_runtime_archive();
+    let stem = Path::new(src)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let dir = scratch_dir(&format!("{stem}-{}{}", mpi.name, opt.replace('-', "_")));
+    let exe = dir.join(&stem);
+    let out = Command::new(mpi.cc)
+        .env(mpi.cc_var, bin_dir().join("taintprof-cc"))
+        // The interception library is compiled once per MPI into this cache.
+        .env(
+            "TAINTPROF_CACHE_DIR",
+            workspace_root().join("target/e2e/mpi-cache"),
+        )
+        .arg(opt)
+        .arg(programs_dir().join(src))
+        .arg("-o")
+        .arg(&exe)
+        .current_dir(&dir)
+        .output()
+        .expect("cannot run the MPI compiler wrapper");
+    assert!(
+        out.status.success(),
+        "{} {opt} {src} failed:\n{}{}",
+        mpi.cc,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (exe, dir)
+}
+
+/// Runs `exe` on `RANKS` processes; the records the ranks wrote.
+fn run(mpi: &Mpi, exe: &Path, dir: &Path, args: &[&str]) -> Vec<PathBuf> {
+    let out_dir = dir.join("out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let out = Command::new(mpi.run)
+        .args(mpi.run_flags)
+        .arg("-np")
+        .arg(RANKS.to_string())
+        .arg(exe)
+        .args(args)
+        .env("TAINTPROF_OUT", &out_dir)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .current_dir(dir)
+        .output()
+        .expect("cannot run mpirun");
+    assert!(
+        out.status.success(),
+        "{} -np {RANKS} {} failed: {:?}\n{}{}",
+        mpi.run,
+        exe.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut recs: Vec<PathBuf> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".taintprof.rec"))
+        .collect();
+    recs.sort();
+    assert_eq!(
+        recs.len(),
+        RANKS,
+        "one record per rank in {}",
+        out_dir.display()
+    );
+    recs
+}
+
+/// The report of `records` merged (as `taintprof report` makes it).
+fn merged(records: &[PathBuf], src: &str, opt: &str, path: &Path) -> Report {
+    let json = taintprof_model::taint_report_of_files(records)
+        .unwrap_or_else(|e| panic!("cannot merge {records:?}: {e}"));
+    Report {
+        json,
+        path: path.to_path_buf(),
+        sources: vec![programs_dir().join(src)],
+        opt: opt.to_string(),
+    }
+}
+
+fn halo(mpi: &Mpi) {
+    let src = "mpi_halo.c";
+    for opt in OPT_LEVELS {
+        let (exe, dir) = build(mpi, src, opt);
+        let recs = run(mpi, &exe, &dir, &["64", "3", "5"]);
+        let r = merged(&recs, src, opt, &dir);
+        let mut params = r.parameters();
+        params.sort();
+        assert_eq!(
+            params,
+            ["iters", "m", "n", "p"],
+            "[{} {opt}] parameters",
+            mpi.name
+        );
+        // Broadcast from rank 0: every rank's loop depends on n.
+        r.assert_loop("main", "@bcast", &["n"]);
+        // The process count, and a local share n / p.
+        r.assert_loop("main", "@ranks", &["p"]);
+        r.assert_loop("main", "@share", &["n", "p"]);
+        r.assert_loop("elem_work", "@elem", &["n", "p"]);
+        // A bound reduced over the ranks.
+        r.assert_loop("main", "@allreduce", &["m"]);
+        // Blocking point-to-point (a ring of MPI_Sendrecv, and MPI_Send/MPI_Recv).
+        r.assert_loop("main", "@sendrecv", &["iters"]);
+        r.assert_loop("main", "@send", &["n"]);
+        // Non-blocking halo exchange, completed by MPI_Waitall.
+        r.assert_loop("main", "@fill", &["m"]);
+        r.assert_loop("main", "@halo", &["m"]);
+        r.assert_loop("main", "@time", &["iters"]);
+
+        // The merged report is the union of the ranks' reports, loop by loop.
+        let per_rank: Vec<Report> = recs
+            .iter()
+            .map(|rec| merged(std::slice::from_ref(rec), src, opt, &dir))
+            .collect();
+        for marker in [
+            "@bcast",
+            "@ranks",
+            "@share",
+            "@allreduce",
+            "@sendrecv",
+            "@send",
+            "@halo",
+            "@time",
+        ] {
+            let union: BTreeSet<String> = per_rank
+                .iter()
+                .flat_map(|pr| pr.loop_at("main", marker).params)
+                .collect();
+            assert_eq!(
+                r.loop_at("main", marker).params,
+                union,
+                "[{} {opt}] {marker}: the merged loop's parameters are the union over ranks",
+                mpi.name
+            );
+        }
+        // Rank 0 registered n, iters and m; the others learnt them from messages and
+        // agree on the names (no label bits of unknown parameters were dropped).
+        for pr in &per_rank {
+            let warnings = pr.json["warnings"].to_string();
+            assert!(
+                !warnings.contains("no registered parameter"),
+                "[{} {opt}] {}: {warnings}",
+                mpi.name,
+                pr.path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn open_mpi_halo_exchange_gives_p_and_carries_labels() {
+    halo(&OPEN_MPI);
+}
+
+#[test]
+fn mpich_halo_exchange_gives_p_and_carries_labels() {
+    halo(&MPICH);
+}
+
+/// `TAINTPROF_IMPLICIT_P=0` switches p off: the loops over ranks are constant.
+#[test]
+fn p_can_be_switched_off() {
+    let src = "mpi_halo.c";
+    let (exe, dir) = build(&OPEN_MPI, src, "-O2");
+    let out_dir = dir.join("out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let st = Command::new(OPEN_MPI.run)
+        .args(OPEN_MPI.run_flags)
+        .args(["-np", "2", "-x", "TAINTPROF_IMPLICIT_P=0"])
+        .arg(&exe)
+        .args(["64", "3", "5"])
+        .env("TAINTPROF_OUT", &out_dir)
+        .env("TAINTPROF_IMPLICIT_P", "0")
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let recs: Vec<PathBuf> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".taintprof.rec"))
+        .collect();
+    let r = merged(&recs, src, "-O2", &dir);
+    let mut params = r.parameters();
+    params.sort();
+    assert_eq!(params, ["iters", "m", "n"]);
+    r.assert_loop("main", "@share", &["n"]);
+}
