@@ -39,7 +39,9 @@ build:
 #                               taintprofConfigVersion.cmake, taintprof-launcher.sh, and
 #                               the toolchain file taintprof-toolchain.cmake
 #   PREFIX/share/taintprof/     abilist.txt, routines.txt (built into the plugin; copies
-#                               to start TAINTPROF_ABILIST / TAINTPROF_ROUTINES files from)
+#                               to start TAINTPROF_ABILIST / TAINTPROF_ROUTINES files from),
+#                               taintprof_mpi.c (the MPI interception library, compiled by
+#                               the wrappers against each MPI program's own mpi.h)
 #
 # Nothing installed names PREFIX: the wrappers find the plugin, the runtime and the
 # headers relative to their own location (<bin>/../lib, <bin>/../include/taintprof), and
@@ -73,6 +75,7 @@ install: $(if $(NO_BUILD),,build)
 	sed 's/@TAINTPROF_VERSION@/$(VERSION)/g' cmake/taintprofConfigVersion.cmake.in \
 	  > "$(DEST)/share/cmake/taintprof/taintprofConfigVersion.cmake"
 	$(INSTALL) -m 644 rt/abilist.txt rt/routines.txt "$(DEST)/share/taintprof/"
+	$(INSTALL) -m 644 mpi/taintprof_mpi.c "$(DEST)/share/taintprof/"
 	@echo "install: taintprof $(VERSION) in $(DEST); put $(PREFIX)/bin on PATH, or use find_package(taintprof) with CMAKE_PREFIX_PATH=$(PREFIX)"
 
 uninstall:

@@ -218,13 +218,15 @@ pub fn version_text(lang: Lang, clang: &Path, locator: &Locator) -> String {
          \x20 clang    {clang}\n\
          \x20 plugin   {plugin}\n\
          \x20 runtime  {runtime}\n\
-         \x20 include  {include}\n",
+         \x20 include  {include}\n\
+         \x20 mpi      {mpi}\n",
         name = lang.wrapper_name(),
         version = env!("CARGO_PKG_VERSION"),
         clang = clang.display(),
         plugin = show(locator.plugin()),
         runtime = show(locator.runtime()),
         include = show(locator.include_dir()),
+        mpi = show(locator.mpi_source()),
     )
 }
 

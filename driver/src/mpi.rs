@@ -119,12 +119,62 @@ fn cache_dir() -> PathBuf {
     std::env::temp_dir().join(format!("taintprof-cache-{uid}"))
 }
 
+/// Which MPI a link line links: `mpich` or `openmpi` (anything else linking `-lmpi`).
+fn flavour(args: &[String]) -> &'static str {
+    if args
+        .iter()
+        .any(|a| a == "-lmpich" || a.contains("libmpich.") || a == "mpich")
+    {
+        "mpich"
+    } else {
+        "openmpi"
+    }
+}
+
+/// The include flags of the MPI that `args` link, from its own compiler wrapper, when the
+/// link line names none (CMake's `find_package(MPI)` passes the include directories to
+/// compiles only, and links the library by its path): Open MPI's `mpicc --showme:compile`,
+/// MPICH's `mpicc -compile-info`, preferring Debian's `mpicc.openmpi`/`mpicc.mpich`.
+fn flags_from_mpicc(args: &[String]) -> Vec<String> {
+    let (query, names): (&[&str], [&str; 2]) = if flavour(args) == "mpich" {
+        (&["-compile-info"], ["mpicc.mpich", "mpicc"])
+    } else {
+        (&["--showme:compile"], ["mpicc.openmpi", "mpicc"])
+    };
+    for name in names {
+        let Ok(out) = Command::new(name)
+            .args(query)
+            .env_remove("OMPI_CC")
+            .env_remove("MPICH_CC")
+            .output()
+        else {
+            continue;
+        };
+        if !out.status.success() {
+            continue;
+        }
+        let words: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        let flags = header_flags(&words);
+        if find_header(&flags).is_some() {
+            return flags;
+        }
+    }
+    Vec::new()
+}
+
 /// The interception library compiled with `clang` against the MPI headers `args`
-/// name: the cached object, compiled first if needed. An error says what failed.
+/// name (or, if it names none, those of the MPI it links): the cached object, compiled
+/// first if needed. An error says what failed.
 pub fn object(clang: &Path, source: &Path, args: &[String]) -> Result<PathBuf, String> {
     let src =
         std::fs::read(source).map_err(|e| format!("cannot read {}: {e}", source.display()))?;
-    let flags = header_flags(args);
+    let mut flags = header_flags(args);
+    if find_header(&flags).is_none() {
+        flags.extend(flags_from_mpicc(args));
+    }
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     fnv(&mut h, &src);
     fnv(&mut h, clang.as_os_str().as_encoded_bytes());

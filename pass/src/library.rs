@@ -7,14 +7,18 @@
 //! of
 //! * a memory intrinsic whose length is not a compile-time constant, or
 //! * a routine of the routine database (`crate::routines`) whose size arguments are not
-//!   all constants
+//!   all constants, or that has a communicator argument (`comm=`: an MPI routine, whose
+//!   cost depends on the process count `p` whatever its sizes)
 //!
 //! is described as a loop of the calling function: at the call's inline chain, inside
 //! the innermost natural loop around the call (so nesting multiplies volumes as for any
 //! loop), reported by `__tp_loop_exit` right before the call (`taint::sinks`) with the
 //! union of the labels of its size arguments. That is the label the source loop's exit
 //! test `i < n` would have had: the sinks of natural loops report the data label of the
-//! exit condition, not the block's control label, and so do library loops.
+//! exit condition, not the block's control label, and so do library loops. A routine
+//! with a communicator also ORs in the label of the process count `p`, read from the
+//! runtime's `__tp_mpi_size_label` right before the call (0 until the MPI interception
+//! library registered `p`, `taintprof_abi::GLOBAL_MPI_SIZE_LABEL`).
 //!
 //! What the optimizer made from a loop is renamed after it (`crate::folded`), so that
 //! -O0 (the loop) and -O2 (the intrinsic) name the same source loop.
@@ -57,15 +61,17 @@ pub fn routine_of(i: V, list: &AbiList, db: &Routines) -> Option<Routine> {
         }
     };
     let n = ir::num_call_args(i);
-    if r.size_args.iter().any(|&a| a >= n) {
+    if r.size_args.iter().chain(&r.comm).any(|&a| a >= n) {
         // Declared with fewer parameters than the database says: not that routine.
         return None;
     }
+    // A routine with a communicator costs something in the process count whatever its
+    // sizes (`MPI_Barrier` has none, `MPI_Allreduce(&x, &y, 1, ...)` a constant one).
     let constant = r
         .size_args
         .iter()
         .all(|&a| ir::const_int_value(ir::operand(i, a)).is_some());
-    (!constant).then(|| r.clone())
+    (!constant || r.comm.is_some()).then(|| r.clone())
 }
 
 /// Whether call `i` calls a memory intrinsic or a routine of the database at all

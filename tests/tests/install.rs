@@ -31,12 +31,14 @@ const LAYOUT: [&str; 17] = [
     "share/cmake/taintprof/taintprof-toolchain.cmake",
     "share/taintprof/abilist.txt",
     "share/taintprof/routines.txt",
+    "share/taintprof/taintprof_mpi.c",
 ];
 
 /// Environment variables that would make a wrapper, cmake or make look elsewhere than
 /// the prefix (or that a surrounding `make test` passes down).
-const SCRUB: [&str; 9] = [
+const SCRUB: [&str; 10] = [
     "TAINTPROF_PLUGIN",
+    "TAINTPROF_MPI_SOURCE",
     "TAINTPROF_RUNTIME",
     "TAINTPROF_INCLUDE",
     "TAINTPROF_DIP_LIB",
@@ -127,14 +129,15 @@ fn assert_layout(root: &Path) {
     );
 }
 
-/// What a wrapper's `--version` says it found (`plugin`, `runtime`, `include`).
+/// What a wrapper's `--version` says it found (`plugin`, `runtime`, `include`, the MPI
+/// interception library's source `mpi`).
 fn found_by(wrapper: &Path) -> Vec<(String, String)> {
     let out = ok("taintprof-cc --version", command(wrapper).arg("--version"));
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|l| {
             let (k, v) = l.trim().split_once(' ')?;
-            ["plugin", "runtime", "include"]
+            ["plugin", "runtime", "include", "mpi"]
                 .contains(&k)
                 .then(|| (k.to_string(), v.trim().to_string()))
         })
@@ -147,7 +150,7 @@ fn assert_wrappers_use(root: &Path) {
     let root = root.canonicalize().unwrap();
     for wrapper in ["taintprof-cc", "taintprof-c++"] {
         let found = found_by(&root.join("bin").join(wrapper));
-        assert_eq!(found.len(), 3, "{wrapper} --version: {found:?}");
+        assert_eq!(found.len(), 4, "{wrapper} --version: {found:?}");
         for (what, path) in &found {
             assert!(
                 Path::new(path).starts_with(&root),

@@ -179,6 +179,18 @@ fn halo(mpi: &Mpi) {
         r.assert_loop("main", "@fill", &["m"]);
         r.assert_loop("main", "@halo", &["m"]);
         r.assert_loop("main", "@time", &["iters"]);
+        // An MPI_Allreduce of one value in the time loop: a library loop over the
+        // process count (the routine database's comm=), nested in the loop over iters.
+        r.assert_loop("main", "@dt", &["p"]);
+        let volume = r.function("main")["volume"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        assert!(
+            volume.contains("p*iters"),
+            "[{} {opt}] main's volume has the reductions of the time loop: {volume}",
+            mpi.name
+        );
 
         // The merged report is the union of the ranks' reports, loop by loop.
         let per_rank: Vec<Report> = recs

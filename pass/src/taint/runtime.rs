@@ -18,6 +18,10 @@ pub struct Runtime {
     pub ctrl_tls: V,
     /// `i16` global: the control-label shift (`taintprof_abi::GLOBAL_CTRL_SHIFT`).
     pub ctrl_shift: V,
+    /// `i16` global: the label of the process count `p`, 0 until the MPI interception
+    /// library registered it (`taintprof_abi::GLOBAL_MPI_SIZE_LABEL`); read before each
+    /// call of a routine with a communicator (`crate::library`).
+    pub mpi_size_label: V,
     pub va_label_tls: V,
     pub va_bytes_tls: V,
     /// `[64 x ptr]`
@@ -71,6 +75,7 @@ impl Runtime {
             retz_tls: ir.tls_global(abi::TLS_RET_ITER_LABEL, ir.i16),
             ctrl_tls: ir.tls_global(abi::TLS_CTRL_LABEL, ir.i16),
             ctrl_shift: ir.extern_global(abi::GLOBAL_CTRL_SHIFT, ir.i16),
+            mpi_size_label: ir.extern_global(abi::GLOBAL_MPI_SIZE_LABEL, ir.i16),
             va_label_tls: ir.tls_global(abi::TLS_VA_LABEL, ir.i16),
             va_bytes_tls: ir.tls_global(abi::TLS_VA_STACK_BYTES, ir.i64),
             byval_tls: ir.tls_global(abi::TLS_BYVAL_SRC, byval_tls_ty),

@@ -15,7 +15,8 @@
 //! Library loops (`crate::library`: a `memset` with a variable length, a `qsort`) are
 //! one execution per call: right before the call, `__tp_loop_exit(node, &loopdesc,
 //! label)` with the union of the labels of the size argument(s), the label the source
-//! loop's exit test would have had. They are not pushed on the loops in flight: the
+//! loop's exit test would have had; for a routine with a communicator (`comm=`), ORed
+//! with the label of the process count `p` (`__tp_mpi_size_label`, loaded there). They are not pushed on the loops in flight: the
 //! call ends before any report could be written inside it, except from a callback
 //! (a `qsort` comparator), and then the loop was reported already.
 //!
@@ -126,7 +127,13 @@ impl FnInstr<'_> {
                 labels.push(self.label(ir::operand(c.call, a))?);
             }
             ir.before(c.call);
-            let l = self.union(&labels, ir.i16);
+            let mut l = self.union(&labels, ir.i16);
+            if c.routine.comm.is_some() {
+                // Its cost depends on the process count too: `p`'s label as of now (a
+                // plain load: written once, when the MPI library registers `p`).
+                let p_label = ir.load(ir.i16, self.rt.mpi_size_label, 2);
+                l = ir.or(l, p_label);
+            }
             let ld = self.descs.loop_ptr(ir, c.loop_index);
             ir.call(self.rt.loop_exit.ty, self.rt.loop_exit.f, &[node, ld, l]);
         }
