@@ -272,3 +272,66 @@ fn p_can_be_switched_off() {
     assert_eq!(params, ["iters", "m", "n"]);
     r.assert_loop("main", "@share", &["n"]);
 }
+
+/// A CMake project that finds MPI with `find_package(MPI)`, built through the
+/// toolchain file: CMake links libmpi by its path and passes the MPI include
+/// directories to compiles only, and the wrapper still links the interception library.
+#[test]
+fn cmake_find_package_mpi_with_the_toolchain_file() {
+    let cmake_runs = Command::new("cmake")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        cmake_runs,
+        "cmake is not installed: apt-get install cmake (make setup installs it)"
+    );
+    assert!(
+        on_path(OPEN_MPI.cc),
+        "apt-get install {}",
+        OPEN_MPI.packages
+    );
+    check_runtime_archive();
+    let dir = scratch_dir("mpi-cmake");
+    let build = dir.join("build");
+    let root = workspace_root();
+    let configure = Command::new("cmake")
+        .arg("-S")
+        .arg(root.join("cmake/mpi-example"))
+        .arg("-B")
+        .arg(&build)
+        .arg(format!(
+            "-DCMAKE_TOOLCHAIN_FILE={}",
+            root.join("cmake/taintprof-toolchain.cmake").display()
+        ))
+        .arg(format!("-DTAINTPROF_ROOT={}", bin_dir().display()))
+        .env("TAINTPROF_CACHE_DIR", root.join("target/e2e/mpi-cache"))
+        .output()
+        .unwrap();
+    assert!(
+        configure.status.success(),
+        "cmake configure failed:\n{}{}",
+        String::from_utf8_lossy(&configure.stdout),
+        String::from_utf8_lossy(&configure.stderr)
+    );
+    let built = Command::new("cmake")
+        .arg("--build")
+        .arg(&build)
+        .env("TAINTPROF_CACHE_DIR", root.join("target/e2e/mpi-cache"))
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "cmake --build failed:\n{}{}",
+        String::from_utf8_lossy(&built.stdout),
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let recs = run(&OPEN_MPI, &build.join("halo"), &dir, &["64", "3", "5"]);
+    let r = merged(&recs, "mpi_halo.c", "-O3", &dir);
+    let mut params = r.parameters();
+    params.sort();
+    assert_eq!(params, ["iters", "m", "n", "p"]);
+    r.assert_loop("main", "@share", &["n", "p"]);
+    r.assert_loop("main", "@bcast", &["n"]);
+    r.assert_loop("main", "@halo", &["m"]);
+}
