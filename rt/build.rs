@@ -9,6 +9,9 @@
 //! * `src/exec_shim.c` — the exec-family wrappers (the variadic `execl` forms need C),
 //!   which write the report of the run so far before the program is replaced.
 //!
+//! * `src/omp_shim.c` — the OpenMP thread-count wrappers (the implicit parameter
+//!   `threads`), with weak references to libomp's functions.
+//!
 //! Each file is its own object inside `libtaintprof_rt.a`, so a C program that never
 //! calls `operator new` does not pull `new_shim.o`. One that links an instrumented C++
 //! shared library does (the library's wrapper calls resolve in the executable); its
@@ -18,10 +21,12 @@ fn main() {
     println!("cargo:rerun-if-changed=src/tls.c");
     println!("cargo:rerun-if-changed=src/new_shim.c");
     println!("cargo:rerun-if-changed=src/exec_shim.c");
+    println!("cargo:rerun-if-changed=src/omp_shim.c");
     cc::Build::new()
         .file("src/tls.c")
         .file("src/new_shim.c")
         .file("src/exec_shim.c")
+        .file("src/omp_shim.c")
         .opt_level(2)
         .pic(true)
         .flag("-fexceptions")

@@ -51,7 +51,12 @@ unsafe fn implicit(
     size: usize,
     enabled: bool,
 ) -> Label {
-    if addr.is_null() || size == 0 || crate::params::range_problem(addr as usize, size).is_some() {
+    if addr.is_null()
+        || size == 0
+        || crate::params::range_problem(addr as usize, size).is_some()
+        || crate::denormal::mode::any_denormal()
+    {
+        // Nothing to label; or denormal mode, whose shadow holds tags, not labels.
         return 0;
     }
     let label = if enabled {
