@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
     params[1] = iters;
     params[2] = m;
   }
-  MPI_Bcast(params, 3, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(params, 3, MPI_INT, 0, MPI_COMM_WORLD); /* @bcast_call */
   int n = params[0], iters = params[1], m = params[2];
 
   double check = 0;
@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
 
   /* The largest m over the ranks (all have the same). */
   int mmax = 0;
-  MPI_Allreduce(&m, &mmax, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&m, &mmax, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD); /* @allreduce_call */
   for (int i = 0; i < mmax; i++) /* @allreduce */
     check += 1;
 

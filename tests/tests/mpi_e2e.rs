@@ -192,6 +192,31 @@ fn halo(mpi: &Mpi) {
             mpi.name
         );
 
+        // p is on exactly the decomposition loops and the collectives, nowhere else
+        // (not on the halo exchange, the error check or the loops after a reduction).
+        let with_p: BTreeSet<u64> = ["main", "elem_work"]
+            .iter()
+            .flat_map(|f| r.loops(f))
+            .filter(|l| l.params.contains("p"))
+            .map(|l| l.line)
+            .collect();
+        let expected: BTreeSet<u64> = [
+            "@ranks",
+            "@share",
+            "@elem",
+            "@dt",
+            "@bcast_call",
+            "@allreduce_call",
+        ]
+        .iter()
+        .map(|m| r.marker_line(m))
+        .collect();
+        assert_eq!(
+            with_p, expected,
+            "[{} {opt}] the lines of the loops with p",
+            mpi.name
+        );
+
         // The merged report is the union of the ranks' reports, loop by loop.
         let per_rank: Vec<Report> = recs
             .iter()
