@@ -39,9 +39,11 @@
  *         extent; received elements get the label on all of their bytes (replacing
  *         what was there: the receive replaced the data too).
  *
+ *  Persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start*) and matched probes
+ *  (MPI_Mprobe/Improbe with MPI_Mrecv/Imrecv) are covered like their plain forms.
+ *
  *  Not covered (labels do not cross; the data does, unchanged): one-sided
- *  communication (MPI_Put/Get/Accumulate), persistent requests (MPI_Send_init,
- *  MPI_Recv_init, MPI_Start), MPI_Comm_idup, file I/O, Fortran bindings, and
+ *  communication (MPI_Put/Get/Accumulate), MPI_Comm_idup, file I/O, Fortran bindings, and
  *  communicators made by routines not listed above (counted; the report's stderr note
  *  at MPI_Finalize names how many calls could not carry labels).
  *
@@ -817,10 +819,187 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm c
     return rc;
 }
 
+/* Persistent requests: what each does when started (a send posts its label message then;
+ * a receive is tracked until it completes, and again at every start). */
+struct tp_persist {
+    MPI_Request req;
+    int recv;
+    const void *buf;
+    int count;
+    MPI_Datatype type;
+    int peer, tag;
+    MPI_Comm comm;
+};
+static struct tp_persist *tp_persists;
+static size_t tp_npersists, tp_cappersists;
+
+static void tp_track_persist(MPI_Request r, int recv, const void *buf, int count,
+                             MPI_Datatype t, int peer, int tag, MPI_Comm comm) {
+    pthread_mutex_lock(&tp_lock);
+    if (tp_npersists == tp_cappersists) {
+        size_t cap = tp_cappersists ? 2 * tp_cappersists : 16;
+        struct tp_persist *n = realloc(tp_persists, cap * sizeof *n);
+        if (!n) {
+            pthread_mutex_unlock(&tp_lock);
+            return;
+        }
+        tp_persists = n;
+        tp_cappersists = cap;
+    }
+    struct tp_persist *e = &tp_persists[tp_npersists++];
+    e->req = r;
+    e->recv = recv;
+    e->buf = buf;
+    e->count = count;
+    e->type = t;
+    e->peer = peer;
+    e->tag = tag;
+    e->comm = comm;
+    pthread_mutex_unlock(&tp_lock);
+}
+
+static int tp_find_persist(MPI_Request r, struct tp_persist *out) {
+    int found = 0;
+    pthread_mutex_lock(&tp_lock);
+    for (size_t i = 0; i < tp_npersists; i++)
+        if (tp_persists[i].req == r) {
+            *out = tp_persists[i];
+            found = 1;
+            break;
+        }
+    pthread_mutex_unlock(&tp_lock);
+    return found;
+}
+
+static void tp_drop_persist(MPI_Request r) {
+    pthread_mutex_lock(&tp_lock);
+    for (size_t i = 0; i < tp_npersists; i++)
+        if (tp_persists[i].req == r) {
+            tp_persists[i] = tp_persists[--tp_npersists];
+            break;
+        }
+    pthread_mutex_unlock(&tp_lock);
+}
+
+#define TP_SEND_INIT(NAME)                                                                     \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, \
+                   MPI_Request *req) {                                                         \
+        int rc = PMPI_##NAME(buf, count, t, dest, tag, comm, req);                             \
+        if (rc == MPI_SUCCESS)                                                                 \
+            tp_track_persist(*req, 0, buf, count, t, dest, tag, comm);                         \
+        return rc;                                                                             \
+    }
+TP_SEND_INIT(Send_init)
+TP_SEND_INIT(Ssend_init)
+TP_SEND_INIT(Bsend_init)
+TP_SEND_INIT(Rsend_init)
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm comm,
+                  MPI_Request *req) {
+    int rc = PMPI_Recv_init(buf, count, t, src, tag, comm, req);
+    if (rc == MPI_SUCCESS)
+        tp_track_persist(*req, 1, buf, count, t, src, tag, comm);
+    return rc;
+}
+
+static void tp_started(MPI_Request r) {
+    struct tp_persist p;
+    if (!tp_find_persist(r, &p))
+        return;
+    if (p.recv)
+        tp_track_recv(r, (void *)p.buf, p.count, p.type, p.comm);
+    else
+        tp_send_labels(p.buf, p.count, p.type, p.peer, p.tag, p.comm);
+}
+
+int MPI_Start(MPI_Request *req) {
+    int rc = PMPI_Start(req);
+    if (rc == MPI_SUCCESS)
+        tp_started(*req);
+    return rc;
+}
+
+int MPI_Startall(int n, MPI_Request reqs[]) {
+    int rc = PMPI_Startall(n, reqs);
+    if (rc == MPI_SUCCESS)
+        for (int i = 0; i < n; i++)
+            tp_started(reqs[i]);
+    return rc;
+}
+
 int MPI_Request_free(MPI_Request *req) {
     struct tp_recv r;
     tp_take_recv(*req, &r);
+    tp_drop_persist(*req);
     return PMPI_Request_free(req);
+}
+
+/* Matched probes: the communicator of each message handle, for its receive. */
+struct tp_matched {
+    MPI_Message msg;
+    MPI_Comm comm;
+};
+static struct tp_matched tp_matched[64];
+static size_t tp_nmatched;
+
+static void tp_note_message(MPI_Message m, MPI_Comm comm) {
+    if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC)
+        return;
+    pthread_mutex_lock(&tp_lock);
+    if (tp_nmatched < sizeof tp_matched / sizeof *tp_matched) {
+        tp_matched[tp_nmatched].msg = m;
+        tp_matched[tp_nmatched].comm = comm;
+        tp_nmatched++;
+    }
+    pthread_mutex_unlock(&tp_lock);
+}
+
+static MPI_Comm tp_message_comm(MPI_Message m) {
+    MPI_Comm c = MPI_COMM_NULL;
+    pthread_mutex_lock(&tp_lock);
+    for (size_t i = 0; i < tp_nmatched; i++)
+        if (tp_matched[i].msg == m) {
+            c = tp_matched[i].comm;
+            tp_matched[i] = tp_matched[--tp_nmatched];
+            break;
+        }
+    pthread_mutex_unlock(&tp_lock);
+    return c;
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) {
+    int rc = PMPI_Mprobe(source, tag, comm, message, status);
+    if (rc == MPI_SUCCESS)
+        tp_note_message(*message, comm);
+    return rc;
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                MPI_Status *status) {
+    int rc = PMPI_Improbe(source, tag, comm, flag, message, status);
+    if (rc == MPI_SUCCESS && *flag)
+        tp_note_message(*message, comm);
+    return rc;
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype t, MPI_Message *message, MPI_Status *status) {
+    MPI_Comm comm = tp_message_comm(*message);
+    MPI_Status s;
+    int rc = PMPI_Mrecv(buf, count, t, message, &s);
+    if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL)
+        tp_recv_labels(buf, count, t, comm, &s);
+    if (status != MPI_STATUS_IGNORE)
+        *status = s;
+    return rc;
+}
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype t, MPI_Message *message,
+               MPI_Request *req) {
+    MPI_Comm comm = tp_message_comm(*message);
+    int rc = PMPI_Imrecv(buf, count, t, message, req);
+    if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL)
+        tp_track_recv(*req, buf, count, t, comm);
+    return rc;
 }
 
 /* Completion. Each keeps the request handles (completion resets them to

@@ -267,6 +267,42 @@ fn mpich_halo_exchange_gives_p_and_carries_labels() {
     halo(&MPICH);
 }
 
+fn more(mpi: &Mpi) {
+    let src = "mpi_more.c";
+    for opt in OPT_LEVELS {
+        let (exe, dir) = build(mpi, src, opt);
+        let recs = run(mpi, &exe, &dir, &["20", "7"]);
+        let r = merged(&recs, src, opt, &dir);
+        let mut params = r.parameters();
+        params.sort();
+        assert_eq!(params, ["k", "n", "p"], "[{} {opt}] parameters", mpi.name);
+        for (marker, expected) in [
+            ("@persistent", &["k"][..]),
+            ("@mrecv", &["n"]),
+            ("@gather", &["n"]),
+            ("@scatter", &["k"]),
+            ("@alltoall", &["n"]),
+            ("@inplace", &["k"]),
+            ("@scan", &["k"]),
+            ("@split_size", &["p"]),
+            ("@split_bcast", &["n"]),
+            ("@waitany", &["k"]),
+        ] {
+            r.assert_loop("main", marker, expected);
+        }
+    }
+}
+
+#[test]
+fn open_mpi_persistent_probes_gathers_splits() {
+    more(&OPEN_MPI);
+}
+
+#[test]
+fn mpich_persistent_probes_gathers_splits() {
+    more(&MPICH);
+}
+
 /// `TAINTPROF_IMPLICIT_P=0` switches p off: the loops over ranks are constant.
 #[test]
 fn p_can_be_switched_off() {
