@@ -10,7 +10,16 @@
 //! of the same name (`<prog>.<pid>`) is analysed here (`taintprof_model`) into that
 //! report, written next to it ([`report_from_record`]; a denormal record into
 //! `<prog>.<pid>.denormal.json`): the runtime writes only the record (a JSON report written by something else, an older runtime or a test's fake
-//! program, is shown as it is). While the program runs, taintprof ignores
+//! program, is shown as it is). The new records of the ranks of one MPI run (one
+//! program, the same `mpi.size`, distinct `mpi.rank`s: `taintprof_record::ranks`) are
+//! one result instead: merged into one report, `<prog>.mpi<size>.<pid>.taintprof.json`
+//! with the pid of the lowest rank (rank 0), next to them ([`report_from_group`]).
+//!
+//! File names: `<prog>.<pid>.taintprof.rec` (and `.denormal.rec`); a process that knew
+//! its MPI rank at start-up writes `<prog>.rank<R>.<pid>...`; before an `exec`
+//! `<prog>.before-exec.<pid>...` (`<prog>.before-exec.rank<R>.<pid>...`). Every reader
+//! here takes the stem before the suffix (`<prog>[.before-exec][.rank<R>].<pid>`) as a
+//! whole: the report of a record has the record's stem. While the program runs, taintprof ignores
 //! SIGINT and SIGQUIT (as `system()` does), so Ctrl-C stops the program, and the report
 //! it wrote on the way out is still shown.
 
@@ -32,7 +41,9 @@ pub fn parse_report_name(file_name: &str) -> Option<(&str, u32)> {
 }
 
 /// `<program>.<pid><suffix>` → program name and pid (the names of every file a run
-/// writes: reports and records).
+/// writes: reports and records). The program part keeps what the runtime or the driver
+/// put before the pid (`app.rank3`, `app.mpi4`, `app.before-exec`); [`split_program`]
+/// takes those apart.
 fn parse_run_file_name<'a>(file_name: &'a str, suffix: &str) -> Option<(&'a str, u32)> {
     let stem = file_name.strip_suffix(suffix)?;
     let (name, pid) = stem.rsplit_once('.')?;
@@ -42,11 +53,56 @@ fn parse_run_file_name<'a>(file_name: &'a str, suffix: &str) -> Option<(&'a str,
     Some((name, pid.parse().ok()?))
 }
 
+/// What the program part of a run file's name ([`parse_run_file_name`]) says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProgramPart<'a> {
+    /// The program's name.
+    pub program: &'a str,
+    /// Written before an `exec` (`.before-exec`).
+    pub before_exec: bool,
+    /// The MPI rank the process knew at start-up (`.rank<R>`).
+    pub rank: Option<u32>,
+    /// A merged report of an MPI run of this size (`.mpi<N>`).
+    pub mpi_size: Option<u32>,
+}
+
+/// Splits `app.before-exec.rank3` (or `app.mpi4`) into its parts.
+pub fn split_program(name: &str) -> ProgramPart<'_> {
+    let mut p = ProgramPart {
+        program: name,
+        before_exec: false,
+        rank: None,
+        mpi_size: None,
+    };
+    let number = |s: &str, tag: &str| -> Option<u32> {
+        let d = s.strip_prefix(tag)?;
+        if d.is_empty() || !d.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        d.parse().ok()
+    };
+    if let Some((rest, last)) = p.program.rsplit_once('.') {
+        if let Some(r) = number(last, "rank") {
+            p.rank = Some(r);
+            p.program = rest;
+        } else if let Some(n) = number(last, "mpi") {
+            p.mpi_size = Some(n);
+            p.program = rest;
+        }
+    }
+    if let Some(rest) = p.program.strip_suffix(".before-exec") {
+        p.before_exec = true;
+        p.program = rest;
+    }
+    p
+}
+
 /// Suffix of every raw run record.
 pub const RECORD_SUFFIX: &str = ".taintprof.rec";
 
 /// If `file_name` is a raw run record name (`<program>.<pid>.taintprof.rec`) or a
-/// denormal record name (`<program>.<pid>.denormal.rec`), its program name and pid.
+/// denormal record name (`<program>.<pid>.denormal.rec`), its program name and pid
+/// (`<program>` with its `.rank<R>` if it has one: [`split_program`]).
 pub fn parse_record_name(file_name: &str) -> Option<(&str, u32)> {
     parse_run_file_name(file_name, RECORD_SUFFIX)
         .or_else(|| parse_run_file_name(file_name, crate::denormal::RECORD_SUFFIX))
@@ -80,37 +136,167 @@ pub fn report_from_record(record: &Path) -> Result<PathBuf, String> {
         )
     })?;
     let value = taintprof_model::taint_report_of_files(&[record]).map_err(|e| {
-        let what = e.to_string();
-        let what = if what.contains(&record.display().to_string()) {
-            what
+        let path = record.display().to_string();
+        let text = e.to_string();
+        let text = if text.contains(&path) {
+            text
         } else {
-            format!("{}: {what}", record.display())
+            format!("{path}: {text}")
         };
-        let hint = match &e {
-            taintprof_model::Error::Read(_, taintprof_record::read::Error::NewerVersion { .. }) => {
-                ""
-            }
-            taintprof_model::Error::Read(_, taintprof_record::read::Error::Io(_)) => {
-                "; check that the file is readable"
-            }
-            _ => {
-                "; no report can be made from it (was the process killed while writing it?): \
-                 run the program again and let it end"
-            }
-        };
-        format!("cannot analyse the run record {what}{hint}")
+        format!("cannot analyse the run record {text}{}", analysis_hint(&e))
     })?;
-    let mut text = serde_json::to_string_pretty(&value)
-        .map_err(|e| format!("cannot write the report of {}: {e}", record.display()))?;
+    write_report(&target, &value, &record.display().to_string())?;
+    Ok(target)
+}
+
+/// What to do about an analysis of records that failed with `e` (`; ...`, or nothing).
+fn analysis_hint(e: &taintprof_model::Error) -> &'static str {
+    match e {
+        taintprof_model::Error::Read(_, taintprof_record::read::Error::NewerVersion { .. }) => "",
+        taintprof_model::Error::Read(_, taintprof_record::read::Error::Io(_)) => {
+            "; check that the file is readable"
+        }
+        _ => {
+            "; no report can be made from it (was the process killed while writing it?): \
+             run the program again and let it end"
+        }
+    }
+}
+
+/// Writes the report `value` to `target` (JSON indented by two spaces, a final
+/// newline; atomically). `of`: what it is the report of, for the message.
+fn write_report(target: &Path, value: &serde_json::Value, of: &str) -> Result<(), String> {
+    let mut text = serde_json::to_string_pretty(value)
+        .map_err(|e| format!("cannot write the report of {of}: {e}"))?;
     text.push('\n');
-    write_atomically(&target, text.as_bytes()).map_err(|e| {
+    write_atomically(target, text.as_bytes()).map_err(|e| {
         format!(
-            "cannot write {} (the report of {}): {e}; run `taintprof report {}` instead",
+            "cannot write {} (the report of {of}): {e}; run `taintprof report` on the records instead",
             target.display(),
-            record.display(),
-            record.display()
         )
-    })?;
+    })
+}
+
+/// Raw run records that make one result: one record, or the ranks of one MPI run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordGroup {
+    /// The records, in rank order for an MPI run.
+    pub paths: Vec<PathBuf>,
+    /// For the ranks of an MPI run (two records or more).
+    pub mpi: Option<MpiRun>,
+}
+
+/// What the records of an MPI run say about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MpiRun {
+    /// The program's name (the records' RUN section).
+    pub program: String,
+    /// `mpi.size`.
+    pub size: u32,
+    /// The ranks of the records, ascending.
+    pub ranks: Vec<u32>,
+    /// The pid of the lowest rank's process.
+    pub pid: i32,
+}
+
+impl RecordGroup {
+    /// Where the group's report goes: next to its (first) record, `<stem>.taintprof.json`
+    /// for one record, `<prog>.mpi<size>.<pid>.taintprof.json` for an MPI run (the pid
+    /// of its lowest rank, rank 0 in a complete run).
+    pub fn report_path(&self) -> Option<PathBuf> {
+        let first = self.paths.first()?;
+        match &self.mpi {
+            None => report_path_of_record(first),
+            Some(m) => Some(first.with_file_name(format!(
+                "{}.mpi{}.{}{REPORT_SUFFIX}",
+                m.program, m.size, m.pid
+            ))),
+        }
+    }
+
+    /// `the 4 records of the MPI run of app (ranks 0-3)`, or the record's path.
+    pub fn describe(&self) -> String {
+        match &self.mpi {
+            None => self
+                .paths
+                .first()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            Some(m) => format!(
+                "the {} records of the MPI run of {} (ranks {})",
+                self.paths.len(),
+                m.program,
+                taintprof_record::ranks::ranges(&m.ranks)
+            ),
+        }
+    }
+}
+
+/// Groups the raw run records at `paths` into results (`taintprof_record::ranks`): the
+/// ranks of one MPI run together, in rank order; every other record alone (one that
+/// cannot be read too: its analysis says why). Groups come in the order of their first
+/// record in `paths`. A record whose name carries a rank (`<prog>.rank<R>.<pid>`, what
+/// the runtime writes when it has the `mpi.rank` and `mpi.size` attributes) is read
+/// once here, one at a time, and again when its group is analysed; any other record
+/// is a result of its own without being read here.
+pub fn group_record_files(paths: &[PathBuf]) -> Vec<RecordGroup> {
+    use taintprof_record::read::Run;
+    let ranked = |p: &Path| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .and_then(parse_record_name)
+            .is_some_and(|(prog, _)| split_program(prog).rank.is_some())
+    };
+    let runs: Vec<Option<Run>> = paths
+        .iter()
+        .map(|p| {
+            if !ranked(p) {
+                return None;
+            }
+            let r = taintprof_model::read_record(p).ok()?;
+            taintprof_record::ranks::groupable(&r).then_some(r.run)
+        })
+        .collect();
+    let refs: Vec<Option<&Run>> = runs.iter().map(Option::as_ref).collect();
+    taintprof_record::ranks::group_runs(&refs)
+        .into_iter()
+        .map(|g| {
+            let mpi = g.mpi_size.and_then(|size| {
+                let first = runs[*g.members.first()?].as_ref()?;
+                Some(MpiRun {
+                    program: String::from_utf8_lossy(&first.name).into_owned(),
+                    size,
+                    ranks: g
+                        .members
+                        .iter()
+                        .filter_map(|&i| taintprof_record::ranks::mpi_rank(runs[i].as_ref()?))
+                        .collect(),
+                    pid: first.info.pid,
+                })
+            });
+            RecordGroup {
+                paths: g.members.iter().map(|&i| paths[i].clone()).collect(),
+                mpi,
+            }
+        })
+        .collect()
+}
+
+/// Analyses the records of `group` (merged into one result) and writes the report to
+/// [`RecordGroup::report_path`]. Returns the report's path, or the one-line error.
+pub fn report_from_group(group: &RecordGroup) -> Result<PathBuf, String> {
+    if group.mpi.is_none() {
+        if let [one] = group.paths.as_slice() {
+            return report_from_record(one);
+        }
+    }
+    let what = group.describe();
+    let target = group
+        .report_path()
+        .ok_or_else(|| format!("{what}: no records"))?;
+    let value = taintprof_model::taint_report_of_files(&group.paths)
+        .map_err(|e| format!("cannot analyse {what}: {e}{}", analysis_hint(&e)))?;
+    write_report(&target, &value, &what)?;
     Ok(target)
 }
 
@@ -183,22 +369,56 @@ pub fn new_reports(
 
 /// The reports of the new files `new` (in that order): a JSON report as is; a raw run
 /// record without a new JSON report of the same name analysed into one
-/// ([`report_from_record`]), a denormal record likewise into its denormal report
+/// ([`report_from_record`]), the records of the ranks of one MPI run into one report
+/// ([`group_record_files`], [`report_from_group`]: at the place of its first record),
+/// a denormal record likewise into its denormal report
 /// (`crate::denormal::report_from_record`), or the error saying why it could not be.
 pub fn reports_of_new_files(new: &[PathBuf]) -> Vec<Result<PathBuf, String>> {
-    let mut out = Vec::new();
+    enum Slot {
+        Done(Result<PathBuf, String>),
+        /// A taint record to analyse: its index among `records`.
+        Record(usize),
+    }
+    let mut slots = Vec::new();
+    let mut records: Vec<PathBuf> = Vec::new();
     for p in new {
         if let Some(json) = crate::denormal::report_path_of_record(p) {
             if !new.contains(&json) {
-                out.push(crate::denormal::report_from_record(p));
+                slots.push(Slot::Done(crate::denormal::report_from_record(p)));
             }
             continue;
         }
         match report_path_of_record(p) {
             // The runtime (or whatever ran) wrote the report too: shown in its place.
             Some(json) if new.contains(&json) => {}
-            Some(_) => out.push(report_from_record(p)),
-            None => out.push(Ok(p.clone())),
+            Some(_) => {
+                slots.push(Slot::Record(records.len()));
+                records.push(p.clone());
+            }
+            None => slots.push(Slot::Done(Ok(p.clone()))),
+        }
+    }
+    // Each group's report at the place of its first record.
+    let groups = group_record_files(&records);
+    let mut at: Vec<Option<usize>> = vec![None; records.len()];
+    for (gi, g) in groups.iter().enumerate() {
+        if let Some(i) = g
+            .paths
+            .first()
+            .and_then(|f| records.iter().position(|r| r == f))
+        {
+            at[i] = Some(gi);
+        }
+    }
+    let mut out = Vec::new();
+    for slot in slots {
+        match slot {
+            Slot::Done(r) => out.push(r),
+            Slot::Record(i) => {
+                if let Some(gi) = at[i] {
+                    out.push(report_from_group(&groups[gi]));
+                }
+            }
         }
     }
     out
@@ -579,6 +799,117 @@ mod tests {
             Some(PathBuf::from("/d/m.before-exec.7.taintprof.json"))
         );
         assert_eq!(report_path_of_record(Path::new("/d/m.7.json")), None);
+    }
+
+    #[test]
+    fn rank_and_merged_names_keep_their_stem() {
+        assert_eq!(
+            parse_record_name("app.rank3.4242.taintprof.rec"),
+            Some(("app.rank3", 4242))
+        );
+        assert_eq!(
+            parse_record_name("app.rank0.9.denormal.rec"),
+            Some(("app.rank0", 9))
+        );
+        assert_eq!(
+            parse_report_name("app.mpi4.4242.taintprof.json"),
+            Some(("app.mpi4", 4242))
+        );
+        assert_eq!(
+            report_path_of_record(Path::new("/d/app.before-exec.rank2.7.taintprof.rec")),
+            Some(PathBuf::from("/d/app.before-exec.rank2.7.taintprof.json"))
+        );
+        let p = split_program("a.b.before-exec.rank12");
+        assert_eq!(
+            (p.program, p.before_exec, p.rank, p.mpi_size),
+            ("a.b", true, Some(12), None)
+        );
+        let p = split_program("app.mpi4");
+        assert_eq!((p.program, p.rank, p.mpi_size), ("app", None, Some(4)));
+        // Not a rank: part of the program's name.
+        let p = split_program("app.ranking");
+        assert_eq!((p.program, p.rank), ("app.ranking", None));
+        assert_eq!(split_program("app").program, "app");
+    }
+
+    /// A minimal complete record of `app` (pid `pid`) with these RUN attributes.
+    fn tiny_record(pid: i32, attrs: &[(&str, String)]) -> Vec<u8> {
+        let mut w = taintprof_record::Writer::new(Vec::new());
+        w.begin_run(
+            &taintprof_record::RunInfo {
+                pid,
+                abi_version: taintprof_abi::ABI_VERSION,
+                mode: taintprof_record::MODE_TAINT,
+                start_time_ns: pid as u64,
+            },
+            b"app",
+            b"/x/app",
+            b"0.1.0",
+        );
+        for (k, v) in attrs {
+            w.attr(k.as_bytes(), v.as_bytes());
+        }
+        w.begin_trailer(taintprof_record::Exit::Normal(0));
+        let f = w.finish();
+        assert!(f.ok && f.complete);
+        f.out
+    }
+
+    #[test]
+    fn the_ranks_of_one_mpi_run_make_one_report() {
+        let dir = std::env::temp_dir().join(format!("taintprof-run-mpi-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let before = reports_in(&dir);
+        for (rank, pid) in [(1, 51), (0, 50), (2, 52)] {
+            let attrs = [
+                ("mpi.rank", rank.to_string()),
+                ("mpi.size", "3".to_string()),
+            ];
+            std::fs::write(
+                dir.join(format!("app.rank{rank}.{pid}.taintprof.rec")),
+                tiny_record(pid, &attrs),
+            )
+            .unwrap();
+        }
+        // A process of the run that is no rank keeps its own report.
+        std::fs::write(dir.join("helper.60.taintprof.rec"), tiny_record(60, &[])).unwrap();
+        let new = new_reports(&dir, &before, 1);
+        let got = reports_of_new_files(&new);
+        let names: Vec<String> = got
+            .iter()
+            .map(|r| {
+                r.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(
+            names,
+            ["app.mpi3.50.taintprof.json", "helper.60.taintprof.json"]
+        );
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(&names[0])).unwrap()).unwrap();
+        assert_eq!(v["program"]["pid"], 50, "rank 0 first");
+        let ranks: Vec<u64> = v["merged_from"]["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["rank"].as_u64().unwrap())
+            .collect();
+        assert_eq!(ranks, [0, 1, 2]);
+        // No report per rank.
+        assert!(!dir.join("app.rank0.50.taintprof.json").exists());
+        let groups = group_record_files(&new);
+        assert_eq!(groups.len(), 2);
+        assert_eq!(
+            groups[0].describe(),
+            "the 3 records of the MPI run of app (ranks 0-2)"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -3,6 +3,10 @@
 //! [`serde_json::Value`], plus what was added after it: every volume's terms as data
 //! (`volume_terms`, `exclusive_volume_terms`, next to the display strings).
 //!
+//! Of a merge of several records it also says where they came from (`merged_from`) and,
+//! per loop and per function's own loops, which records saw which parameters where
+//! they disagree (`params_by_rank`, `exclusive_params_by_rank`: [`crate::ranks`]).
+//!
 //! Output order (as the runtime's): functions by file, line, name, linkage name; loops
 //! and branches by line and column within their function; contexts by path (frame by
 //! frame, a prefix first), at most `TAINTPROF_MAX_CONTEXTS` of them per function and
@@ -18,6 +22,7 @@ use taintprof_record::merge::Merged;
 use taintprof_record::{Exit, NONE};
 
 use crate::classify::{coverage, recommend, summary};
+use crate::ranks::{agreements_json, merged_from, ByRank};
 use crate::run::{self, text};
 use crate::tree::Model;
 use crate::volume::{self, Term, MAX_FACTORS, MAX_TERMS};
@@ -152,6 +157,7 @@ pub fn report(model: &Model<'_>, merged: &Merged) -> Value {
     let nparams = (merged.params.len() as u32).min(16);
     let cap = run::max_contexts(merged);
     let tw = run::trailer_warnings(merged);
+    let by_rank = ByRank::build(model, merged);
 
     let mut order: Vec<u32> = (0..model.funcs.len() as u32).collect();
     order.sort_by(|&a, &b| {
@@ -164,6 +170,9 @@ pub fn report(model: &Model<'_>, merged: &Merged) -> Value {
     j.insert("version".into(), 4.into());
     j.insert("taintprof_version".into(), text(&first.run.version).into());
     j.insert("program".into(), run::program(first));
+    if let Some(m) = merged_from(merged, &by_rank.ids) {
+        j.insert("merged_from".into(), m);
+    }
     j.insert("exit".into(), run::exit(exit, in_flight));
     j.insert(
         "options".into(),
@@ -228,6 +237,12 @@ pub fn report(model: &Model<'_>, merged: &Merged) -> Value {
         f.insert("statically_pruned".into(), fg.statically_pruned.into());
         f.insert("executed".into(), fg.executed.into());
         f.insert("exclusive_params".into(), names.label(fg.excl_label));
+        if let Some(a) = by_rank.function_disagreement(model, fi) {
+            f.insert(
+                "exclusive_params_by_rank".into(),
+                agreements_json(&a, |s| names.label(s)),
+            );
+        }
         f.insert("inclusive_params".into(), names.label(fg.incl_label));
         f.insert("constant".into(), (fg.incl_label == 0).into());
         f.insert("volume".into(), names.volume(&fg.incl));
@@ -298,7 +313,7 @@ pub fn report(model: &Model<'_>, merged: &Merged) -> Value {
         f.insert("branches".into(), Value::Array(branches));
 
         let mut loops = Vec::new();
-        for g in &model.loops[fg.loops.0 as usize..fg.loops.1 as usize] {
+        for (gi, g) in (fg.loops.0..).zip(&model.loops[fg.loops.0 as usize..fg.loops.1 as usize]) {
             no_sink += g.no_sink as u64;
             let mut l = Map::new();
             l.insert("line".into(), g.key.line.into());
@@ -326,6 +341,12 @@ pub fn report(model: &Model<'_>, merged: &Merged) -> Value {
             );
             l.insert("params".into(), names.label(g.label));
             l.insert("control_only_params".into(), names.label(g.label & !g.data));
+            if let Some(a) = by_rank.loop_disagreement(gi) {
+                l.insert(
+                    "params_by_rank".into(),
+                    agreements_json(&a, |s| names.label(s)),
+                );
+            }
             l.insert("executions".into(), g.executions.into());
             l.insert(
                 "const_trip_count".into(),

@@ -18,6 +18,7 @@
 //! * [`classify`]: summary, coverage, recommendation.
 //! * [`run`]: what the report says about the run (program, exit, options, parameters,
 //!   the trailer's warnings).
+//! * [`ranks`]: where merged records (MPI ranks) disagree about a loop's parameters.
 //! * [`json`]: the report itself.
 //!
 //! Std only, no unsafe code; indices into the [`Merged`] record instead of pointers.
@@ -29,6 +30,7 @@ pub mod denormal;
 pub mod json;
 pub mod labels;
 pub mod paths;
+pub mod ranks;
 pub mod run;
 pub mod source;
 pub mod tree;
@@ -91,16 +93,19 @@ pub fn taint_report_of_records(records: &[Record]) -> Result<Value, Error> {
     taint_report(&merged)
 }
 
+/// Reads the complete record at `path` (the errors [`taint_report_of_files`] gives).
+pub fn read_record(path: &Path) -> Result<Record, Error> {
+    read::read_file(path).map_err(|e| match e {
+        read::Error::Truncated { kind: None, .. } => Error::Incomplete(path.to_path_buf()),
+        e => Error::Read(path.to_path_buf(), e),
+    })
+}
+
 /// Reads the complete records at `paths`, merges them and makes their report.
 pub fn taint_report_of_files<P: AsRef<Path>>(paths: &[P]) -> Result<Value, Error> {
     let mut records = Vec::with_capacity(paths.len());
     for p in paths {
-        let p = p.as_ref();
-        let r = read::read_file(p).map_err(|e| match e {
-            read::Error::Truncated { kind: None, .. } => Error::Incomplete(p.to_path_buf()),
-            e => Error::Read(p.to_path_buf(), e),
-        })?;
-        records.push(r);
+        records.push(read_record(p.as_ref())?);
     }
     let merged = merge(&records).map_err(Error::Merge)?;
     // The merge copied what the analysis needs: the records' memory goes back before

@@ -12,10 +12,10 @@ use serde_json::{json, Map, Value};
 use taintprof_record::merge::{Experiment, Merged};
 use taintprof_record::read::Trailer;
 use taintprof_record::{
-    Exit, LAYOUT_SPLIT_GIVEN_UP, REJECT_BAD_CHARACTER, REJECT_BAD_RANGE, REJECT_EMPTY_NAME,
-    REJECT_NAME_TOO_LONG, REJECT_NULL_ADDRESS, REJECT_NULL_NAME, REJECT_TOO_MANY, REJECT_ZERO_SIZE,
-    WARN_CONTEXT_OOM, WARN_MIXED_MODES, WARN_REJECTED_MODULE, WARN_UNKNOWN_CONTEXTS,
-    WARN_UNKNOWN_LOOPS,
+    Exit, LAYOUT_SPLIT_GIVEN_UP, PARAM_IMPLICIT, REJECT_BAD_CHARACTER, REJECT_BAD_RANGE,
+    REJECT_EMPTY_NAME, REJECT_NAME_TOO_LONG, REJECT_NULL_ADDRESS, REJECT_NULL_NAME,
+    REJECT_TOO_MANY, REJECT_ZERO_SIZE, WARN_CONTEXT_OOM, WARN_MIXED_MODES, WARN_REJECTED_MODULE,
+    WARN_UNKNOWN_CONTEXTS, WARN_UNKNOWN_LOOPS,
 };
 
 /// Bytes as the report writes them (invalid UTF-8 becomes U+FFFD).
@@ -159,7 +159,10 @@ pub fn split_given_up_at(merged: &Merged) -> Value {
         .map_or(Value::Null, |e| text(&e.params.gave_up_at).into())
 }
 
-/// `parameter_info`: name, bit, registrations (summed over the records).
+/// `parameter_info`: name, bit, registrations (summed over the records), and
+/// `"implicit": true` for a parameter the runtime registered itself (`PARAM_IMPLICIT`
+/// in any record; absent for the others, so that the entries of ordinary parameters
+/// stay what they were).
 pub fn parameter_info(merged: &Merged) -> Value {
     let v: Vec<Value> = merged
         .params
@@ -173,7 +176,19 @@ pub fn parameter_info(merged: &Merged) -> Value {
                 .filter(|p| p.name == *name)
                 .map(|p| p.info.registrations as u64)
                 .sum();
-            json!({"name": text(name), "bit": bit, "registrations": registrations})
+            let implicit = merged
+                .param_flags
+                .get(bit)
+                .is_some_and(|f| f & PARAM_IMPLICIT != 0);
+            let mut p = json!({
+                "name": text(name),
+                "bit": bit,
+                "registrations": registrations,
+            });
+            if implicit {
+                p["implicit"] = true.into();
+            }
+            p
         })
         .collect();
     Value::Array(v)

@@ -343,6 +343,11 @@ impl<'a> Model<'a> {
             .filter(|&g| g != NONE)
     }
 
+    /// The loop group of global loop `lp` (none for a loop without a source chain).
+    pub fn loop_group_of(&self, lp: u32) -> Option<u32> {
+        self.group_of(lp)
+    }
+
     pub fn group(&self, g: u32) -> Option<&LoopGroup> {
         self.loops.get(g as usize)
     }

@@ -15,6 +15,8 @@
 //! * [`read`] (feature `std`, on by default): [`read::read`] / [`read::read_prefix`]
 //!   into owned structs, with errors that name the section and the byte.
 //! * [`merge`] (feature `std`): [`merge::merge`] of several records into one tree.
+//! * [`ranks`] (feature `std`): the MPI ranks of records: which records are one MPI run
+//!   ([`ranks::group`]), the number each record of a merge is shown under.
 //!
 //! ## Layout
 //!
@@ -82,6 +84,8 @@ pub mod format;
 pub mod hash;
 #[cfg(feature = "std")]
 pub mod merge;
+#[cfg(feature = "std")]
+pub mod ranks;
 #[cfg(feature = "std")]
 pub mod read;
 pub mod write;

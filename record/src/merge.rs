@@ -15,13 +15,18 @@
 //!   control-flow split survives if every record that registered parameters had it and
 //!   at most 8 names result; otherwise the twins are folded onto their parameters.
 //!   More than 16 names is an error. Each record's own list stays in its
-//!   [`Experiment`].
+//!   [`Experiment`]. A parameter's flags are ORed over the records
+//!   ([`Merged::param_flags`]: implicit in one record, implicit in the merge).
 //! * **Trees** of every thread of every record become one tree, a node per path of
 //!   (site, function) from the root (children of the root by function alone, as in the
 //!   runtime). Loop records of the same (node, loop) are merged: labels ORed,
 //!   executions summed. Folded calls and recursive functions are unions.
 //! * **Branch states** of the same branch: labels and taken bits ORed, executions summed.
 //! * **In-flight loops** are kept one by one, with their experiment and merged node.
+//! * **Per record**, each [`Experiment`] keeps the union of its loop records per merged
+//!   loop ([`Experiment::loops`], over all its threads and contexts): what the merged
+//!   tree no longer tells apart, so that a merged result can say where records (MPI
+//!   ranks) disagree about a loop's parameters.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
@@ -80,6 +85,19 @@ pub struct Experiment {
     pub label_map: [u16; 16],
     /// Labels that had such unmapped bits (dropped).
     pub unmapped_labels: u64,
+    /// This record's loop records per merged loop, over all its threads and contexts
+    /// (in-flight loops not included: they are in [`Merged::inflight`]), sorted by loop.
+    pub loops: Vec<ExperimentLoop>,
+}
+
+/// One loop of one record, its records combined: labels ORed (merged bits), executions
+/// summed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExperimentLoop {
+    /// Global loop index of [`Merged::modules`].
+    pub loop_: u32,
+    pub label: u16,
+    pub executions: u64,
 }
 
 /// A loop in flight in one of the records.
@@ -105,6 +123,9 @@ pub struct Merged {
     /// Unified parameter names: label bit `i` (and `i + label_shift` if the shift is not
     /// 0) is `params[i]`.
     pub params: Vec<Vec<u8>>,
+    /// The flags of `params[i]` (`PARAM_IMPLICIT`, `PARAM_VALUE_CHANGED`), ORed over the
+    /// records that registered it.
+    pub param_flags: Vec<u16>,
     /// 0 or 8, as [`LabelLayout::shift`].
     pub label_shift: u16,
     pub experiments: Vec<Experiment>,
@@ -204,6 +225,12 @@ pub fn merge(records: &[Record]) -> Result<Merged, MergeError> {
     }
     if names.len() > 16 {
         return Err(MergeError::TooManyParameters(names));
+    }
+    let mut param_flags = vec![0u16; names.len()];
+    for p in records.iter().flat_map(|r| &r.params.params) {
+        if let Some(i) = names.iter().position(|n| *n == p.name) {
+            param_flags[i] |= p.info.flags;
+        }
     }
     let split = CTRL_SHIFT;
     let shift = if names.len() <= 8
@@ -411,6 +438,7 @@ pub fn merge(records: &[Record]) -> Result<Merged, MergeError> {
             map_label(lmap, l)
         };
         let mut node_maps: Vec<Vec<u32>> = Vec::with_capacity(r.threads.len());
+        let mut own: IntMap<u32, (u16, u64)> = IntMap::default();
         for t in &r.threads {
             let mut nm: Vec<u32> = Vec::with_capacity(t.nodes.len());
             for (i, n) in t.nodes.iter().enumerate() {
@@ -430,14 +458,15 @@ pub fn merge(records: &[Record]) -> Result<Merged, MergeError> {
                 };
                 nm.push(m);
                 for rec in t.loops_of(i as u32) {
-                    loops.push((
-                        m,
-                        LoopRecord {
-                            loop_: map_opt(&g.loops, rec.loop_),
-                            label: label(rec.label),
-                            ..*rec
-                        },
-                    ));
+                    let lr = LoopRecord {
+                        loop_: map_opt(&g.loops, rec.loop_),
+                        label: label(rec.label),
+                        ..*rec
+                    };
+                    let e = own.entry(lr.loop_).or_default();
+                    e.0 |= lr.label;
+                    e.1 = e.1.saturating_add(lr.executions);
+                    loops.push((m, lr));
                 }
             }
             for f in &t.folded {
@@ -489,6 +518,15 @@ pub fn merge(records: &[Record]) -> Result<Merged, MergeError> {
                 r.run.info.pid
             ));
         }
+        let mut own: Vec<ExperimentLoop> = own
+            .into_iter()
+            .map(|(loop_, (label, executions))| ExperimentLoop {
+                loop_,
+                label,
+                executions,
+            })
+            .collect();
+        own.sort_unstable_by_key(|l| l.loop_);
         experiments.push(Experiment {
             run: r.run.clone(),
             params: r.params.clone(),
@@ -497,6 +535,7 @@ pub fn merge(records: &[Record]) -> Result<Merged, MergeError> {
             nodes: r.node_count() as u64,
             label_map: *lmap,
             unmapped_labels: unmapped,
+            loops: own,
         });
     }
     let names_differ = records.iter().any(|r| r.run.name != records[0].run.name);
@@ -538,6 +577,7 @@ pub fn merge(records: &[Record]) -> Result<Merged, MergeError> {
     Ok(Merged {
         modules,
         params: names,
+        param_flags,
         label_shift: shift,
         experiments,
         tree,

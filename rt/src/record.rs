@@ -9,7 +9,9 @@
 //! final record replaces a mid-run one, never the reverse: both are written inside the
 //! once-only state). The file is `$TAINTPROF_OUT/<prog>.<pid>.taintprof.rec`
 //! (`<prog>.before-exec.<pid>.taintprof.rec` before an `exec`), written to a temporary
-//! file and renamed into place. `TAINTPROF_REPORT=0` turns it off. The analysis is the
+//! file and renamed into place; a process that knew its MPI rank at start-up (below)
+//! puts it before the pid, `<prog>.rank<R>.<pid>.taintprof.rec`, so a listing shows
+//! which rank wrote what ([`output_path`]). `TAINTPROF_REPORT=0` turns it off. The analysis is the
 //! driver's (`taintprof-model`). A denormal-mode program writes its denormal report
 //! instead (a denormal record is not specified yet).
 //!
@@ -217,12 +219,63 @@ pub fn write_file(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<u64, i32>
     path_out.clear();
     let prog = ProgramId::get();
     let pid = getpid();
-    report::output_path(&prog, pid, exit, "taintprof.rec", path_out)?;
+    output_path(&prog, pid, exit, "taintprof.rec", path_out)?;
     write_atomic(path_out.as_bytes(), Durability::Rename, |sink| {
         report::with_inputs(&prog, pid, exit, |inp| {
             write_record(inp, FileOut(sink));
         });
     })
+}
+
+/// The MPI rank of the file names: `mpi_rank` (as [`StartInfo`] kept it) if it is a
+/// decimal number that fits a `u32`, else none (a name never gets other bytes from the
+/// environment).
+pub fn file_rank(mpi_rank: &[u8]) -> Option<u32> {
+    if mpi_rank.is_empty() || mpi_rank.len() > 10 || !mpi_rank.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = mpi_rank
+        .iter()
+        .fold(0u64, |a, &d| a * 10 + (d - b'0') as u64);
+    u32::try_from(n).ok()
+}
+
+/// [`report::output_path`] with the MPI rank this process knew at start-up
+/// ([`file_rank`] of [`StartInfo::mpi_rank`]) before the pid:
+/// `<dir>/<prog>[.before-exec].rank<R>.<pid>.<suffix>`, so that `ls` shows which rank
+/// wrote what; without a rank the name is `report::output_path`'s. Made for both
+/// records: the raw run record (`suffix` `taintprof.rec`, [`write_file`]) and the
+/// denormal record (`denormal.rec`, `report::write_denormal_record`).
+/// `Err(ENAMETOOLONG)` if it does not fit.
+pub(crate) fn output_path(
+    prog: &ProgramId,
+    pid: i32,
+    exit: Exit,
+    suffix: &str,
+    path_out: &mut StackBuf<4096>,
+) -> Result<(), i32> {
+    report::output_path(prog, pid, exit, suffix, path_out)?;
+    match file_rank(start_info().mpi_rank) {
+        Some(rank) => insert_rank(path_out, rank, pid, suffix),
+        None => Ok(()),
+    }
+}
+
+/// Turns `....<pid>.<suffix>` in `path` into `....rank<rank>.<pid>.<suffix>`.
+fn insert_rank(path: &mut StackBuf<4096>, rank: u32, pid: i32, suffix: &str) -> Result<(), i32> {
+    let mut tail = StackBuf::<128>::new();
+    let _ = write!(tail, ".{pid}.{suffix}");
+    let (n, t) = (path.len(), tail.len());
+    if tail.truncated || n < t || path.as_bytes().get(n - t..) != Some(tail.as_bytes()) {
+        return Ok(()); // not a name of `output_path`: left as it is
+    }
+    path.truncate(n - t);
+    let _ = write!(path, ".rank{rank}");
+    path.push_bytes(tail.as_bytes());
+    if path.truncated {
+        return Err(libc::ENAMETOOLONG);
+    }
+    Ok(())
 }
 
 // ----------------------------------------------------------------------------------
@@ -1363,3 +1416,54 @@ fn write_trailer<O: Out>(w: &mut Writer<O>, inp: &Inputs<'_>, start: &StartInfo,
 mod objects;
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod file_name_tests {
+    use super::*;
+
+    fn named(p: &str, rank: u32, pid: i32, suffix: &str) -> Result<String, i32> {
+        let mut b = StackBuf::<4096>::new();
+        b.push_bytes(p.as_bytes());
+        insert_rank(&mut b, rank, pid, suffix)
+            .map(|()| String::from_utf8(b.as_bytes().to_vec()).unwrap())
+    }
+
+    #[test]
+    fn the_rank_goes_before_the_pid() {
+        assert_eq!(
+            named("/o/app.77.taintprof.rec", 3, 77, "taintprof.rec").unwrap(),
+            "/o/app.rank3.77.taintprof.rec"
+        );
+        assert_eq!(
+            named("./a.b.before-exec.9.denormal.rec", 0, 9, "denormal.rec").unwrap(),
+            "./a.b.before-exec.rank0.9.denormal.rec"
+        );
+        // Not a name of `output_path`: unchanged.
+        assert_eq!(
+            named("/o/app.78.taintprof.rec", 3, 77, "taintprof.rec").unwrap(),
+            "/o/app.78.taintprof.rec"
+        );
+        let long = format!("/{}.1.taintprof.rec", "x".repeat(4070));
+        assert_eq!(
+            named(&long, 12345, 1, "taintprof.rec"),
+            Err(libc::ENAMETOOLONG)
+        );
+    }
+
+    #[test]
+    fn only_decimal_ranks_name_files() {
+        assert_eq!(file_rank(b"0"), Some(0));
+        assert_eq!(file_rank(b"007"), Some(7));
+        assert_eq!(file_rank(b"4294967295"), Some(u32::MAX));
+        for bad in [
+            &b""[..],
+            b"-1",
+            b"1/2",
+            b"4294967296",
+            b" 1",
+            b"12345678901",
+        ] {
+            assert_eq!(file_rank(bad), None, "{:?}", bad);
+        }
+    }
+}

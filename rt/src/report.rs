@@ -265,13 +265,14 @@ impl taintprof_record::Out for DnFileOut<'_> {
     }
 }
 
-/// Writes the denormal record (`<prog>.<pid>.denormal.rec`,
+/// Writes the denormal record (`<prog>[.rank<R>].<pid>.denormal.rec`,
 /// [`crate::denormal::record`]) for `exit` into its final place, atomically. The number
 /// of bytes, or Err(errno); `path_out` says where either way.
 fn write_denormal_record(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<u64, i32> {
     let prog = ProgramId::get();
     let pid = getpid();
-    output_path(&prog, pid, exit, "denormal.rec", path_out)?;
+    // With the MPI rank in the name, as the raw run record's.
+    crate::record::output_path(&prog, pid, exit, "denormal.rec", path_out)?;
     write_atomic(path_out.as_bytes(), Durability::Rename, |sink| {
         let inp = crate::denormal::record::Inputs {
             name: prog.name(),

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use taintprof_tests::*;
 
 /// Files `make install` must lay out, relative to the prefix.
-const LAYOUT: [&str; 17] = [
+const LAYOUT: [&str; 18] = [
     "bin/taintprof",
     "bin/taintprof-cc",
     "bin/taintprof-cxx",

@@ -164,6 +164,20 @@ fn halo(mpi: &Mpi) {
             "[{} {opt}] parameters",
             mpi.name
         );
+        // p is listed as implicit, the others are not.
+        let implicit: BTreeSet<String> = r.json["parameter_info"]
+            .as_array()
+            .expect("parameter_info")
+            .iter()
+            .filter(|p| p["implicit"].as_bool() == Some(true))
+            .filter_map(|p| p["name"].as_str().map(String::from))
+            .collect();
+        assert_eq!(
+            implicit,
+            names(&["p"]),
+            "[{} {opt}] implicit parameters",
+            mpi.name
+        );
         // Broadcast from rank 0: every rank's loop depends on n.
         r.assert_loop("main", "@bcast", &["n"]);
         // The process count, and a local share n / p.
@@ -395,4 +409,48 @@ fn cmake_find_package_mpi_with_the_toolchain_file() {
     r.assert_loop("main", "@share", &["n", "p"]);
     r.assert_loop("main", "@bcast", &["n"]);
     r.assert_loop("main", "@halo", &["m"]);
+}
+
+/// `taintprof run -- mpirun -np 4 ./app`: one merged report and one summary for the run,
+/// whose header names p as implicit.
+#[test]
+fn taintprof_run_over_mpirun_summarizes_the_merged_run() {
+    let (exe, dir) = build(&OPEN_MPI, "mpi_halo.c", "-O2");
+    let out_dir = dir.join("run");
+    let out = Command::new(bin_dir().join("taintprof"))
+        .arg("run")
+        .arg("--out")
+        .arg(&out_dir)
+        .arg("--")
+        .arg(OPEN_MPI.run)
+        .args(OPEN_MPI.run_flags)
+        .args(["-np", "4"])
+        .arg(&exe)
+        .args(["64", "3", "5"])
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(err.matches("merged from 4 ranks (0-3)").count(), 1, "{err}");
+    assert!(err.contains("p (implicit)"), "{err}");
+    let names: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect();
+    let merged: Vec<&String> = names
+        .iter()
+        .filter(|n| n.ends_with(".taintprof.json"))
+        .collect();
+    assert_eq!(merged.len(), 1, "{names:?}");
+    assert!(merged[0].starts_with("mpi_halo.mpi4."), "{names:?}");
+    let ranks = names
+        .iter()
+        .filter(|n| n.contains(".rank") && n.ends_with(".taintprof.rec"))
+        .count();
+    assert_eq!(
+        ranks, 4,
+        "each rank's record is named by its rank: {names:?}"
+    );
 }

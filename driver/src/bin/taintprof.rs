@@ -50,14 +50,17 @@ enum Cmd {
     #[command(after_help = "Examples:\n  \
 taintprof report app.4242.taintprof.json\n  \
 taintprof report app.4242.taintprof.rec app.4243.taintprof.rec\n  \
+taintprof report reports/   (every record in it; the ranks of an MPI run as one)\n  \
 taintprof report app.4242.taintprof.json --subset m,n --subset n,k\n  \
 taintprof report app.4242.taintprof.json --scorep-filter filter.txt\n  \
 taintprof report app.4242.taintprof.json --design m=32,64,128,256,512 n=8,16,32,64,128 k=1,2\n  \
 taintprof report app.4242.taintprof.json --why smooth:30 n")]
     Report {
         /// Report files (<program>.<pid>.taintprof.json) or raw run records
-        /// (<program>.<pid>.taintprof.rec). Several records are merged into one report:
-        /// the processes of one run, or repeated runs of one program.
+        /// (<program>.<pid>.taintprof.rec, <program>.rank<R>.<pid>.taintprof.rec).
+        /// Several records are merged into one report: the processes of one run, or
+        /// repeated runs of one program. A directory: each of its records is a report,
+        /// except that the records of the ranks of one MPI run are merged into one.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
         /// Print the same summary (or, with --design, the design) as normalized JSON
@@ -449,12 +452,17 @@ fn why_command(a: &ReportArgs) -> anyhow::Result<i32> {
 /// The reports named on the command line, each with the name it is shown under. JSON
 /// reports are read one by one; raw run records (`.taintprof.rec`) are merged into one
 /// report, at the place of the first (the records of one run's processes, or of
-/// repeated runs, are one result: `taintprof_record::merge`).
+/// repeated runs, are one result: `taintprof_record::merge`). A directory gives the
+/// reports of its records as `taintprof run` makes them ([`load_directory`]).
 fn load_inputs(files: &[PathBuf]) -> Vec<(String, Result<report::Report, String>)> {
     let records: Vec<&PathBuf> = files.iter().filter(|f| report::is_record(f)).collect();
     let mut out = Vec::new();
     let mut records_done = false;
     for file in files {
+        if file.is_dir() {
+            out.extend(load_directory(file));
+            continue;
+        }
         if report::is_record(file) {
             if !records_done {
                 records_done = true;
@@ -475,6 +483,73 @@ fn load_inputs(files: &[PathBuf]) -> Vec<(String, Result<report::Report, String>
         ));
     }
     out
+}
+
+/// The reports of the raw run records in `dir` (`*.taintprof.rec`, in name order): the
+/// records of the ranks of one MPI run merged into one, every other record alone
+/// (`run::group_record_files`, the grouping of `taintprof run`).
+fn load_directory(dir: &std::path::Path) -> Vec<(String, Result<report::Report, String>)> {
+    let shown = dir.display().to_string();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => return vec![(shown.clone(), Err(format!("cannot read {shown}: {e}")))],
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.is_file()
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().ends_with(run::RECORD_SUFFIX))
+        })
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        return vec![(
+            shown.clone(),
+            Err(format!(
+                "{shown}: no raw run records (*{}) in this directory (`taintprof run --out {shown}` writes them there)",
+                run::RECORD_SUFFIX
+            )),
+        )];
+    }
+    let groups = run::group_record_files(&paths);
+    groups
+        .iter()
+        .map(|g| {
+            let name = match (&g.mpi, g.paths.as_slice()) {
+                (None, [one]) => one.display().to_string(),
+                (Some(m), _) => {
+                    // `DIR/app.rank*.taintprof.rec` when that is exactly this run's
+                    // records (a name to give `taintprof report` again).
+                    let prefix = format!("{}.rank", m.program);
+                    let by_name = paths.iter().filter(|p| {
+                        p.file_name()
+                            .is_some_and(|n| n.to_string_lossy().starts_with(&prefix))
+                    });
+                    if by_name.clone().count() == g.paths.len()
+                        && by_name.clone().all(|p| g.paths.contains(p))
+                    {
+                        dir.join(format!("{prefix}*{}", run::RECORD_SUFFIX))
+                            .display()
+                            .to_string()
+                    } else {
+                        format!(
+                            "{shown}: {} ranks {} ({} records merged)",
+                            m.program,
+                            taintprof_record::ranks::ranges(&m.ranks),
+                            g.paths.len()
+                        )
+                    }
+                }
+                (None, many) => format!("{shown}: {} records merged", many.len()),
+            };
+            (
+                name,
+                report::load_records(&g.paths).map_err(|e| e.to_string()),
+            )
+        })
+        .collect()
 }
 
 /// The one report a command reads (--scorep-filter, --design, --why): one JSON report,

@@ -71,6 +71,10 @@ pub struct Report {
     pub taintprof_version: String,
     #[serde(default)]
     pub program: Program,
+    /// A merge of several records (added within version 4): how they are numbered and
+    /// which they are; `None` for one record.
+    #[serde(default)]
+    pub merged_from: Option<MergedFrom>,
     #[serde(default)]
     pub exit: Exit,
     #[serde(default)]
@@ -181,6 +185,48 @@ pub struct Program {
     pub pid: u64,
 }
 
+/// `merged_from`: the records a merged report was made from.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct MergedFrom {
+    /// `mpi.rank` (the records' numbers are their MPI ranks) or `index` (their
+    /// positions among the merged records).
+    #[serde(default)]
+    pub rank_source: String,
+    /// The records' common `mpi.size`, if they have one.
+    #[serde(default)]
+    pub mpi_size: Option<u64>,
+    #[serde(default)]
+    pub records: Vec<MergedRecord>,
+}
+
+impl MergedFrom {
+    /// The records' numbers are MPI ranks.
+    pub fn by_mpi_rank(&self) -> bool {
+        self.rank_source == "mpi.rank"
+    }
+}
+
+/// `merged_from.records[]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct MergedRecord {
+    #[serde(default)]
+    pub rank: u32,
+    #[serde(default)]
+    pub pid: i64,
+    #[serde(default)]
+    pub program: String,
+}
+
+/// `params_by_rank[]` of a loop (`exclusive_params_by_rank[]` of a function): the
+/// records (by their `merged_from` number) that saw this parameter set.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct RankParams {
+    #[serde(default)]
+    pub ranks: Vec<u32>,
+    #[serde(default)]
+    pub params: Vec<String>,
+}
+
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct Exit {
     #[serde(default)]
@@ -213,6 +259,10 @@ pub struct ParameterInfo {
     pub bit: u32,
     #[serde(default)]
     pub registrations: u64,
+    /// Registered by the runtime itself (`p`, the size of `MPI_COMM_WORLD`); added
+    /// within version 4, absent: `false`.
+    #[serde(default)]
+    pub implicit: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -258,6 +308,10 @@ pub struct Function {
     /// Version 2: union of the parameters of the function's own loops.
     #[serde(default)]
     pub exclusive_params: Vec<String>,
+    /// A merged report whose records disagree about `exclusive_params`: which records
+    /// saw which set (added within version 4; empty: they agree, or one record).
+    #[serde(default)]
+    pub exclusive_params_by_rank: Vec<RankParams>,
     /// Version 2: `exclusive_params` plus everything its callees depend on.
     #[serde(default)]
     pub inclusive_params: Vec<String>,
@@ -371,6 +425,10 @@ pub struct Loop {
     /// flow (a decision, a loop's exit test, a count), never through data.
     #[serde(default)]
     pub control_only_params: Vec<String>,
+    /// A merged report whose records disagree about `params`: which records saw which
+    /// set (added within version 4; empty: they agree, or one record).
+    #[serde(default)]
+    pub params_by_rank: Vec<RankParams>,
     #[serde(default)]
     pub executions: u64,
     #[serde(default)]

@@ -10,7 +10,7 @@
 
 use super::summary::{
     BranchSummary, Coverage, FunctionClass, FunctionSummary, LoopSummary, ModuleSummary,
-    PairSummary, PruningRow, Summary,
+    PairSummary, PruningRow, RankParamsSummary, Summary,
 };
 use super::LoopKind;
 use crate::table::{shown_name, Align, Table};
@@ -45,6 +45,48 @@ pub fn param_set(params: &[String]) -> String {
     } else {
         params.join(", ")
     }
+}
+
+/// The registered parameters, implicit ones marked: `n, iters, p (implicit)`; `none`
+/// (`none_text`) if there are none.
+pub fn parameters_text(s: &Summary, none_text: &str) -> String {
+    if s.parameters.is_empty() {
+        return none_text.to_string();
+    }
+    s.parameters
+        .iter()
+        .map(|p| {
+            if s.implicit_parameters.contains(p) {
+                format!("{p} (implicit)")
+            } else {
+                p.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `ranks disagree: 0,2: n; 1,3: n, p` (`records disagree` when the records of the
+/// merge are not MPI ranks), or `None` when there is nothing to say.
+pub fn disagreement_text(s: &Summary, by_rank: &[RankParamsSummary]) -> Option<String> {
+    if by_rank.is_empty() {
+        return None;
+    }
+    let who = match &s.merged_from {
+        Some(m) if !m.mpi => "records",
+        _ => "ranks",
+    };
+    let parts: Vec<String> = by_rank
+        .iter()
+        .map(|r| {
+            format!(
+                "{}: {}",
+                taintprof_record::ranks::ranges(&r.ranks),
+                param_set(&r.params)
+            )
+        })
+        .collect();
+    Some(format!("{who} disagree: {}", parts.join("; ")))
 }
 
 /// `{m, n}`.
@@ -88,17 +130,18 @@ pub fn full_with(s: &Summary, o: &RenderOptions) -> String {
 pub fn short(s: &Summary) -> String {
     let files = Files::new(s);
     let mut out = String::new();
+    let merged = s
+        .merged_from
+        .as_ref()
+        .map(|m| format!("; merged from {}", m.description))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "taintprof: {} (pid {}): {}; parameters: {}",
+        "taintprof: {} (pid {}): {}{merged}; parameters: {}",
         s.program.name,
         s.program.pid,
         s.exit.description,
-        if s.parameters.is_empty() {
-            "none".to_string()
-        } else {
-            s.parameters.join(", ")
-        }
+        parameters_text(s, "none")
     );
     if !s.complete {
         out.push_str(
@@ -191,6 +234,22 @@ pub fn short(s: &Summary) -> String {
             plural(s.rejected_parameters.len(), "parameter", "parameters")
         ));
     }
+    let differ = s
+        .functions
+        .iter()
+        .flat_map(|f| &f.loops)
+        .filter(|l| !l.params_by_rank.is_empty())
+        .count();
+    if differ > 0 {
+        let who = match &s.merged_from {
+            Some(m) if !m.mpi => "records",
+            _ => "ranks",
+        };
+        extra.push(format!(
+            "{} whose parameters differ between {who}",
+            plural(differ, "loop", "loops")
+        ));
+    }
     out.push('\n');
     if !extra.is_empty() {
         let _ = write!(out, "{}; ", extra.join(", "));
@@ -226,12 +285,20 @@ fn header(out: &mut String, s: &Summary, files: &Files) {
     t.row(["exit".to_string(), exit]);
     t.row([
         "parameters".to_string(),
-        if s.parameters.is_empty() {
-            "none registered".to_string()
-        } else {
-            s.parameters.join(", ")
-        },
+        parameters_text(s, "none registered"),
     ]);
+    if let Some(m) = &s.merged_from {
+        let what = match (m.mpi, m.mpi_size) {
+            (true, Some(n)) => format!("from {} of an MPI run of {n}", m.description),
+            (true, None) => format!("from {}", m.description),
+            (false, _) => format!(
+                "from {} (numbered {} in the order they were given)",
+                m.description,
+                taintprof_record::ranks::ranges(&m.ranks)
+            ),
+        };
+        t.row(["merged".to_string(), what]);
+    }
     for r in &s.rejected_parameters {
         t.row(["rejected".to_string(), format!("{} ({})", r.name, r.reason)]);
     }
@@ -708,6 +775,13 @@ fn function_block(
         }
         keyed(out, "parameters", &[p]);
     }
+    if let Some(d) = disagreement_text(s, &f.exclusive_params_by_rank) {
+        keyed(
+            out,
+            "",
+            &[d.replacen(" disagree:", " disagree (own loops):", 1)],
+        );
+    }
     if let Some(v) = &f.volume {
         if f.is_relevant() || v != "1" {
             let mut line = v.clone();
@@ -761,6 +835,9 @@ fn function_block(
             };
             t.row([label, params, ran, notes.join("; ")]);
             let mut extra = Vec::new();
+            if let Some(d) = disagreement_text(s, &l.params_by_rank) {
+                extra.push(format!("{}  {d}", "  ".repeat(l.depth)));
+            }
             if !l.contexts.is_empty() && (!v2 || o.verbose) {
                 let mut ct = Table::new(&[Align::Left, Align::Left, Align::Right]);
                 for c in &l.contexts {
@@ -1227,6 +1304,98 @@ mod tests {
         let rest = &text[start..];
         let end = rest.find("\n\n").map(|e| e + 1).unwrap_or(rest.len());
         rest[..end].to_string()
+    }
+
+    /// A merged report of four MPI ranks with an implicit `p` and a loop the ranks
+    /// disagree about.
+    fn merged_ranks() -> Summary {
+        let v = serde_json::json!({
+            "schema": "taintprof.taint", "version": 4,
+            "program": {"name": "app", "argv": ["./app"], "pid": 10},
+            "merged_from": {"rank_source": "mpi.rank", "mpi_size": 4, "records": [
+                {"rank": 0, "pid": 10}, {"rank": 1, "pid": 11},
+                {"rank": 2, "pid": 12}, {"rank": 3, "pid": 13}]},
+            "exit": {"reason": "exit", "code": 0},
+            "parameters": ["n", "iters", "p"],
+            "parameter_info": [
+                {"name": "n", "bit": 0, "registrations": 4, "implicit": false},
+                {"name": "iters", "bit": 1, "registrations": 4},
+                {"name": "p", "bit": 2, "registrations": 4, "implicit": true}],
+            "functions": [{
+                "name": "halo", "linkage": "halo", "file": "/s/app.c", "line": 5,
+                "executed": true, "inclusive_params": ["n", "p"],
+                "exclusive_params": ["n", "p"],
+                "exclusive_params_by_rank": [
+                    {"ranks": [0, 2], "params": ["n"]},
+                    {"ranks": [1, 3], "params": ["n", "p"]}],
+                "volume": "(n,p)", "exclusive_volume": "(n,p)",
+                "loops": [{"line": 6, "column": 3, "params": ["n", "p"],
+                    "params_by_rank": [
+                        {"ranks": [0, 2], "params": ["n"]},
+                        {"ranks": [3, 1], "params": ["p", "n"]}],
+                    "executions": 4}]
+            }],
+        });
+        summarize(
+            &parse(&crate::report::complete(v)).unwrap(),
+            "app.mpi4.10.taintprof.json",
+        )
+    }
+
+    #[test]
+    fn implicit_parameters_and_ranks_that_disagree_are_shown() {
+        let s = merged_ranks();
+        assert_eq!(s.implicit_parameters, ["p"]);
+        assert_eq!(s.merged_from.as_ref().unwrap().description, "4 ranks (0-3)");
+        // Sets in registration order.
+        assert_eq!(
+            s.functions[0].loops[0].params_by_rank[1].params,
+            ["n".to_string(), "p".to_string()]
+        );
+        let full = full(&s);
+        assert!(
+            full.contains("  parameters    n, iters, p (implicit)\n"),
+            "{full}"
+        );
+        assert!(
+            full.contains("  merged        from 4 ranks (0-3) of an MPI run of 4\n"),
+            "{full}"
+        );
+        assert!(
+            full.contains("ranks disagree (own loops): 0,2: n; 1,3: n, p\n"),
+            "{full}"
+        );
+        assert!(
+            full.contains("\n                  ranks disagree: 0,2: n; 1,3: n, p\n"),
+            "{full}"
+        );
+        let short = short(&s);
+        assert!(
+            short.starts_with(
+                "taintprof: app (pid 10): exit code 0; merged from 4 ranks (0-3); parameters: n, iters, p (implicit)\n"
+            ),
+            "{short}"
+        );
+        assert!(
+            short.contains("1 loop whose parameters differ between ranks"),
+            "{short}"
+        );
+        // Records that are not ranks are "records", numbered by position.
+        let mut s = s;
+        if let Some(m) = s.merged_from.as_mut() {
+            m.mpi = false;
+            m.description = "4 records".to_string();
+        }
+        let full = full_with(&s, &RenderOptions::default());
+        assert!(
+            full.contains("records disagree: 0,2: n; 1,3: n, p"),
+            "{full}"
+        );
+        assert!(full.contains("from 4 records (numbered 0-3"), "{full}");
+        // Without merge keys nothing of this is printed.
+        let plain = full_with(&v2(), &RenderOptions::default());
+        assert!(!plain.contains("disagree") && !plain.contains("implicit"));
+        assert!(!plain.contains("  merged "));
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! per-parameter table and the loop row of Table 2.
 
 use super::volume::Term;
-use super::{Branch, CallSite, Function, Loop, LoopKind, Report};
+use super::{Branch, CallSite, Function, Loop, LoopKind, RankParams, Report};
 use serde::Serialize;
 
 /// What to add to the summary beyond the report itself.
@@ -29,10 +29,18 @@ pub struct Summary {
     /// The report's schema version (1 has no model structure).
     pub schema_version: u64,
     pub program: ProgramSummary,
+    /// A report merged from several records (MPI ranks, repeated runs); absent from
+    /// the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merged_from: Option<MergedSummary>,
     pub exit: ExitSummary,
     /// Whether the program ended normally (the report is complete).
     pub complete: bool,
     pub parameters: Vec<String>,
+    /// The parameters the runtime registered itself (`p`), registration order; absent
+    /// from the JSON when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub implicit_parameters: Vec<String>,
     pub rejected_parameters: Vec<RejectedSummary>,
     pub control_flow: bool,
     pub threads: u64,
@@ -62,6 +70,26 @@ pub struct ProgramSummary {
     pub argv: Vec<String>,
     pub pid: u64,
     pub taintprof_version: String,
+}
+
+/// Where a merged report's records came from (`merged_from`).
+#[derive(Debug, Clone, Serialize)]
+pub struct MergedSummary {
+    /// The records are numbered by their MPI rank (else by their position).
+    pub mpi: bool,
+    /// Their common `mpi.size`.
+    pub mpi_size: Option<u64>,
+    /// The records' numbers, ascending.
+    pub ranks: Vec<u32>,
+    /// `4 ranks (0-3)`, `3 records`.
+    pub description: String,
+}
+
+/// Records (by number) that saw one parameter set.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct RankParamsSummary {
+    pub ranks: Vec<u32>,
+    pub params: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -186,6 +214,10 @@ pub struct FunctionSummary {
     pub inclusive_params: Vec<String>,
     /// What the function's own loops depend on.
     pub exclusive_params: Vec<String>,
+    /// Which records saw which `exclusive_params` where a merged report's records
+    /// disagree (else empty, and absent from the JSON).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exclusive_params_by_rank: Vec<RankParamsSummary>,
     /// Iteration volume per call, callees included (version 2).
     pub volume: Option<String>,
     /// `volume` as terms (`None` in reports older than them).
@@ -262,6 +294,10 @@ pub struct LoopSummary {
     pub params: Vec<String>,
     /// The parameters of `params` that came only through control flow.
     pub control_only_params: Vec<String>,
+    /// Which records saw which `params` where a merged report's records disagree (else
+    /// empty, and absent from the JSON).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub params_by_rank: Vec<RankParamsSummary>,
     pub executions: u64,
     pub const_trip_count: Option<u64>,
     /// `loop`, `library` (a routine call over its size) or `folded`.
@@ -630,6 +666,22 @@ pub fn summarize(report: &Report, source: &str) -> Summary {
             pid: report.program.pid,
             taintprof_version: report.taintprof_version.clone(),
         },
+        merged_from: report.merged_from.as_ref().map(|m| {
+            let mut ranks: Vec<u32> = m.records.iter().map(|r| r.rank).collect();
+            ranks.sort_unstable();
+            let n = m.records.len();
+            let description = if m.by_mpi_rank() {
+                format!("{n} ranks ({})", taintprof_record::ranks::ranges(&ranks))
+            } else {
+                format!("{n} records")
+            };
+            MergedSummary {
+                mpi: m.by_mpi_rank(),
+                mpi_size: m.mpi_size,
+                ranks,
+                description,
+            }
+        }),
         complete: matches!(report.exit.reason.as_str(), "exit" | "_exit" | "exec"),
         exit: ExitSummary {
             reason: report.exit.reason.clone(),
@@ -638,6 +690,12 @@ pub fn summarize(report: &Report, source: &str) -> Summary {
             description,
         },
         parameters: params.clone(),
+        implicit_parameters: report
+            .parameter_info
+            .iter()
+            .filter(|p| p.implicit)
+            .map(|p| p.name.clone())
+            .collect(),
         rejected_parameters: report
             .rejected_parameters
             .iter()
@@ -795,6 +853,7 @@ fn function_summary(f: &Function, v2: bool, params: &[String]) -> FunctionSummar
         recursive: f.recursive,
         inclusive_params: inclusive,
         exclusive_params: exclusive,
+        exclusive_params_by_rank: by_rank(&f.exclusive_params_by_rank, params),
         volume: f.volume.clone().filter(|_| v2),
         volume_terms: f.volume_terms.clone().filter(|_| v2),
         exclusive_volume: f.exclusive_volume.clone().filter(|_| v2),
@@ -900,6 +959,7 @@ fn loop_summaries(f: &Function, params: &[String]) -> Vec<LoopSummary> {
                 depth,
                 params: order_params(&l.params, params),
                 control_only_params: order_params(&l.control_only_params, params),
+                params_by_rank: by_rank(&l.params_by_rank, params),
                 executions: l.executions,
                 const_trip_count: l.const_trip_count,
                 kind: l.kind,
@@ -909,6 +969,16 @@ fn loop_summaries(f: &Function, params: &[String]) -> Vec<LoopSummary> {
                 contexts: differing_contexts(l, params),
                 contexts_omitted: l.contexts_omitted,
             }
+        })
+        .collect()
+}
+
+/// `params_by_rank` with each set in registration order.
+fn by_rank(v: &[RankParams], params: &[String]) -> Vec<RankParamsSummary> {
+    v.iter()
+        .map(|r| RankParamsSummary {
+            ranks: r.ranks.clone(),
+            params: order_params(&r.params, params),
         })
         .collect()
 }
