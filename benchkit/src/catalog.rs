@@ -9,7 +9,13 @@
 //! valgrind) name the same [`Build::id`] and are built once. A configuration that is
 //! slow or needs extra tools can be left out of the default set ([`Config::default`]) and
 //! given a time limit per run ([`Config::timeout`]); a workload can leave a configuration
-//! out of the default set ([`Workload::skip_by_default`]).
+//! out of the default set ([`Workload::skip_by_default`]) or exclude one it cannot run
+//! under at all ([`Workload::not_applicable`]).
+//!
+//! An MPI workload ([`Workload::mpi_ranks`]) is built in every configuration with Open
+//! MPI's compile and link flags (asked of [`MPICC`] when the bench runs) and runs under
+//! [`MPIRUN`] ([`mpirun_args`]): its times, the native baseline's included, are those of
+//! the whole `mpirun`.
 
 use taintprof_driver::locate::Lang;
 
@@ -41,6 +47,12 @@ pub struct Workload {
     /// Configurations that run this workload only when asked for by name
     /// (`--config NAME`), with the reason shown in their cell otherwise.
     pub skip_by_default: &'static [(&'static str, &'static str)],
+    /// Configurations that cannot run this workload, even when asked for (their cell
+    /// says `n/a`, the reason is under the table; nothing is built for them).
+    pub not_applicable: &'static [(&'static str, &'static str)],
+    /// An MPI program: built with the MPI compile and link flags, every configuration's
+    /// binary run on this many processes under `mpirun` ([`mpirun_args`]).
+    pub mpi_ranks: Option<usize>,
 }
 
 impl Workload {
@@ -51,6 +63,50 @@ impl Workload {
             .find(|(c, _)| *c == config)
             .map(|(_, why)| *why)
     }
+
+    /// Why `config` cannot run this workload at all, if it cannot.
+    pub fn not_applicable_to(&self, config: &str) -> Option<&'static str> {
+        self.not_applicable
+            .iter()
+            .find(|(c, _)| *c == config)
+            .map(|(_, why)| *why)
+    }
+}
+
+/// Open MPI's compiler wrapper: `--showme:compile` and `--showme:link` give the flags
+/// an MPI workload is built with, by every configuration's compiler (taintprof-cc sees
+/// `-lmpi` on the link line and links its MPI interception library).
+pub const MPICC: &str = "mpicc.openmpi";
+/// Open MPI's launcher.
+pub const MPIRUN: &str = "mpirun.openmpi";
+/// The Debian packages of both.
+pub const MPI_PACKAGES: &str = "openmpi-bin libopenmpi-dev";
+
+/// `mpirun`'s flags besides `-np`: more ranks than cores are allowed (a 2-core machine
+/// runs 2 ranks beside the bench), root may run them (containers), and a large message
+/// between ranks on one node is copied through shared memory rather than read from the
+/// other process with `process_vm_readv` (CMA), which containers without ptrace
+/// permission refuse (the MPI end-to-end tests run with the same flags).
+pub const MPIRUN_FLAGS: &[&str] = &[
+    "--oversubscribe",
+    "--allow-run-as-root",
+    "--mca",
+    "btl_vader_single_copy_mechanism",
+    "none",
+];
+
+/// The environment of every `mpirun` (Open MPI also wants root's consent here).
+pub const MPI_ENV: &[(&str, &str)] = &[
+    ("OMPI_ALLOW_RUN_AS_ROOT", "1"),
+    ("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"),
+];
+
+/// The launcher's arguments for `ranks` processes, before the command it runs.
+pub fn mpirun_args(ranks: usize) -> Vec<String> {
+    let mut a: Vec<String> = MPIRUN_FLAGS.iter().map(|s| s.to_string()).collect();
+    a.push("-np".into());
+    a.push(ranks.to_string());
+    a
 }
 
 /// The shared header every workload includes.
@@ -92,6 +148,8 @@ pub const WORKLOADS: &[Workload] = &[
         env: &[],
         denormals: false,
         skip_by_default: &[],
+        not_applicable: &[],
+        mpi_ranks: None,
     },
     Workload {
         name: "jacobi-denormal",
@@ -107,6 +165,8 @@ pub const WORKLOADS: &[Workload] = &[
         env: &[],
         denormals: true,
         skip_by_default: &[("dip", DIP_TRAPS)],
+        not_applicable: &[],
+        mpi_ranks: None,
     },
     Workload {
         name: "matmul",
@@ -122,6 +182,8 @@ pub const WORKLOADS: &[Workload] = &[
         env: &[],
         denormals: false,
         skip_by_default: &[],
+        not_applicable: &[],
+        mpi_ranks: None,
     },
     Workload {
         name: "cg",
@@ -137,6 +199,8 @@ pub const WORKLOADS: &[Workload] = &[
         env: &[],
         denormals: false,
         skip_by_default: &[],
+        not_applicable: &[],
+        mpi_ranks: None,
     },
     Workload {
         name: "nbody",
@@ -152,6 +216,8 @@ pub const WORKLOADS: &[Workload] = &[
         env: &[],
         denormals: false,
         skip_by_default: &[],
+        not_applicable: &[],
+        mpi_ranks: None,
     },
     Workload {
         name: "accessors",
@@ -167,6 +233,8 @@ pub const WORKLOADS: &[Workload] = &[
         env: &[],
         denormals: false,
         skip_by_default: &[],
+        not_applicable: &[],
+        mpi_ranks: None,
     },
     Workload {
         name: "omp_stencil",
@@ -182,8 +250,43 @@ pub const WORKLOADS: &[Workload] = &[
         env: &[("OMP_NUM_THREADS", "2")],
         denormals: false,
         skip_by_default: &[],
+        not_applicable: &[],
+        mpi_ranks: None,
+    },
+    Workload {
+        name: "mpi_stencil",
+        file: "mpi_stencil.c",
+        source: include_str!("../../bench/workloads/mpi_stencil.c"),
+        about: "MPI 2-D heat stencil, rows over 2 ranks under mpirun (halo exchange with MPI_Sendrecv, MPI_Allreduce of the residual each iteration), double; parameters n, iters and the implicit p",
+        lang: Lang::C,
+        args: &["2048", "60"],
+        quick_args: &["256", "10"],
+        callgrind_args: &["1024", "8"],
+        flags: &[],
+        libs: &[],
+        env: &[],
+        denormals: false,
+        skip_by_default: &[
+            ("valgrind-none", MPI_VALGRIND),
+            ("dip", MPI_DIP),
+        ],
+        not_applicable: &[("dfsan", MPI_DFSAN)],
+        mpi_ranks: Some(2),
     },
 ];
+
+/// Why DFSan cannot run the MPI workload.
+const MPI_DFSAN: &str = "DataFlowSanitizer cannot run an MPI program: libmpi is not \
+     instrumented, so the program does not link (DFSan calls MPI_Init.dfsan and the \
+     like), and declared uninstrumented in an ABI list its routines would drop the \
+     labels: they would not cross ranks";
+/// Why the Valgrind floor skips the MPI workload unless asked for.
+const MPI_VALGRIND: &str = "the Valgrind floor is that of a Valgrind-based denormal \
+     tracer (DART), and this stencil has no denormals; ask for it with \
+     `--config valgrind-none` (valgrind on every rank, under mpirun)";
+/// Why dip skips the MPI workload unless asked for.
+const MPI_DIP: &str = "the stencil has no denormals for the exception profiler to \
+     find; ask for it with `--config dip` (taintprof dip on every rank, under mpirun)";
 
 /// The compiler a build uses (the C or C++ one, after the workload's [`Lang`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -235,7 +338,8 @@ pub enum Tool {
 pub enum Reports {
     None,
     /// `<prog>.<pid>.taintprof.json`, or the raw run record `<prog>.<pid>.taintprof.rec`
-    /// alone (analysed by the bench): must show parameter-dependent loops.
+    /// alone (analysed by the bench): must show parameter-dependent loops. An MPI
+    /// workload's ranks write a record each: the last run's are merged into one report.
     Taint,
     /// `<prog>.<pid>.denormal.rec` (compiler mode; its report made by the bench).
     Denormal,
@@ -413,7 +517,8 @@ mod tests {
                 "cg",
                 "nbody",
                 "accessors",
-                "omp_stencil"
+                "omp_stencil",
+                "mpi_stencil"
             ]
         );
         let configs: Vec<&str> = CONFIGS.iter().map(|c| c.name).collect();
@@ -429,7 +534,8 @@ mod tests {
                 "dip"
             ]
         );
-        // The default set is all of them (dip skips jacobi-denormal by itself).
+        // The default set is all of them (dip skips jacobi-denormal by itself, the MPI
+        // workload skips dfsan, valgrind-none and dip).
         assert!(CONFIGS.iter().all(|c| c.default));
         let find = |n: &str| WORKLOADS.iter().find(|w| w.name == n).unwrap();
         assert_eq!(find("accessors").lang, Lang::Cxx);
@@ -443,12 +549,13 @@ mod tests {
         for n in ["cg", "nbody"] {
             assert!(find(n).libs.contains(&"-lm"), "{n}");
         }
-        // Only the denormal variant produces denormals, and only there dip is skipped.
+        // Only the denormal variant produces denormals; dip is skipped there and on the
+        // MPI workload.
         for w in WORKLOADS {
             assert_eq!(w.denormals, w.name == "jacobi-denormal", "{}", w.name);
             assert_eq!(
                 w.skipped_by_default("dip").is_some(),
-                w.name == "jacobi-denormal",
+                ["jacobi-denormal", "mpi_stencil"].contains(&w.name),
                 "{}",
                 w.name
             );
@@ -456,7 +563,70 @@ mod tests {
                 assert!(CONFIGS.iter().any(|x| x.name == *c), "{c}");
                 assert!(why.contains("--config"), "{why}");
             }
+            for (c, why) in w.not_applicable {
+                assert!(CONFIGS.iter().any(|x| x.name == *c), "{c}");
+                assert!(!why.contains("--config"), "{why}");
+                // Never both.
+                assert!(w.skipped_by_default(c).is_none(), "{c}");
+            }
+            // The baseline and the taint configurations run every workload.
+            for c in [BASELINE, "taint", "taint-nocf"] {
+                assert!(w.not_applicable_to(c).is_none(), "{} / {c}", w.name);
+                assert!(w.skipped_by_default(c).is_none(), "{} / {c}", w.name);
+            }
+            assert_eq!(w.mpi_ranks.is_some(), w.name == "mpi_stencil", "{}", w.name);
         }
+    }
+
+    #[test]
+    fn the_mpi_workload() {
+        let w = WORKLOADS.iter().find(|w| w.name == "mpi_stencil").unwrap();
+        // Two ranks: the machines the bench runs on have two cores.
+        assert_eq!(w.mpi_ranks, Some(2));
+        assert_eq!(w.lang, Lang::C);
+        // Rank 0 registers the parameters and broadcasts them; halos and a residual
+        // every iteration; only rank 0 prints the checksum.
+        for needle in [
+            "MPI_Init(",
+            "MPI_Comm_size(MPI_COMM_WORLD, &p)",
+            "if (rank == 0) {\n    int n",
+            "MPI_Bcast(params",
+            "MPI_Sendrecv(",
+            "MPI_Allreduce(&mine, &residual",
+            "MPI_Finalize()",
+        ] {
+            assert!(w.source.contains(needle), "{needle}");
+        }
+        let print = w.source.find("printf(\"checksum ").unwrap();
+        let guard = w.source[..print].rfind("if (rank == 0)").unwrap();
+        assert!(
+            !w.source[guard..print].contains('}'),
+            "the checksum line is rank 0's"
+        );
+        // DFSan cannot link against an uninstrumented libmpi: not applicable (even when
+        // asked for); the tools that would run on every rank are skipped by default.
+        assert!(w.not_applicable_to("dfsan").is_some());
+        for c in ["valgrind-none", "dip"] {
+            assert!(w.skipped_by_default(c).is_some(), "{c}");
+        }
+        // Denormal mode runs it (no MPI library to link: no labels to move).
+        assert!(w.not_applicable_to("denormal").is_none());
+        assert!(w.skipped_by_default("denormal").is_none());
+        // The launcher: ranks, oversubscription, root.
+        assert_eq!(
+            mpirun_args(2),
+            [
+                "--oversubscribe",
+                "--allow-run-as-root",
+                "--mca",
+                "btl_vader_single_copy_mechanism",
+                "none",
+                "-np",
+                "2"
+            ]
+        );
+        assert_eq!((MPICC, MPIRUN), ("mpicc.openmpi", "mpirun.openmpi"));
+        assert_eq!(MPI_PACKAGES, "openmpi-bin libopenmpi-dev");
     }
 
     #[test]

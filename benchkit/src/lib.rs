@@ -29,12 +29,21 @@
 //! `--callgrind` counts instructions with `valgrind --tool=callgrind` on smaller inputs
 //! instead of timing (stable figures, one run by default; no memory figures).
 //!
+//! An MPI workload ([`Workload::mpi_ranks`]) is built with Open MPI's compile and link
+//! flags (`mpicc.openmpi --showme:compile`, `--showme:link`) by every configuration's
+//! compiler, and every configuration runs under `mpirun` ([`catalog::mpirun_args`]),
+//! the native baseline too: its times are the whole `mpirun`'s (start-up included), its
+//! peak memory the largest process's (a rank or `mpirun`), its instruction count the
+//! ranks' sum. Every rank writes a record; the taint configurations' report is the
+//! last run's records merged into one (the parameters then include the process count
+//! `p`).
+//!
 //! A configuration that cannot be measured does not stop the others: a failed build,
 //! a failed run, a run stopped at its time limit (`--timeout`, or the configuration's
 //! own: `dip` traps on every denormal instruction and may take minutes), a configuration
-//! that does not apply (`dip` under `--callgrind`, a missing `valgrind`) and one a
-//! workload leaves out of the default set (`dip` on `jacobi-denormal`) each get their
-//! own cell (`build failed`, `failed`, `timed out`, `n/a`, `skipped`) and a line saying
+//! that does not apply (`dip` under `--callgrind`, a missing `valgrind`, `dfsan` on the
+//! MPI workload) and one a workload leaves out of the default set (`dip` on
+//! `jacobi-denormal`) each get their own cell (`build failed`, `failed`, `timed out`, `n/a`, `skipped`) and a line saying
 //! why. Missed targets do not change the exit status (timings are noisy); failures and
 //! checksum mismatches do.
 
@@ -184,6 +193,8 @@ pub struct JsonWorkload {
     pub args: Vec<String>,
     pub language: &'static str,
     pub denormals: bool,
+    /// MPI processes the workload runs on (under `mpirun`), if it is an MPI program.
+    pub mpi_ranks: Option<usize>,
 }
 
 /// The machine a run was taken on.
@@ -233,7 +244,8 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
     };
 
     let locator = Locator::from_process();
-    let tools = Tools::find(&locator, opts.callgrind)?;
+    let need_mpi = workloads.iter().any(|w| w.mpi_ranks.is_some());
+    let tools = Tools::find(&locator, opts.callgrind, need_mpi)?;
     let (dir, temporary) = match &opts.dir {
         Some(d) => (d.clone(), false),
         None => (
@@ -275,30 +287,40 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
         dir.display()
     );
     let mut errors: BTreeMap<Key, Problem> = BTreeMap::new();
+    for c in &configs {
+        let explicit = opts.configs.iter().any(|n| n == c.name);
+        for w in &workloads {
+            let k = key(w.name, c.name);
+            if let Some(why) = w.not_applicable_to(c.name) {
+                errors.insert(k, Problem::NotApplicable(why.to_string()));
+            } else if let Some(why) = not_applicable(&tools, c, opts.callgrind) {
+                errors.insert(k, Problem::NotApplicable(why));
+            } else if let Some(why) = w.skipped_by_default(c.name).filter(|_| !explicit) {
+                errors.insert(k, Problem::Skipped(why.to_string()));
+            }
+        }
+    }
     for b in &builds {
         for w in &workloads {
+            let users: Vec<&Config> = configs.iter().filter(|c| c.build.id == b.id).collect();
+            if users
+                .iter()
+                .all(|c| errors.contains_key(&key(w.name, c.name)))
+            {
+                // No configuration runs this binary (not applicable, skipped).
+                continue;
+            }
             match build(&tools, b, w, &src, &binary(&dir, b, w)) {
                 Ok(s) => eprintln!("  built {:<13} {:<15} in {s:.1} s", b.id, w.name),
                 Err(e) => {
                     let msg = format!("{e:#}");
                     eprintln!("  build {} / {} failed", b.id, w.name);
-                    for c in configs.iter().filter(|c| c.build.id == b.id) {
-                        errors.insert(key(w.name, c.name), Problem::BuildFailed(msg.clone()));
+                    for c in users {
+                        errors
+                            .entry(key(w.name, c.name))
+                            .or_insert_with(|| Problem::BuildFailed(msg.clone()));
                     }
                 }
-            }
-        }
-    }
-    for c in &configs {
-        let explicit = opts.configs.iter().any(|n| n == c.name);
-        for w in &workloads {
-            let k = key(w.name, c.name);
-            if let Some(why) = not_applicable(&tools, c, opts.callgrind) {
-                errors.entry(k).or_insert(Problem::NotApplicable(why));
-            } else if let Some(why) = w.skipped_by_default(c.name).filter(|_| !explicit) {
-                errors
-                    .entry(k)
-                    .or_insert_with(|| Problem::Skipped(why.to_string()));
             }
         }
     }
@@ -331,6 +353,8 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
         a.iter().map(|s| s.to_string()).collect()
     };
     let mut samples: Vec<Sample> = Vec::new();
+    // The records each MPI taint cell's last successful run wrote (one per rank).
+    let mut last_records: BTreeMap<Key, Vec<PathBuf>> = BTreeMap::new();
     eprintln!(
         "taintprof bench: {runs} round(s); each round runs every workload once in every configuration"
     );
@@ -344,6 +368,8 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
                     continue;
                 }
                 let reports = report_dir(&dir, c, w);
+                let merged = w.mpi_ranks.is_some() && c.reports == Reports::Taint;
+                let before = merged.then(|| record_files(&reports));
                 match run_once(
                     &tools,
                     &spawn,
@@ -358,6 +384,10 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
                     opts.timeout.or(c.timeout),
                 ) {
                     Ok(m) => {
+                        if let Some(before) = &before {
+                            last_records
+                                .insert(k.clone(), new_files(before, &record_files(&reports)));
+                        }
                         line.push_str(&format!("  {} {}", c.name, format_value(m.value, unit)));
                         samples.push(Sample {
                             workload: w.name.to_string(),
@@ -423,6 +453,9 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
         {
             println!("  valgrind-none and dip: the tool's process (valgrind holds the program; dip: the larger of the driver and the program)");
         }
+        if workloads.iter().any(|w| w.mpi_ranks.is_some()) {
+            println!("  MPI workloads: the largest process (a rank or mpirun), not the ranks' sum");
+        }
         if let Some(why) = &spawn.why_direct {
             println!("  note: programs were started directly, so every figure includes the bench's own memory at the fork ({why})");
         }
@@ -457,11 +490,11 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
     println!("Workloads");
     let mut t = Table::new(&[Align::Left, Align::Left, Align::Left]);
     for w in &workloads {
-        t.row([
-            w.name.to_string(),
-            args_of(w).join(" "),
-            w.about.to_string(),
-        ]);
+        let mut args = args_of(w).join(" ");
+        if let Some(n) = w.mpi_ranks {
+            args = format!("{args} ({n} ranks)");
+        }
+        t.row([w.name.to_string(), args, w.about.to_string()]);
     }
     print!("{}", t.render("  "));
 
@@ -491,7 +524,7 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
         if measured.is_empty() {
             continue;
         }
-        if !show_taint_reports(&dir, c, &measured)? {
+        if !show_taint_reports(&dir, c, &measured, &last_records)? {
             status = 1;
         }
     }
@@ -575,6 +608,7 @@ pub fn bench(opts: &BenchOptions) -> Result<i32> {
                         Lang::Cxx => "c++",
                     },
                     denormals: w.denormals,
+                    mpi_ranks: w.mpi_ranks,
                 })
                 .collect(),
             samples: &samples,
@@ -610,10 +644,72 @@ struct Tools {
     taintprof_cxx: Result<PathBuf, String>,
     valgrind: Result<PathBuf, String>,
     taintprof: Result<PathBuf, String>,
+    /// Open MPI, looked for only when an MPI workload is selected (its error is then
+    /// the MPI workload's build error).
+    mpi: Result<Mpi, String>,
+}
+
+/// Open MPI: its launcher and the flags its compiler wrapper adds.
+#[derive(Debug, Clone)]
+struct Mpi {
+    mpirun: PathBuf,
+    /// `mpicc.openmpi --showme:compile`.
+    compile: Vec<String>,
+    /// `mpicc.openmpi --showme:link`.
+    link: Vec<String>,
+}
+
+impl Mpi {
+    fn find(locator: &Locator) -> Result<Mpi, String> {
+        let install = format!(
+            "install Open MPI with: apt-get install {}",
+            catalog::MPI_PACKAGES
+        );
+        let on_path = |name: &str| {
+            locator.search_path(name).ok_or_else(|| {
+                format!("{name} not found on PATH (needed by the MPI workloads); {install}")
+            })
+        };
+        let mpicc = on_path(catalog::MPICC)?;
+        let mpirun = on_path(catalog::MPIRUN)?;
+        let showme = |what: &str| -> Result<Vec<String>, String> {
+            let out = Command::new(&mpicc)
+                .arg(format!("--showme:{what}"))
+                .stdin(Stdio::null())
+                .output()
+                .map_err(|e| format!("cannot run {}: {e}; {install}", mpicc.display()))?;
+            if !out.status.success() {
+                return Err(format!(
+                    "{} --showme:{what} failed ({}): {}; {install}",
+                    mpicc.display(),
+                    taintprof_driver::exit_code(out.status),
+                    String::from_utf8_lossy(&out.stderr).trim()
+                ));
+            }
+            Ok(String::from_utf8_lossy(&out.stdout)
+                .split_whitespace()
+                .map(str::to_string)
+                .collect())
+        };
+        let compile = showme("compile")?;
+        let link = showme("link")?;
+        if !link.iter().any(|f| f.starts_with("-lmpi")) {
+            return Err(format!(
+                "{} --showme:link names no MPI library (-lmpi): {}",
+                mpicc.display(),
+                link.join(" ")
+            ));
+        }
+        Ok(Mpi {
+            mpirun,
+            compile,
+            link,
+        })
+    }
 }
 
 impl Tools {
-    fn find(locator: &Locator, callgrind: bool) -> Result<Tools> {
+    fn find(locator: &Locator, callgrind: bool, need_mpi: bool) -> Result<Tools> {
         let clang = locator.clang(Lang::C).map_err(|e| anyhow::anyhow!("{e}"))?;
         let clangxx = locator.clang(Lang::Cxx).map_err(|e| e.to_string());
         let next_to_us = |names: &[&str], what: &str| -> Result<PathBuf, String> {
@@ -639,6 +735,11 @@ impl Tools {
             taintprof_cxx: next_to_us(&["taintprof-c++", "taintprof-cxx"], "taintprof-c++"),
             valgrind,
             taintprof: next_to_us(&["taintprof"], "taintprof"),
+            mpi: if need_mpi {
+                Mpi::find(locator)
+            } else {
+                Err("no MPI workload selected".into())
+            },
         })
     }
 
@@ -702,17 +803,28 @@ fn build_command(
     out: &Path,
 ) -> Result<Vec<OsString>, String> {
     let compiler = tools.compiler(b.compiler, w.lang)?;
+    let mpi = match w.mpi_ranks {
+        Some(_) => Some(tools.mpi.as_ref().map_err(String::clone)?),
+        None => None,
+    };
     let mut argv: Vec<OsString> = vec![compiler.into_os_string()];
     argv.extend(b.flags.iter().map(|f| catalog::expand_flag(f, src).into()));
     if let Some(d) = b.define {
         argv.push(format!("-D{d}").into());
     }
     argv.extend(w.flags.iter().map(OsString::from));
+    if let Some(m) = mpi {
+        argv.extend(m.compile.iter().map(OsString::from));
+    }
     argv.push(format!("-I{}", src.display()).into());
     argv.push(src.join(w.file).into_os_string());
     argv.push("-o".into());
     argv.push(out.as_os_str().to_owned());
     argv.extend(w.libs.iter().map(OsString::from));
+    // `-lmpi` on the link line: taintprof-cc links its MPI interception library.
+    if let Some(m) = mpi {
+        argv.extend(m.link.iter().map(OsString::from));
+    }
     Ok(argv)
 }
 
@@ -734,6 +846,12 @@ fn build(tools: &Tools, b: &Build, w: &Workload, src: &Path, out: &Path) -> Resu
         let mut hint = b.hint.to_string();
         if w.flags.contains(&"-fopenmp") {
             hint.push_str("; OpenMP needs libomp: apt-get install libomp-19-dev");
+        }
+        if w.mpi_ranks.is_some() {
+            hint.push_str(&format!(
+                "; MPI programs need Open MPI: apt-get install {}",
+                catalog::MPI_PACKAGES
+            ));
         }
         bail!(
             "building {} for {} failed ({hint}):\n{}\n{}",
@@ -847,14 +965,21 @@ fn run_once(
     timeout: Option<u64>,
 ) -> Result<Measured> {
     std::fs::create_dir_all(reports)?;
-    let mut argv = command_line(tools, c.runner, exe, callgrind)?;
+    let mut argv = command_line(tools, c.runner, exe, callgrind, w.mpi_ranks)?;
     argv.extend(args.iter().map(OsString::from));
+    let mpi_env = if w.mpi_ranks.is_some() {
+        catalog::MPI_ENV
+    } else {
+        &[]
+    };
     let f = process::run_spawned(
         spawn,
         &argv,
         |cmd| {
+            // mpirun passes its environment on to the ranks it starts.
             cmd.env(taintprof_abi::ENV_OUT_DIR, reports)
                 .env("TAINTPROF_QUIET", "1")
+                .envs(mpi_env.iter().copied())
                 .envs(w.env.iter().copied())
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
@@ -900,12 +1025,14 @@ fn run_once(
 }
 
 /// The command (program first) that runs `exe` for a configuration with `runner`,
-/// without the workload's arguments.
+/// without the workload's arguments. An MPI workload (`mpi_ranks`) runs the whole of
+/// it on each of its ranks under `mpirun` (`mpirun ... valgrind --tool=none exe`).
 fn command_line(
     tools: &Tools,
     runner: Runner,
     exe: &Path,
     callgrind: bool,
+    mpi_ranks: Option<usize>,
 ) -> Result<Vec<OsString>> {
     let tool_path = |t: Tool| -> Result<OsString> {
         tools
@@ -914,6 +1041,11 @@ fn command_line(
             .map_err(|e| anyhow::anyhow!("{e}"))
     };
     let mut argv: Vec<OsString> = Vec::new();
+    if let Some(ranks) = mpi_ranks {
+        let mpi = tools.mpi.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?;
+        argv.push(mpi.mpirun.clone().into_os_string());
+        argv.extend(catalog::mpirun_args(ranks).into_iter().map(OsString::from));
+    }
     if callgrind {
         argv.push(tool_path(Tool::Valgrind)?);
         match runner {
@@ -936,12 +1068,17 @@ fn command_line(
     Ok(argv)
 }
 
-/// The `Collected : N` figure callgrind prints at exit.
+/// The `Collected : N` figure callgrind prints at exit; summed if there are several
+/// (one per rank of an MPI workload, each under its own callgrind).
 pub fn parse_callgrind(stderr: &str) -> Option<f64> {
-    stderr.lines().find_map(|l| {
-        let (_, rest) = l.split_once("Collected :")?;
-        rest.trim().replace(',', "").parse::<f64>().ok()
-    })
+    let counts: Vec<f64> = stderr
+        .lines()
+        .filter_map(|l| {
+            let (_, rest) = l.split_once("Collected :")?;
+            rest.trim().replace(',', "").parse::<f64>().ok()
+        })
+        .collect();
+    (!counts.is_empty()).then(|| counts.iter().sum())
 }
 
 fn tail(s: &str, n: usize) -> String {
@@ -1241,8 +1378,15 @@ fn clip_name(name: &str, max: usize) -> String {
 /// Shows what the last report of each workload tracked: the parameter-dependent
 /// functions with their volumes (version 2 reports) or the loops with their parameters
 /// (version 1); false if a report is missing or nothing depends on a parameter. Says so
-/// when the report's control-flow setting is not the configuration's.
-fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<bool> {
+/// when the report's control-flow setting is not the configuration's. An MPI workload's
+/// report is the records of its last run (`last_records`, one per rank) merged; a note
+/// names them and the merged report's parameters.
+fn show_taint_reports(
+    dir: &Path,
+    c: &Config,
+    workloads: &[Workload],
+    last_records: &BTreeMap<Key, Vec<PathBuf>>,
+) -> Result<bool> {
     println!();
     println!(
         "What the {} runs tracked (parameter-dependent functions and loops)",
@@ -1253,12 +1397,40 @@ fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<
     let mut notes = Vec::new();
     for w in workloads {
         let rdir = report_dir(dir, c, w);
-        let Some(path) = last_taint_report(&rdir) else {
-            println!("  {}: no report in {}", w.name, rdir.display());
-            ok = false;
-            continue;
+        let (loaded, shown) = if let Some(ranks) = w.mpi_ranks {
+            let records = last_records
+                .get(&key(w.name, c.name))
+                .cloned()
+                .unwrap_or_default();
+            if records.is_empty() {
+                println!("  {}: no record in {}", w.name, rdir.display());
+                ok = false;
+                continue;
+            }
+            if records.len() != ranks {
+                ok = false;
+                notes.push(format!(
+                    "{} / {}: the last run on {ranks} ranks wrote {} record(s)",
+                    w.name,
+                    c.name,
+                    records.len()
+                ));
+            }
+            let shown = records
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" ");
+            (report::load_records(&records), shown)
+        } else {
+            let Some(path) = last_taint_report(&rdir) else {
+                println!("  {}: no report in {}", w.name, rdir.display());
+                ok = false;
+                continue;
+            };
+            (report::load(&path), path.display().to_string())
         };
-        let r = match report::load(&path) {
+        let r = match loaded {
             Ok(r) => r,
             Err(e) => {
                 println!("  {}: {e}", w.name);
@@ -1266,6 +1438,14 @@ fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<
                 continue;
             }
         };
+        if let Some(ranks) = w.mpi_ranks {
+            notes.push(format!(
+                "{} / {}: the records of the last run's {ranks} ranks merged (taintprof report {shown}): parameters {}",
+                w.name,
+                c.name,
+                r.parameters.join(", ")
+            ));
+        }
         if let Some(want) = expected_control_flow(c) {
             if r.options.control_flow != want {
                 notes.push(format!(
@@ -1277,7 +1457,7 @@ fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<
                 ));
             }
         }
-        let s = report::summary::summarize(&r, &path.display().to_string());
+        let s = report::summary::summarize(&r, &shown);
         let mut rows = Vec::new();
         for f in s.functions.iter().filter(|f| f.is_relevant()) {
             let file = f.file.rsplit('/').next().unwrap_or(&f.file);
@@ -1318,7 +1498,7 @@ fn show_taint_reports(dir: &Path, c: &Config, workloads: &[Workload]) -> Result<
         if more > 0 {
             t.row([
                 String::new(),
-                format!("(and {more} more: taintprof report {})", path.display()),
+                format!("(and {more} more: taintprof report {shown})"),
             ]);
         }
     }
@@ -1354,6 +1534,31 @@ fn last_taint_report(dir: &Path) -> Option<PathBuf> {
         Some((_, before)) if before == json => Some(json),
         _ => Some(newest),
     }
+}
+
+/// The raw run records in `dir` and when each was last written.
+fn record_files(dir: &Path) -> BTreeMap<PathBuf, Option<std::time::SystemTime>> {
+    use taintprof_driver::run::parse_record_name;
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| parse_record_name(&e.file_name().to_string_lossy()).is_some())
+        .map(|e| (e.path(), e.metadata().and_then(|m| m.modified()).ok()))
+        .collect()
+}
+
+/// The files of `after` that are not in `before`, or were written again since (a run's
+/// records, from listings before and after it; sorted).
+fn new_files(
+    before: &BTreeMap<PathBuf, Option<std::time::SystemTime>>,
+    after: &BTreeMap<PathBuf, Option<std::time::SystemTime>>,
+) -> Vec<PathBuf> {
+    after
+        .iter()
+        .filter(|(p, t)| before.get(*p) != Some(t))
+        .map(|(p, _)| p.clone())
+        .collect()
 }
 
 /// Shows what the last denormal report of each workload found (the configuration's
@@ -1614,6 +1819,11 @@ mod tests {
             taintprof_cxx: Ok("/opt/tp/taintprof-c++".into()),
             valgrind: Ok("/usr/bin/valgrind".into()),
             taintprof: Ok("/opt/tp/taintprof".into()),
+            mpi: Ok(Mpi {
+                mpirun: "/usr/bin/mpirun.openmpi".into(),
+                compile: vec!["-I/usr/lib/openmpi/include".into()],
+                link: vec!["-L/usr/lib/openmpi/lib".into(), "-lmpi".into()],
+            }),
         }
     }
 
@@ -1624,7 +1834,7 @@ mod tests {
     }
 
     fn argv(runner: Runner, callgrind: bool) -> Vec<String> {
-        strings(command_line(&tools(), runner, Path::new("/b/prog"), callgrind).unwrap())
+        strings(command_line(&tools(), runner, Path::new("/b/prog"), callgrind, None).unwrap())
     }
 
     fn config(name: &str) -> Config {
@@ -1672,9 +1882,174 @@ mod tests {
             &tools(),
             Runner::Under(Tool::Taintprof, &["dip"]),
             Path::new("/b/prog"),
-            true
+            true,
+            None
         )
         .is_err());
+    }
+
+    #[test]
+    fn mpi_workloads_run_every_configuration_under_mpirun() {
+        let w = workload("mpi_stencil");
+        assert_eq!(w.mpi_ranks, Some(2));
+        let mpi = |runner: Runner, callgrind: bool| {
+            strings(
+                command_line(
+                    &tools(),
+                    runner,
+                    Path::new("/b/prog"),
+                    callgrind,
+                    w.mpi_ranks,
+                )
+                .unwrap(),
+            )
+        };
+        let mpirun = [
+            "/usr/bin/mpirun.openmpi",
+            "--oversubscribe",
+            "--allow-run-as-root",
+            "--mca",
+            "btl_vader_single_copy_mechanism",
+            "none",
+            "-np",
+            "2",
+        ];
+        let with = |rest: &[&str]| -> Vec<String> {
+            mpirun.iter().chain(rest).map(|s| s.to_string()).collect()
+        };
+        // The native baseline runs under mpirun too, like every other configuration.
+        for c in ["native", "taint", "taint-nocf", "denormal"] {
+            assert_eq!(mpi(config(c).runner, false), with(&["/b/prog"]), "{c}");
+        }
+        // A tool runs on every rank, under mpirun.
+        assert_eq!(
+            mpi(config("valgrind-none").runner, false),
+            with(&["/usr/bin/valgrind", "--tool=none", "/b/prog"])
+        );
+        assert_eq!(
+            mpi(config("dip").runner, false),
+            with(&["/opt/tp/taintprof", "dip", "--", "/b/prog"])
+        );
+        assert_eq!(
+            mpi(Runner::Direct, true),
+            with(&[
+                "/usr/bin/valgrind",
+                "--tool=callgrind",
+                "--callgrind-out-file=/dev/null",
+                "/b/prog"
+            ])
+        );
+        // Root may run the ranks (flag and environment).
+        for v in ["OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] {
+            assert!(catalog::MPI_ENV.contains(&(v, "1")), "{v}");
+        }
+        // Without Open MPI the command is an error naming the packages.
+        let mut t = tools();
+        let no_mpi = Locator::new(|v| (v == "PATH").then(|| "/nonexistent".into()), None, None);
+        t.mpi = Mpi::find(&no_mpi);
+        let e = command_line(&t, Runner::Direct, Path::new("/b/prog"), false, Some(2))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("mpicc.openmpi") && e.contains("apt-get install openmpi-bin libopenmpi-dev"),
+            "{e}"
+        );
+        // Non-MPI workloads are not affected.
+        assert_eq!(
+            strings(command_line(&t, Runner::Direct, Path::new("/b/prog"), false, None).unwrap()),
+            ["/b/prog"]
+        );
+    }
+
+    #[test]
+    fn mpi_workloads_build_with_the_mpi_flags_in_every_configuration() {
+        let w = workload("mpi_stencil");
+        for b in CONFIGS
+            .iter()
+            .map(|c| c.build)
+            .chain(std::iter::once(PLAIN_BUILD))
+        {
+            let a =
+                strings(build_command(&tools(), &b, &w, Path::new("/s"), Path::new("/o")).unwrap());
+            let pos = |f: &str| {
+                a.iter()
+                    .position(|x| x == f)
+                    .unwrap_or_else(|| panic!("{f}: {a:?}"))
+            };
+            // Compile flags before the source, link flags after it (so -lmpi follows the
+            // object that needs it, and taintprof-cc sees an MPI link).
+            assert!(
+                pos("-I/usr/lib/openmpi/include") < pos("/s/mpi_stencil.c"),
+                "{a:?}"
+            );
+            assert!(
+                pos("/s/mpi_stencil.c") < pos("-L/usr/lib/openmpi/lib"),
+                "{a:?}"
+            );
+            assert_eq!(a.last().unwrap(), "-lmpi");
+        }
+        // Other workloads get no MPI flags.
+        let a = strings(
+            build_command(
+                &tools(),
+                &catalog::NATIVE_BUILD,
+                &workload("jacobi"),
+                Path::new("/s"),
+                Path::new("/o"),
+            )
+            .unwrap(),
+        );
+        assert!(!a.iter().any(|x| x.contains("mpi")), "{a:?}");
+        // Without Open MPI the MPI workload's build fails, naming what to install.
+        let mut t = tools();
+        t.mpi = Err("mpicc.openmpi not found on PATH (needed by the MPI workloads); install Open MPI with: apt-get install openmpi-bin libopenmpi-dev".into());
+        let e = build_command(
+            &t,
+            &config("taint").build,
+            &w,
+            Path::new("/s"),
+            Path::new("/o"),
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("apt-get install openmpi-bin libopenmpi-dev"),
+            "{e}"
+        );
+        assert!(build_command(
+            &t,
+            &config("taint").build,
+            &workload("cg"),
+            Path::new("/s"),
+            Path::new("/o")
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn a_runs_records_are_the_files_it_wrote() {
+        use std::time::{Duration, SystemTime};
+        let t0 = SystemTime::UNIX_EPOCH + Duration::from_secs(1000);
+        let at = |entries: &[(&str, u64)]| -> BTreeMap<PathBuf, Option<SystemTime>> {
+            entries
+                .iter()
+                .map(|(n, s)| (PathBuf::from(n), Some(t0 + Duration::from_secs(*s))))
+                .collect()
+        };
+        let before = at(&[("w.1.taintprof.rec", 1), ("w.2.taintprof.rec", 1)]);
+        // Two ranks wrote records; one of them reused an old name (pid reuse).
+        let after = at(&[
+            ("w.1.taintprof.rec", 1),
+            ("w.2.taintprof.rec", 5),
+            ("w.7.taintprof.rec", 5),
+        ]);
+        assert_eq!(
+            new_files(&before, &after),
+            [
+                PathBuf::from("w.2.taintprof.rec"),
+                PathBuf::from("w.7.taintprof.rec")
+            ]
+        );
+        assert!(new_files(&after, &after).is_empty());
     }
 
     #[test]
@@ -1765,6 +2140,9 @@ mod tests {
         let err = "==12== Events    : Ir\n==12== Collected : 123,456,789\n==12==\n";
         assert_eq!(parse_callgrind(err), Some(123_456_789.0));
         assert_eq!(parse_callgrind("nothing"), None);
+        // Under mpirun every rank has its own callgrind: the ranks' sum.
+        let two = "==12== Collected : 1,000\n==13== Collected : 234\n";
+        assert_eq!(parse_callgrind(two), Some(1234.0));
     }
 
     #[test]

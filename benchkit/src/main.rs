@@ -32,12 +32,14 @@ struct Cli {
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Only this workload (repeatable): jacobi, jacobi-denormal, matmul, cg, nbody,
-    /// accessors, omp_stencil.
+    /// accessors, omp_stencil, mpi_stencil (2 ranks under mpirun.openmpi; needs
+    /// openmpi-bin and libopenmpi-dev).
     #[arg(long = "workload", value_name = "NAME")]
     workloads: Vec<String>,
     /// Only this configuration (repeatable): native, taint, taint-nocf, dfsan,
     /// denormal, valgrind-none, dip. The native baseline always runs. Default: all
-    /// (dip skips jacobi-denormal unless named here: it traps on every denormal).
+    /// (dip skips jacobi-denormal unless named here: it traps on every denormal;
+    /// mpi_stencil skips valgrind-none and dip unless named here, and dfsan always).
     #[arg(long = "config", value_name = "NAME")]
     configs: Vec<String>,
     /// Give up on a run after this many seconds and show "timed out" for its

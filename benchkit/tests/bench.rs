@@ -4,8 +4,9 @@
 //!
 //! Needs `taintprof-cc`, `taintprof-cxx`, `libtaintprof_pass.so` and `libtaintprof_rt.a`
 //! next to `taintprof-bench` (built by `make build`),
-//! `rt/include/taintprof.h` and clang-19 (`scripts/setup.sh` installs and builds them
-//! all). When one of them is absent the test fails and names it.
+//! `rt/include/taintprof.h`, clang-19 and Open MPI for the MPI workload (`mpicc.openmpi`,
+//! `mpirun.openmpi`; `scripts/setup.sh` installs and builds them all). When one of them
+//! is absent the test fails and names it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,7 +14,7 @@ use taintprof_driver::locate::{Lang, Locator};
 
 const BENCH: &str = env!("CARGO_BIN_EXE_taintprof-bench");
 
-const WORKLOADS: [&str; 7] = [
+const WORKLOADS: [&str; 8] = [
     "jacobi",
     "jacobi-denormal",
     "matmul",
@@ -21,6 +22,7 @@ const WORKLOADS: [&str; 7] = [
     "nbody",
     "accessors",
     "omp_stencil",
+    "mpi_stencil",
 ];
 
 /// Why the real run cannot happen, if it cannot.
@@ -39,6 +41,14 @@ fn missing_artifacts() -> Option<String> {
         .find_map(next_to_bench)
     {
         return Some(e);
+    }
+    if let Some(p) = ["mpicc.openmpi", "mpirun.openmpi"]
+        .into_iter()
+        .find(|p| locator.search_path(p).is_none())
+    {
+        return Some(format!(
+            "{p} not found on PATH (the MPI workload): apt-get install openmpi-bin libopenmpi-dev"
+        ));
     }
     let checks = [
         locator.plugin().err(),
@@ -200,14 +210,30 @@ fn quick_run_of_every_workload_in_native_taint_and_denormal() {
     let count = |rgb: [u8; 3]| px.chunks(3).filter(|p| *p == rgb).count();
     for config in ["native", "taint", "denormal"] {
         let c = taintprof_bench::chart::color_of(config, 0);
-        // 8 groups (7 workloads + geomean) of bars at least 12 px wide and a few high.
+        // 9 groups (8 workloads + geomean) of bars at least 12 px wide and a few high.
         assert!(count(c) > 8 * 12 * 3, "{config}: {} pixels", count(c));
     }
 
     // The taint runs tracked the workloads' parameters.
-    for needle in ["cg.c", "nbody.c", "accessors.cpp", "omp_stencil.c"] {
+    for needle in [
+        "cg.c",
+        "nbody.c",
+        "accessors.cpp",
+        "omp_stencil.c",
+        "mpi_stencil.c",
+    ] {
         assert!(stdout.contains(needle), "{needle}:\n{stdout}");
     }
+    // The MPI workload's report: both ranks' records merged, with the process count p
+    // among the parameters.
+    let merged = stdout
+        .lines()
+        .find(|l| l.contains("mpi_stencil / taint: the records of the last run's 2 ranks merged"))
+        .unwrap_or_else(|| panic!("no merged MPI report:\n{stdout}"));
+    let params = merged.rsplit_once("parameters ").unwrap().1;
+    let mut params: Vec<&str> = params.split(", ").collect();
+    params.sort_unstable();
+    assert_eq!(params, ["iters", "n", "p"], "{merged}");
 }
 
 #[test]
