@@ -7,8 +7,10 @@
 //! keeps apart) and its loops in flight, folded one bit per parameter and united over
 //! the loop's descriptors as the loop group unites them; a function's own set is the
 //! union over its loops. Records are shown by [`rank_ids`]: their `mpi.rank` when every
-//! record has a distinct one, else their index among the merged records. A record that
-//! never ran a loop has the empty set for it, as one that ran it without parameters.
+//! record has a distinct one, else their index among the merged records. Only the
+//! records that ran a loop take part in its comparison: a rank that never reached it
+//! (the loop of rank 0's input parsing, a receive loop on the rank that receives) says
+//! nothing about its parameters; one that ran it without parameters has the empty set.
 //!
 //! The cost is one `u16` per loop group and record, and one pass over the records' own
 //! loop lists: nothing per calling context.
@@ -29,6 +31,8 @@ pub struct ByRank {
     /// `sets[g * n + e]`: the parameters of loop group `g` in record `e` (empty with
     /// fewer than two records).
     sets: Vec<u16>,
+    /// `ran[g * n + e]`: record `e` ran loop group `g` (an execution, or in flight).
+    ran: Vec<bool>,
     n: usize,
 }
 
@@ -46,6 +50,7 @@ impl ByRank {
                 ids,
                 order,
                 sets: Vec::new(),
+                ran: Vec::new(),
                 n,
             };
         }
@@ -53,17 +58,21 @@ impl ByRank {
             shift: merged.label_shift,
         };
         let mut sets = vec![0u16; model.loops.len() * n];
+        let mut ran = vec![false; model.loops.len() * n];
         for (e, x) in merged.experiments.iter().enumerate() {
             for l in &x.loops {
                 if let Some(g) = model.loop_group_of(l.loop_) {
                     sets[g as usize * n + e] |= layout.params(l.label);
+                    ran[g as usize * n + e] |= l.executions > 0;
                 }
             }
         }
         for f in &merged.inflight {
             if let Some(g) = model.loop_group_of(f.loop_) {
-                if let Some(s) = sets.get_mut(g as usize * n + f.experiment as usize) {
+                let at = g as usize * n + f.experiment as usize;
+                if let (Some(s), Some(r)) = (sets.get_mut(at), ran.get_mut(at)) {
                     *s |= layout.params(f.label);
+                    *r = true;
                 }
             }
         }
@@ -71,6 +80,7 @@ impl ByRank {
             ids,
             order,
             sets,
+            ran,
             n,
         }
     }
@@ -80,14 +90,29 @@ impl ByRank {
         self.sets.get(g as usize * self.n + e).copied().unwrap_or(0)
     }
 
-    /// Groups the records by the set `set(e)`; `None` if there are fewer than two
-    /// records or they all agree. Entries by their first id.
-    fn split(&self, set: impl Fn(usize) -> u16) -> Option<Vec<Agreement>> {
+    /// Whether record `e` ran loop group `g`.
+    pub fn loop_ran(&self, g: u32, e: usize) -> bool {
+        self.ran
+            .get(g as usize * self.n + e)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Groups the records that `ran(e)` by the set `set(e)`; `None` if fewer than two
+    /// records ran or they all agree. Entries by their first id.
+    fn split(
+        &self,
+        ran: impl Fn(usize) -> bool,
+        set: impl Fn(usize) -> u16,
+    ) -> Option<Vec<Agreement>> {
         if self.n < 2 {
             return None;
         }
         let mut out: Vec<Agreement> = Vec::new();
         for &e in &self.order {
+            if !ran(e) {
+                continue;
+            }
             let s = set(e);
             match out.iter_mut().find(|(_, x)| *x == s) {
                 Some((ids, _)) => ids.push(self.ids.ids[e]),
@@ -99,13 +124,16 @@ impl ByRank {
 
     /// How the records' sets of loop group `g` differ (`None`: they agree).
     pub fn loop_disagreement(&self, g: u32) -> Option<Vec<Agreement>> {
-        self.split(|e| self.loop_set(g, e))
+        self.split(|e| self.loop_ran(g, e), |e| self.loop_set(g, e))
     }
 
     /// How the records' sets of function `f`'s own loops differ (`None`: they agree).
     pub fn function_disagreement(&self, model: &Model<'_>, f: u32) -> Option<Vec<Agreement>> {
         let (a, b) = model.funcs.get(f as usize)?.loops;
-        self.split(|e| (a..b).fold(0, |acc, g| acc | self.loop_set(g, e)))
+        self.split(
+            |e| (a..b).any(|g| self.loop_ran(g, e)),
+            |e| (a..b).fold(0, |acc, g| acc | self.loop_set(g, e)),
+        )
     }
 }
 

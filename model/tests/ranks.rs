@@ -316,14 +316,10 @@ fn where_ranks_disagree_the_report_says_which_saw_what() {
     let at = |k: &str| keys.iter().position(|x| *x == k).unwrap();
     assert!(at("control_only_params") + 1 == at("params_by_rank"));
     assert!(at("params_by_rank") + 1 == at("executions"));
-    // A loop only rank 0 finished, rank 3 was inside when it wrote its record.
-    assert_eq!(
-        loop_at(&r, "main", 7)["params_by_rank"],
-        json!([
-            {"ranks": [0, 3], "params": ["n"]},
-            {"ranks": [1, 2], "params": []},
-        ])
-    );
+    // A loop only rank 0 finished, rank 3 was inside when it wrote its record: the two
+    // that ran it agree, and ranks that never reached it are no disagreement.
+    assert_eq!(loop_at(&r, "main", 7)["params"], json!(["n"]));
+    assert!(loop_at(&r, "main", 7).get("params_by_rank").is_none());
     // Where all ranks agree, nothing is added.
     assert!(loop_at(&r, "main", 3).get("params_by_rank").is_none());
     assert!(loop_at(&r, "main", 8).get("params_by_rank").is_none());
@@ -371,13 +367,8 @@ fn records_without_ranks_are_numbered_by_position() {
             {"ranks": [1], "params": ["n"]},
         ])
     );
-    assert_eq!(
-        loop_at(&r, "main", 7)["params_by_rank"],
-        json!([
-            {"ranks": [0, 2], "params": []},
-            {"ranks": [1], "params": ["n"]},
-        ])
-    );
+    // Only record 1 ran this loop: nothing to compare.
+    assert!(loop_at(&r, "main", 7).get("params_by_rank").is_none());
 }
 
 #[test]
