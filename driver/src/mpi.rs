@@ -197,7 +197,9 @@ pub fn object(clang: &Path, source: &Path, args: &[String]) -> Result<PathBuf, S
         std::process::id()
     ));
     let out = Command::new(clang)
-        .args(["-O2", "-fPIC", "-w", "-c"])
+        // C whatever the wrapper's language: clang++ would compile the file as C++ and
+        // mangle the MPI_* names it must define.
+        .args(["-O2", "-fPIC", "-w", "-x", "c", "-c"])
         .arg(source)
         .args(&flags)
         .arg("-o")

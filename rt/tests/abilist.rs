@@ -161,11 +161,15 @@ fn the_list_covers_the_promised_functions() {
         "clock",
         "time",
         "omp_get_thread_num",
-        "omp_get_num_threads",
         "omp_get_wtime",
         "getpid",
     ] {
         assert_eq!(kind(n), "zero", "{n}");
+    }
+    // The thread counts: wrapped, the implicit parameter `threads` when asked for.
+    for n in ["omp_get_num_threads", "omp_get_max_threads"] {
+        assert_eq!(kind(n), "wrap", "{n}");
+        assert_eq!(m[n].1.as_deref(), Some("tls"), "{n}");
     }
     assert_eq!(m["memcpy"].1.as_deref(), Some("arg0"));
     assert_eq!(m["malloc"].1.as_deref(), Some("zero"));

@@ -86,6 +86,8 @@ int main(int argc, char **argv) {
     double mine = elem_work(v, local);
     MPI_Allreduce(&mine, &dt, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD); /* @dt */
     check += dt;
+    /* The halo's sums over all ranks: m values. */
+    MPI_Allreduce(MPI_IN_PLACE, in, m, MPI_INT, MPI_SUM, MPI_COMM_WORLD); /* @sums */
   }
   if (rank == 0)
     printf("check %.1f\n", check);

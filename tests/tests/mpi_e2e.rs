@@ -20,6 +20,8 @@ struct Mpi {
     name: &'static str,
     cc: &'static str,
     cc_var: &'static str,
+    cxx: &'static str,
+    cxx_var: &'static str,
     run: &'static str,
     run_flags: &'static [&'static str],
     packages: &'static str,
@@ -29,6 +31,8 @@ const OPEN_MPI: Mpi = Mpi {
     name: "openmpi",
     cc: "mpicc.openmpi",
     cc_var: "OMPI_CC",
+    cxx: "mpicxx.openmpi",
+    cxx_var: "OMPI_CXX",
     run: "mpirun.openmpi",
     run_flags: &[
         "--oversubscribe",
@@ -44,6 +48,8 @@ const MPICH: Mpi = Mpi {
     name: "mpich",
     cc: "mpicc.mpich",
     cc_var: "MPICH_CC",
+    cxx: "mpicxx.mpich",
+    cxx_var: "MPICH_CXX",
     run: "mpirun.mpich",
     run_flags: &[],
     packages: "mpich libmpich-dev",
@@ -59,7 +65,13 @@ fn on_path(prog: &str) -> bool {
 
 /// Builds `src` (in tests/programs) with `mpi`'s compiler wrapper over taintprof-cc.
 fn build(mpi: &Mpi, src: &str, opt: &str) -> (PathBuf, PathBuf) {
-    for prog in [mpi.cc, mpi.run] {
+    let cxx = src.ends_with(".cpp");
+    let (cc, var, wrapper) = if cxx {
+        (mpi.cxx, mpi.cxx_var, "taintprof-c++")
+    } else {
+        (mpi.cc, mpi.cc_var, "taintprof-cc")
+    };
+    for prog in [cc, mpi.run] {
         assert!(
             on_path(prog),
             "{prog} is not installed: apt-get install {} (make setup installs it)",
@@ -74,8 +86,8 @@ fn build(mpi: &Mpi, src: &str, opt: &str) -> (PathBuf, PathBuf) {
         .into_owned();
     let dir = scratch_dir(&format!("{stem}-{}{}", mpi.name, opt.replace('-', "_")));
     let exe = dir.join(&stem);
-    let out = Command::new(mpi.cc)
-        .env(mpi.cc_var, bin_dir().join("taintprof-cc"))
+    let out = Command::new(cc)
+        .env(var, bin_dir().join(wrapper))
         // The interception library is compiled once per MPI into this cache.
         .env(
             "TAINTPROF_CACHE_DIR",
@@ -91,7 +103,7 @@ fn build(mpi: &Mpi, src: &str, opt: &str) -> (PathBuf, PathBuf) {
     assert!(
         out.status.success(),
         "{} {opt} {src} failed:\n{}{}",
-        mpi.cc,
+        cc,
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
@@ -196,6 +208,8 @@ fn halo(mpi: &Mpi) {
         // An MPI_Allreduce of one value in the time loop: a library loop over the
         // process count (the routine database's comm=), nested in the loop over iters.
         r.assert_loop("main", "@dt", &["p"]);
+        // One of m values: its count and the process count.
+        r.assert_loop("main", "@sums", &["p", "m"]);
         let volume = r.function("main")["volume"]
             .as_str()
             .unwrap_or("")
@@ -219,6 +233,7 @@ fn halo(mpi: &Mpi) {
             "@share",
             "@elem",
             "@dt",
+            "@sums",
             "@bcast_call",
             "@allreduce_call",
         ]
@@ -453,4 +468,23 @@ fn taintprof_run_over_mpirun_summarizes_the_merged_run() {
         ranks, 4,
         "each rank's record is named by its rank: {names:?}"
     );
+}
+
+/// C++ through `mpicxx` (`OMPI_CXX`/`MPICH_CXX=taintprof-c++`): the interception library
+/// is still compiled as C (its `MPI_*` names unmangled).
+#[test]
+fn cxx_programs_through_mpicxx() {
+    for mpi in [&OPEN_MPI, &MPICH] {
+        for opt in OPT_LEVELS {
+            let src = "mpi_vector.cpp";
+            let (exe, dir) = build(mpi, src, opt);
+            let recs = run(mpi, &exe, &dir, &["40"]);
+            let r = merged(&recs, src, opt, &dir);
+            let mut params = r.parameters();
+            params.sort();
+            assert_eq!(params, ["n", "p"], "[{} {opt}]", mpi.name);
+            r.assert_loop("main", "@fill", &["n", "p"]);
+            r.assert_loop("main", "@sum", &["n", "p"]);
+        }
+    }
 }
