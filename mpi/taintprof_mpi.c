@@ -42,8 +42,14 @@
  *  Persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start*) and matched probes
  *  (MPI_Mprobe/Improbe with MPI_Mrecv/Imrecv) are covered like their plain forms.
  *
- *  Not covered (labels do not cross; the data does, unchanged): one-sided
- *  communication (MPI_Put/Get/Accumulate), MPI_Comm_idup, file I/O, Fortran bindings, and
+ *  One-sided communication: MPI_Put, MPI_Get and MPI_Accumulate of contiguous data of
+ *  one predefined type on windows made by MPI_Win_create or MPI_Win_allocate, under
+ *  every synchronisation (fence, lock/unlock, flush, post/start/complete/wait): see the
+ *  last section.
+ *
+ *  Not covered (labels do not cross; the data does, unchanged): one-sided operations
+ *  with derived datatypes, MPI_Get_accumulate, dynamic and shared-memory windows,
+ *  MPI_Comm_idup, file I/O, Fortran bindings, and
  *  communicators made by routines not listed above (counted; the report's stderr note
  *  at MPI_Finalize names how many calls could not carry labels).
  *
@@ -1604,5 +1610,484 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
         tp_alltoall_labels(sendbuf, sendcounts, 0, sdispls, sendtype, recvbuf, recvcounts, 0,
                            rdispls, recvtype, comm, keep);
     free(keep);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------------
+ * One-sided communication (MPI_Put, MPI_Get, MPI_Accumulate) on windows made by
+ * MPI_Win_create or MPI_Win_allocate, with contiguous data of one predefined type on
+ * both sides. Each window has a *shadow window* over the shadow memory of its bytes
+ * (two bytes of label per byte: the same direct mapping, so displacements scale by
+ * two), and every synchronisation of the window is repeated on it. There is no code
+ * at the target when the data lands, so labels are translated at the origin: every
+ * window keeps each rank's parameter names (gathered when it is made and at every
+ * fence, when every rank also registers the names it had not seen), a put or
+ * accumulate writes the labels in the target's numbering, and a get
+ * reads them in the target's numbering and translates them once the get completed (at
+ * the next fence, unlock, flush or complete). A name the target does not know is
+ * dropped there, as are labels of other datatypes (counted like calls on unknown
+ * communicators).
+ * ------------------------------------------------------------------------------- */
+
+extern tp_label *__tp_shadow_ptr(const void *p);
+
+struct tp_get {
+    void *origin;
+    int target;
+    size_t bytes;
+    tp_label *labels;
+};
+
+struct tp_win {
+    MPI_Win win, shadow;
+    MPI_Comm comm; /* a duplicate of the window's communicator, for the name tables */
+    tp_label *tables;
+    int *lens, *displs, size;
+    struct tp_get *gets;
+    size_t ngets, capgets;
+    tp_label **bufs; /* label buffers of puts and accumulates, freed at the next sync */
+    size_t nbufs, capbufs;
+};
+static struct tp_win *tp_wins;
+static size_t tp_nwins, tp_capwins;
+
+/* Collective over the window's group: every rank's name table of all its parameters. */
+static void tp_win_gather(struct tp_win *w) {
+    int w_len = tp_table(0xffff, NULL);
+    tp_label *mine = malloc((size_t)(w_len > 0 ? w_len : 1) * sizeof *mine);
+    if (!mine)
+        w_len = 0;
+    else
+        tp_table(0xffff, mine);
+    PMPI_Allgather(&w_len, 1, MPI_INT, w->lens, 1, MPI_INT, w->comm);
+    int total = 0;
+    for (int r = 0; r < w->size; r++) {
+        w->displs[r] = total;
+        total += w->lens[r];
+    }
+    free(w->tables);
+    w->tables = malloc((size_t)(total > 0 ? total : 1) * sizeof *w->tables);
+    tp_label dummy = 0;
+    PMPI_Allgatherv(mine ? mine : &dummy, w_len, MPI_UNSIGNED_SHORT,
+                    w->tables ? w->tables : &dummy, w->lens, w->displs, MPI_UNSIGNED_SHORT,
+                    w->comm);
+    if (!w->tables)
+        memset(w->lens, 0, (size_t)w->size * sizeof *w->lens);
+    free(mine);
+}
+
+/* Collective: every rank learns every rank's parameter names (registering those it has
+ * not seen: a put lands labels in the target's numbering, so the target must have a
+ * bit for each name before the data arrives), then the tables are gathered again, now
+ * with the names each rank learnt. */
+static void tp_win_names(struct tp_win *w) {
+    tp_win_gather(w);
+    int learnt = 0;
+    for (int r = 0; w->tables && r < w->size; r++) {
+        const tp_label *t = w->tables + w->displs[r];
+        for (int k = 0; k + 2 <= w->lens[r];) {
+            int n = t[k + 1], step = 2 + (n + 1) / 2;
+            if (k + step > w->lens[r])
+                break;
+            size_t len = 0;
+            int known = 0;
+            for (int j = 0; j < 16 && !known; j++) {
+                const char *name = __tp_param_name(j, &len);
+                if (!name)
+                    break;
+                known = (size_t)n == len && memcmp(t + k + 2, name, len) == 0;
+            }
+            if (!known && n > 0) {
+                __tp_param_intern((const char *)(t + k + 2), (size_t)n);
+                learnt = 1;
+            }
+            k += step;
+        }
+    }
+    /* Every rank must take part in the second gather if any rank learnt a name. */
+    int any = 0;
+    PMPI_Allreduce(&learnt, &any, 1, MPI_INT, MPI_LOR, w->comm);
+    if (any)
+        tp_win_gather(w);
+}
+
+/* Collective: the shadow window of `win` over `size` bytes at `base`. */
+static void tp_win_add(MPI_Win win, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                       MPI_Comm comm) {
+    struct tp_win w;
+    memset(&w, 0, sizeof w);
+    w.win = win;
+    w.shadow = MPI_WIN_NULL;
+    if (PMPI_Comm_dup(comm, &w.comm) != MPI_SUCCESS)
+        return;
+    PMPI_Comm_size(w.comm, &w.size);
+    w.lens = calloc((size_t)w.size, sizeof *w.lens);
+    w.displs = calloc((size_t)w.size, sizeof *w.displs);
+    void *shadow = size > 0 ? (void *)__tp_shadow_ptr(base) : NULL;
+    if (PMPI_Win_create(shadow, 2 * size, 2 * disp_unit, info, w.comm, &w.shadow) !=
+            MPI_SUCCESS ||
+        !w.lens || !w.displs) {
+        free(w.lens);
+        free(w.displs);
+        PMPI_Comm_free(&w.comm);
+        return;
+    }
+    tp_win_names(&w);
+    pthread_mutex_lock(&tp_lock);
+    if (tp_nwins == tp_capwins) {
+        size_t cap = tp_capwins ? 2 * tp_capwins : 8;
+        struct tp_win *n = realloc(tp_wins, cap * sizeof *n);
+        if (n) {
+            tp_wins = n;
+            tp_capwins = cap;
+        }
+    }
+    if (tp_nwins < tp_capwins)
+        tp_wins[tp_nwins++] = w;
+    pthread_mutex_unlock(&tp_lock);
+}
+
+/* The window's entry (stable until MPI_Win_free: windows are made and freed by the
+ * program's collective calls, not concurrently with its RMA calls on them). */
+static struct tp_win *tp_win_of(MPI_Win win) {
+    struct tp_win *w = NULL;
+    pthread_mutex_lock(&tp_lock);
+    for (size_t i = 0; i < tp_nwins; i++)
+        if (tp_wins[i].win == win)
+            w = &tp_wins[i];
+    if (!w)
+        tp_unlabelled++;
+    pthread_mutex_unlock(&tp_lock);
+    return w;
+}
+
+/* map[j]: rank `r`'s label of this process's parameter j (0 if `r` does not know it). */
+static void tp_map_to(const struct tp_win *w, int r, tp_label map[16]) {
+    memset(map, 0, 16 * sizeof *map);
+    if (r < 0 || r >= w->size || !w->tables)
+        return;
+    const tp_label *t = w->tables + w->displs[r];
+    for (int j = 0; j < 16; j++) {
+        size_t len = 0;
+        const char *name = __tp_param_name(j, &len);
+        if (!name)
+            break;
+        for (int k = 0; k + 2 <= w->lens[r];) {
+            int bit = t[k], n = t[k + 1], step = 2 + (n + 1) / 2;
+            if (k + step > w->lens[r])
+                break;
+            if ((size_t)n == len && memcmp(t + k + 2, name, len) == 0 && bit < 16) {
+                map[j] = (tp_label)(1u << bit);
+                break;
+            }
+            k += step;
+        }
+    }
+}
+
+/* Bytes of `count` elements of `t` if both sides are contiguous and alike, else 0. */
+static size_t tp_rma_bytes(int oc, MPI_Datatype ot, int tc, MPI_Datatype tt) {
+    if (ot != tt || oc != tc || oc <= 0)
+        return 0;
+    int size = 0;
+    struct tp_geom g = tp_geom_of(ot);
+    PMPI_Type_size(ot, &size);
+    if (size <= 0 || g.extent != size || g.textent != size || g.tlb != 0)
+        return 0;
+    return (size_t)oc * (size_t)size;
+}
+
+static void tp_keep_buf(struct tp_win *w, tp_label *b) {
+    pthread_mutex_lock(&tp_lock);
+    if (w->nbufs == w->capbufs) {
+        size_t cap = w->capbufs ? 2 * w->capbufs : 16;
+        tp_label **n = realloc(w->bufs, cap * sizeof *n);
+        if (n) {
+            w->bufs = n;
+            w->capbufs = cap;
+        }
+    }
+    if (w->nbufs < w->capbufs) {
+        w->bufs[w->nbufs++] = b;
+        b = NULL;
+    }
+    pthread_mutex_unlock(&tp_lock);
+    /* No room to keep it: it must live until the sync, so it leaks (out of memory). */
+    (void)b;
+}
+
+/* A put (`acc` 0) or accumulate (`op`) of `bytes` bytes from `origin` to `target`. */
+static void tp_rma_send(struct tp_win *w, const void *origin, size_t bytes, int target,
+                        MPI_Aint disp, int acc, MPI_Op op) {
+    tp_label map[16], *buf = malloc(bytes * sizeof *buf);
+    if (!buf)
+        return;
+    tp_map_to(w, target, map);
+    const tp_label *sh = __tp_shadow_ptr(origin);
+    for (size_t i = 0; i < bytes; i++)
+        buf[i] = sh[i] ? tp_map(tp_wire(sh[i]), map) : 0;
+    if (acc)
+        PMPI_Accumulate(buf, (int)bytes, MPI_UNSIGNED_SHORT, target, disp, (int)bytes,
+                        MPI_UNSIGNED_SHORT, op == MPI_REPLACE ? MPI_REPLACE : MPI_BOR,
+                        w->shadow);
+    else
+        PMPI_Put(buf, (int)bytes, MPI_UNSIGNED_SHORT, target, disp, (int)bytes,
+                 MPI_UNSIGNED_SHORT, w->shadow);
+    tp_keep_buf(w, buf);
+}
+
+int MPI_Put(const void *origin, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
+            MPI_Datatype tt, MPI_Win win) {
+    int rc = PMPI_Put(origin, oc, ot, target, disp, tc, tt, win);
+    size_t bytes = tp_rma_bytes(oc, ot, tc, tt);
+    struct tp_win *w;
+    if (rc == MPI_SUCCESS && target != MPI_PROC_NULL && bytes && (w = tp_win_of(win)) != NULL)
+        tp_rma_send(w, origin, bytes, target, disp, 0, MPI_REPLACE);
+    return rc;
+}
+
+int MPI_Accumulate(const void *origin, int oc, MPI_Datatype ot, int target, MPI_Aint disp,
+                   int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win) {
+    int rc = PMPI_Accumulate(origin, oc, ot, target, disp, tc, tt, op, win);
+    size_t bytes = tp_rma_bytes(oc, ot, tc, tt);
+    struct tp_win *w;
+    if (rc == MPI_SUCCESS && target != MPI_PROC_NULL && bytes && (w = tp_win_of(win)) != NULL)
+        tp_rma_send(w, origin, bytes, target, disp, 1, op);
+    return rc;
+}
+
+int MPI_Get(void *origin, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
+            MPI_Datatype tt, MPI_Win win) {
+    int rc = PMPI_Get(origin, oc, ot, target, disp, tc, tt, win);
+    size_t bytes = tp_rma_bytes(oc, ot, tc, tt);
+    struct tp_win *w;
+    if (rc != MPI_SUCCESS || target == MPI_PROC_NULL || !bytes || !(w = tp_win_of(win)))
+        return rc;
+    tp_label *labels = malloc(bytes * sizeof *labels);
+    if (!labels)
+        return rc;
+    PMPI_Get(labels, (int)bytes, MPI_UNSIGNED_SHORT, target, disp, (int)bytes,
+             MPI_UNSIGNED_SHORT, w->shadow);
+    pthread_mutex_lock(&tp_lock);
+    if (w->ngets == w->capgets) {
+        size_t cap = w->capgets ? 2 * w->capgets : 16;
+        struct tp_get *n = realloc(w->gets, cap * sizeof *n);
+        if (n) {
+            w->gets = n;
+            w->capgets = cap;
+        }
+    }
+    if (w->ngets < w->capgets) {
+        w->gets[w->ngets].origin = origin;
+        w->gets[w->ngets].target = target;
+        w->gets[w->ngets].bytes = bytes;
+        w->gets[w->ngets].labels = labels;
+        w->ngets++;
+        labels = NULL;
+    }
+    pthread_mutex_unlock(&tp_lock);
+    (void)labels; /* no room: leaks until exit rather than be freed while MPI writes it */
+    return rc;
+}
+
+/* After a synchronisation that completed the window's operations towards `target` (-1:
+ * all): the gets' labels, translated from the target's numbering, land in the origin
+ * buffers' shadow; the puts' buffers are freed. */
+static void tp_win_done(struct tp_win *w, int target) {
+    pthread_mutex_lock(&tp_lock);
+    for (size_t i = 0; i < w->ngets;) {
+        struct tp_get g = w->gets[i];
+        if (target >= 0 && g.target != target) {
+            i++;
+            continue;
+        }
+        w->gets[i] = w->gets[--w->ngets];
+        pthread_mutex_unlock(&tp_lock);
+        tp_label map[16];
+        memset(map, 0, sizeof map);
+        if (g.target < w->size && w->tables)
+            tp_table_map(w->tables + w->displs[g.target], w->lens[g.target], map);
+        tp_label *sh = __tp_shadow_ptr(g.origin);
+        for (size_t k = 0; k < g.bytes; k++)
+            sh[k] = g.labels[k] ? tp_map(g.labels[k], map) : 0;
+        free(g.labels);
+        pthread_mutex_lock(&tp_lock);
+    }
+    if (target < 0) {
+        for (size_t i = 0; i < w->nbufs; i++)
+            free(w->bufs[i]);
+        w->nbufs = 0;
+    }
+    pthread_mutex_unlock(&tp_lock);
+}
+
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                   MPI_Win *win) {
+    int rc = PMPI_Win_create(base, size, disp_unit, info, comm, win);
+    if (rc == MPI_SUCCESS)
+        tp_win_add(*win, base, size, disp_unit, info, comm);
+    return rc;
+}
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                     MPI_Win *win) {
+    int rc = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
+    if (rc == MPI_SUCCESS) {
+        void *base = *(void **)baseptr;
+        /* Fresh memory: no labels (the shadow may hold a freed block's). */
+        if (size > 0)
+            __tp_shadow_set(base, 0, (size_t)size);
+        tp_win_add(*win, base, size, disp_unit, info, comm);
+    }
+    return rc;
+}
+
+int MPI_Win_free(MPI_Win *win) {
+    struct tp_win w;
+    int found = 0;
+    pthread_mutex_lock(&tp_lock);
+    for (size_t i = 0; i < tp_nwins; i++)
+        if (tp_wins[i].win == *win) {
+            w = tp_wins[i];
+            tp_wins[i] = tp_wins[--tp_nwins];
+            found = 1;
+            break;
+        }
+    pthread_mutex_unlock(&tp_lock);
+    int rc = PMPI_Win_free(win);
+    if (found) {
+        tp_win_done(&w, -1);
+        PMPI_Win_free(&w.shadow);
+        PMPI_Comm_free(&w.comm);
+        free(w.tables);
+        free(w.lens);
+        free(w.displs);
+        free(w.gets);
+        free(w.bufs);
+    }
+    return rc;
+}
+
+/* Synchronisations: the same on the shadow window, after the window's own. */
+
+int MPI_Win_fence(int assert, MPI_Win win) {
+    int rc = PMPI_Win_fence(assert, win);
+    struct tp_win *w = tp_win_of(win);
+    if (rc == MPI_SUCCESS && w) {
+        PMPI_Win_fence(assert, w->shadow);
+        tp_win_done(w, -1);
+        /* Collective: the names the ranks registered since. */
+        tp_win_names(w);
+    }
+    return rc;
+}
+
+int MPI_Win_lock(int type, int rank, int assert, MPI_Win win) {
+    int rc = PMPI_Win_lock(type, rank, assert, win);
+    struct tp_win *w = tp_win_of(win);
+    if (rc == MPI_SUCCESS && w)
+        PMPI_Win_lock(type, rank, assert, w->shadow);
+    return rc;
+}
+
+int MPI_Win_unlock(int rank, MPI_Win win) {
+    int rc = PMPI_Win_unlock(rank, win);
+    struct tp_win *w = tp_win_of(win);
+    if (rc == MPI_SUCCESS && w) {
+        PMPI_Win_unlock(rank, w->shadow);
+        tp_win_done(w, rank);
+    }
+    return rc;
+}
+
+int MPI_Win_lock_all(int assert, MPI_Win win) {
+    int rc = PMPI_Win_lock_all(assert, win);
+    struct tp_win *w = tp_win_of(win);
+    if (rc == MPI_SUCCESS && w)
+        PMPI_Win_lock_all(assert, w->shadow);
+    return rc;
+}
+
+int MPI_Win_unlock_all(MPI_Win win) {
+    int rc = PMPI_Win_unlock_all(win);
+    struct tp_win *w = tp_win_of(win);
+    if (rc == MPI_SUCCESS && w) {
+        PMPI_Win_unlock_all(w->shadow);
+        tp_win_done(w, -1);
+    }
+    return rc;
+}
+
+int MPI_Win_flush(int rank, MPI_Win win) {
+    int rc = PMPI_Win_flush(rank, win);
+    struct tp_win *w = tp_win_of(win);
+    if (rc == MPI_SUCCESS && w) {
+        PMPI_Win_flush(rank, w->shadow);
+        tp_win_done(w, rank);
+    }
+    return rc;
+}
+
+int MPI_Win_flush_all(MPI_Win win) {
+    int rc = PMPI_Win_flush_all(win);
+    struct tp_win *w = tp_win_of(win);
+    if (rc == MPI_SUCCESS && w) {
+        PMPI_Win_flush_all(w->shadow);
+        tp_win_done(w, -1);
+    }
+    return rc;
+}
+
+int MPI_Win_flush_local(int rank, MPI_Win win) {
+    int rc = PMPI_Win_flush_local(rank, win);
+    struct tp_win *w = tp_win_of(win);
+    if (rc == MPI_SUCCESS && w) {
+        PMPI_Win_flush_local(rank, w->shadow);
+        tp_win_done(w, rank);
+    }
+    return rc;
+}
+
+int MPI_Win_flush_local_all(MPI_Win win) {
+    int rc = PMPI_Win_flush_local_all(win);
+    struct tp_win *w = tp_win_of(win);
+    if (rc == MPI_SUCCESS && w) {
+        PMPI_Win_flush_local_all(w->shadow);
+        tp_win_done(w, -1);
+    }
+    return rc;
+}
+
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
+    int rc = PMPI_Win_post(group, assert, win);
+    struct tp_win *w = tp_win_of(win);
+    if (rc == MPI_SUCCESS && w)
+        PMPI_Win_post(group, assert, w->shadow);
+    return rc;
+}
+
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
+    int rc = PMPI_Win_start(group, assert, win);
+    struct tp_win *w = tp_win_of(win);
+    if (rc == MPI_SUCCESS && w)
+        PMPI_Win_start(group, assert, w->shadow);
+    return rc;
+}
+
+int MPI_Win_complete(MPI_Win win) {
+    int rc = PMPI_Win_complete(win);
+    struct tp_win *w = tp_win_of(win);
+    if (rc == MPI_SUCCESS && w) {
+        PMPI_Win_complete(w->shadow);
+        tp_win_done(w, -1);
+    }
+    return rc;
+}
+
+int MPI_Win_wait(MPI_Win win) {
+    int rc = PMPI_Win_wait(win);
+    struct tp_win *w = tp_win_of(win);
+    if (rc == MPI_SUCCESS && w)
+        PMPI_Win_wait(w->shadow);
     return rc;
 }

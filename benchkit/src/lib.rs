@@ -1908,9 +1908,6 @@ mod tests {
             "/usr/bin/mpirun.openmpi",
             "--oversubscribe",
             "--allow-run-as-root",
-            "--mca",
-            "btl_vader_single_copy_mechanism",
-            "none",
             "-np",
             "2",
         ];

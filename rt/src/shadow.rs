@@ -266,6 +266,14 @@ pub unsafe extern "C" fn __tp_shadow_set(dst: *mut libc::c_void, label: Label, n
     unsafe { set(dst as usize, label, n) }
 }
 
+/// `uint16_t *__tp_shadow_ptr(const void *p)`: the labels of the bytes from `p` on, one
+/// `u16` per byte, contiguous for contiguous bytes (the MPI library's shadow windows
+/// expose them to other ranks).
+#[no_mangle]
+pub extern "C" fn __tp_shadow_ptr(p: *const libc::c_void) -> *mut Label {
+    shadow_ptr(p as usize)
+}
+
 /// `uint16_t __tp_shadow_union(const void *p, size_t n)`.
 #[no_mangle]
 pub unsafe extern "C" fn __tp_shadow_union(p: *const libc::c_void, n: usize) -> Label {

@@ -34,13 +34,7 @@ const OPEN_MPI: Mpi = Mpi {
     cxx: "mpicxx.openmpi",
     cxx_var: "OMPI_CXX",
     run: "mpirun.openmpi",
-    run_flags: &[
-        "--oversubscribe",
-        "--allow-run-as-root",
-        "--mca",
-        "btl_vader_single_copy_mechanism",
-        "none",
-    ],
+    run_flags: &["--oversubscribe", "--allow-run-as-root"],
     packages: "openmpi-bin libopenmpi-dev",
 };
 
@@ -485,6 +479,28 @@ fn cxx_programs_through_mpicxx() {
             assert_eq!(params, ["n", "p"], "[{} {opt}]", mpi.name);
             r.assert_loop("main", "@fill", &["n", "p"]);
             r.assert_loop("main", "@sum", &["n", "p"]);
+        }
+    }
+}
+
+/// One-sided communication: MPI_Put, MPI_Accumulate and MPI_Get in fence epochs, and a
+/// put under a passive lock, carry labels (and the parameters' names) to ranks that
+/// never registered them.
+#[test]
+fn one_sided_put_get_accumulate() {
+    for mpi in [&OPEN_MPI, &MPICH] {
+        for opt in OPT_LEVELS {
+            let src = "mpi_rma.c";
+            let (exe, dir) = build(mpi, src, opt);
+            let recs = run(mpi, &exe, &dir, &["9", "5"]);
+            let r = merged(&recs, src, opt, &dir);
+            let mut params = r.parameters();
+            params.sort();
+            assert_eq!(params, ["k", "n", "p"], "[{} {opt}]", mpi.name);
+            r.assert_loop("main", "@put", &["n"]);
+            r.assert_loop("main", "@get", &["k"]);
+            r.assert_loop("main", "@accumulate", &["k"]);
+            r.assert_loop("main", "@lock", &["k"]);
         }
     }
 }
