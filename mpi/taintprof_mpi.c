@@ -725,30 +725,18 @@ int MPI_Comm_free(MPI_Comm *comm) {
  * Point-to-point.
  * ------------------------------------------------------------------------------- */
 
-int MPI_Send(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
-    int rc = PMPI_Send(buf, count, t, dest, tag, comm);
-    if (rc == MPI_SUCCESS)
-        tp_send_labels(buf, count, t, dest, tag, comm);
-    return rc;
-}
-int MPI_Ssend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
-    int rc = PMPI_Ssend(buf, count, t, dest, tag, comm);
-    if (rc == MPI_SUCCESS)
-        tp_send_labels(buf, count, t, dest, tag, comm);
-    return rc;
-}
-int MPI_Bsend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
-    int rc = PMPI_Bsend(buf, count, t, dest, tag, comm);
-    if (rc == MPI_SUCCESS)
-        tp_send_labels(buf, count, t, dest, tag, comm);
-    return rc;
-}
-int MPI_Rsend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
-    int rc = PMPI_Rsend(buf, count, t, dest, tag, comm);
-    if (rc == MPI_SUCCESS)
-        tp_send_labels(buf, count, t, dest, tag, comm);
-    return rc;
-}
+/* Sends: the data, then its label message. */
+#define TP_SEND(NAME)                                                                          \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) { \
+        int rc = PMPI_##NAME(buf, count, t, dest, tag, comm);                                  \
+        if (rc == MPI_SUCCESS)                                                                 \
+            tp_send_labels(buf, count, t, dest, tag, comm);                                    \
+        return rc;                                                                             \
+    }
+TP_SEND(Send)
+TP_SEND(Ssend)
+TP_SEND(Bsend)
+TP_SEND(Rsend)
 
 int MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm comm,
              MPI_Status *status) {
@@ -788,34 +776,18 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int sen
     return rc;
 }
 
-int MPI_Isend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
-              MPI_Request *req) {
-    int rc = PMPI_Isend(buf, count, t, dest, tag, comm, req);
-    if (rc == MPI_SUCCESS)
-        tp_send_labels(buf, count, t, dest, tag, comm);
-    return rc;
-}
-int MPI_Issend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
-               MPI_Request *req) {
-    int rc = PMPI_Issend(buf, count, t, dest, tag, comm, req);
-    if (rc == MPI_SUCCESS)
-        tp_send_labels(buf, count, t, dest, tag, comm);
-    return rc;
-}
-int MPI_Ibsend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
-               MPI_Request *req) {
-    int rc = PMPI_Ibsend(buf, count, t, dest, tag, comm, req);
-    if (rc == MPI_SUCCESS)
-        tp_send_labels(buf, count, t, dest, tag, comm);
-    return rc;
-}
-int MPI_Irsend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
-               MPI_Request *req) {
-    int rc = PMPI_Irsend(buf, count, t, dest, tag, comm, req);
-    if (rc == MPI_SUCCESS)
-        tp_send_labels(buf, count, t, dest, tag, comm);
-    return rc;
-}
+#define TP_ISEND(NAME)                                                                         \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, \
+                   MPI_Request *req) {                                                         \
+        int rc = PMPI_##NAME(buf, count, t, dest, tag, comm, req);                             \
+        if (rc == MPI_SUCCESS)                                                                 \
+            tp_send_labels(buf, count, t, dest, tag, comm);                                    \
+        return rc;                                                                             \
+    }
+TP_ISEND(Isend)
+TP_ISEND(Issend)
+TP_ISEND(Ibsend)
+TP_ISEND(Irsend)
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm comm,
               MPI_Request *req) {
@@ -1982,112 +1954,53 @@ int MPI_Win_fence(int assert, MPI_Win win) {
     return rc;
 }
 
+/* A synchronisation of `win` (`DATA`), repeated on its shadow window (`SHADOW`, which
+ * names it `w->shadow`); `DONE` >= -1: the operations towards that target (-1: all)
+ * completed, -2: none did. */
+#define TP_SYNC(DATA, SHADOW, DONE)                                                            \
+    int rc = DATA;                                                                             \
+    struct tp_win *w = tp_win_of(win);                                                         \
+    if (rc == MPI_SUCCESS && w) {                                                              \
+        SHADOW;                                                                                \
+        if ((DONE) >= -1)                                                                      \
+            tp_win_done(w, DONE);                                                              \
+    }                                                                                          \
+    return rc;
+
 int MPI_Win_lock(int type, int rank, int assert, MPI_Win win) {
-    int rc = PMPI_Win_lock(type, rank, assert, win);
-    struct tp_win *w = tp_win_of(win);
-    if (rc == MPI_SUCCESS && w)
-        PMPI_Win_lock(type, rank, assert, w->shadow);
-    return rc;
+    TP_SYNC(PMPI_Win_lock(type, rank, assert, win), PMPI_Win_lock(type, rank, assert, w->shadow),
+            -2)
 }
-
 int MPI_Win_unlock(int rank, MPI_Win win) {
-    int rc = PMPI_Win_unlock(rank, win);
-    struct tp_win *w = tp_win_of(win);
-    if (rc == MPI_SUCCESS && w) {
-        PMPI_Win_unlock(rank, w->shadow);
-        tp_win_done(w, rank);
-    }
-    return rc;
+    TP_SYNC(PMPI_Win_unlock(rank, win), PMPI_Win_unlock(rank, w->shadow), rank)
 }
-
 int MPI_Win_lock_all(int assert, MPI_Win win) {
-    int rc = PMPI_Win_lock_all(assert, win);
-    struct tp_win *w = tp_win_of(win);
-    if (rc == MPI_SUCCESS && w)
-        PMPI_Win_lock_all(assert, w->shadow);
-    return rc;
+    TP_SYNC(PMPI_Win_lock_all(assert, win), PMPI_Win_lock_all(assert, w->shadow), -2)
 }
-
 int MPI_Win_unlock_all(MPI_Win win) {
-    int rc = PMPI_Win_unlock_all(win);
-    struct tp_win *w = tp_win_of(win);
-    if (rc == MPI_SUCCESS && w) {
-        PMPI_Win_unlock_all(w->shadow);
-        tp_win_done(w, -1);
-    }
-    return rc;
+    TP_SYNC(PMPI_Win_unlock_all(win), PMPI_Win_unlock_all(w->shadow), -1)
 }
-
 int MPI_Win_flush(int rank, MPI_Win win) {
-    int rc = PMPI_Win_flush(rank, win);
-    struct tp_win *w = tp_win_of(win);
-    if (rc == MPI_SUCCESS && w) {
-        PMPI_Win_flush(rank, w->shadow);
-        tp_win_done(w, rank);
-    }
-    return rc;
+    TP_SYNC(PMPI_Win_flush(rank, win), PMPI_Win_flush(rank, w->shadow), rank)
 }
-
 int MPI_Win_flush_all(MPI_Win win) {
-    int rc = PMPI_Win_flush_all(win);
-    struct tp_win *w = tp_win_of(win);
-    if (rc == MPI_SUCCESS && w) {
-        PMPI_Win_flush_all(w->shadow);
-        tp_win_done(w, -1);
-    }
-    return rc;
+    TP_SYNC(PMPI_Win_flush_all(win), PMPI_Win_flush_all(w->shadow), -1)
 }
-
 int MPI_Win_flush_local(int rank, MPI_Win win) {
-    int rc = PMPI_Win_flush_local(rank, win);
-    struct tp_win *w = tp_win_of(win);
-    if (rc == MPI_SUCCESS && w) {
-        PMPI_Win_flush_local(rank, w->shadow);
-        tp_win_done(w, rank);
-    }
-    return rc;
+    TP_SYNC(PMPI_Win_flush_local(rank, win), PMPI_Win_flush_local(rank, w->shadow), rank)
 }
-
 int MPI_Win_flush_local_all(MPI_Win win) {
-    int rc = PMPI_Win_flush_local_all(win);
-    struct tp_win *w = tp_win_of(win);
-    if (rc == MPI_SUCCESS && w) {
-        PMPI_Win_flush_local_all(w->shadow);
-        tp_win_done(w, -1);
-    }
-    return rc;
+    TP_SYNC(PMPI_Win_flush_local_all(win), PMPI_Win_flush_local_all(w->shadow), -1)
 }
-
 int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
-    int rc = PMPI_Win_post(group, assert, win);
-    struct tp_win *w = tp_win_of(win);
-    if (rc == MPI_SUCCESS && w)
-        PMPI_Win_post(group, assert, w->shadow);
-    return rc;
+    TP_SYNC(PMPI_Win_post(group, assert, win), PMPI_Win_post(group, assert, w->shadow), -2)
 }
-
 int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
-    int rc = PMPI_Win_start(group, assert, win);
-    struct tp_win *w = tp_win_of(win);
-    if (rc == MPI_SUCCESS && w)
-        PMPI_Win_start(group, assert, w->shadow);
-    return rc;
+    TP_SYNC(PMPI_Win_start(group, assert, win), PMPI_Win_start(group, assert, w->shadow), -2)
 }
-
 int MPI_Win_complete(MPI_Win win) {
-    int rc = PMPI_Win_complete(win);
-    struct tp_win *w = tp_win_of(win);
-    if (rc == MPI_SUCCESS && w) {
-        PMPI_Win_complete(w->shadow);
-        tp_win_done(w, -1);
-    }
-    return rc;
+    TP_SYNC(PMPI_Win_complete(win), PMPI_Win_complete(w->shadow), -1)
 }
-
 int MPI_Win_wait(MPI_Win win) {
-    int rc = PMPI_Win_wait(win);
-    struct tp_win *w = tp_win_of(win);
-    if (rc == MPI_SUCCESS && w)
-        PMPI_Win_wait(w->shadow);
-    return rc;
+    TP_SYNC(PMPI_Win_wait(win), PMPI_Win_wait(w->shadow), -2)
 }
