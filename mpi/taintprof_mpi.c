@@ -68,6 +68,7 @@ typedef uint16_t tp_label;
 
 /* The runtime's interface (rt/src/shadow.rs, rt/src/mpi.rs). */
 extern tp_label __tp_shadow_union(const void *p, size_t n);
+extern tp_label *__tp_shadow_ptr(const void *p);
 extern void __tp_shadow_set(void *dst, tp_label label, size_t n);
 extern tp_label __tp_implicit_p(void *size, size_t n);
 extern uint16_t __tp_mpi_size_label;
@@ -166,7 +167,14 @@ static const char *tp_elem(const void *buf, long i, const struct tp_geom *g) {
 }
 
 static tp_label tp_elem_label(const void *buf, long i, const struct tp_geom *g) {
-    return g->textent > 0 ? __tp_shadow_union(tp_elem(buf, i, g), (size_t)g->textent) : 0;
+    if (g->textent <= 0)
+        return 0;
+    /* Read in place: one call per element rather than one per byte range's hook. */
+    const tp_label *sh = __tp_shadow_ptr(tp_elem(buf, i, g));
+    tp_label l = 0;
+    for (MPI_Aint k = 0; k < g->textent; k++)
+        l |= sh[k];
+    return l;
 }
 
 /* Union of the labels of `count` elements. */
@@ -1600,8 +1608,6 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
  * dropped there, as are labels of other datatypes (counted like calls on unknown
  * communicators).
  * ------------------------------------------------------------------------------- */
-
-extern tp_label *__tp_shadow_ptr(const void *p);
 
 struct tp_get {
     void *origin;
