@@ -105,7 +105,7 @@ pub const OWN_FLAGS: &[(&str, &str)] = &[
     ),
     (
         "--tp-mpi=auto|off",
-        "link the MPI interception library into MPI programs (default: auto, when -lmpi or -lmpich is linked; sets nothing)",
+        "auto (default): an executable linking libmpi or libmpich gets the MPI interception library (p, labels through MPI calls); off: not",
     ),
     ("--tp-help", "print this help"),
 ];
@@ -190,8 +190,12 @@ pub fn help(lang: Lang) -> String {
          \x20 TAINTPROF_RUNTIME                     the runtime archive (libtaintprof_rt.a)\n\
          \x20 TAINTPROF_INCLUDE                     the directory with taintprof.h\n\
          \x20 TAINTPROF_ABILIST, TAINTPROF_POINTER_LABELS   read by the pass (see the docs)\n\
-         \x20 TAINTPROF_ROUTINES                    extra library routines that loop over a size (rt/routines.txt)\n\n\
-         Example:  CC=taintprof-cc CXX=taintprof-c++ make && taintprof run -- ./app\n",
+         \x20 TAINTPROF_ROUTINES                    extra library routines that loop over a size (rt/routines.txt)\n\
+         \x20 TAINTPROF_MPI=0                       like --tp-mpi=off\n\
+         \x20 TAINTPROF_MPI_SOURCE                  the MPI interception library's source (taintprof_mpi.c)\n\
+         \x20 TAINTPROF_CACHE_DIR                   where it is compiled, once per MPI (default: ~/.cache/taintprof)\n\n\
+         Example:  CC=taintprof-cc CXX=taintprof-c++ make && taintprof run -- ./app\n\
+         MPI:      OMPI_CC=taintprof-cc mpicc ... (MPICH: MPICH_CC=taintprof-cc mpicc ...)\n",
     );
     s
 }
@@ -635,6 +639,12 @@ mod tests {
         assert_eq!(o.control_flow, Some(false));
         assert!(o.verbose);
         assert!(!o.help);
+        assert!(!o.no_mpi);
+        let (o, rest) = split_own_flags(args("a.o --tp-mpi=off -lmpi")).unwrap();
+        assert_eq!(rest, args("a.o -lmpi"));
+        assert!(o.no_mpi);
+        let (o, _) = split_own_flags(args("--tp-mpi=off --tp-mpi=auto")).unwrap();
+        assert!(!o.no_mpi);
     }
 
     #[test]
@@ -649,6 +659,8 @@ mod tests {
         assert!(split_own_flags(args("--tp-mode")).is_err());
         assert!(split_own_flags(args("--tp-control-flow=maybe")).is_err());
         assert!(split_own_flags(args("--tp-verbose=1")).is_err());
+        assert!(split_own_flags(args("--tp-mpi=on")).is_err());
+        assert!(split_own_flags(args("--tp-mpi")).is_err());
         // Not ours: passes through.
         let (_, rest) = split_own_flags(args("--t -tp-x --tpx")).unwrap();
         assert_eq!(rest, args("--t -tp-x --tpx"));
