@@ -32,7 +32,8 @@ build:
 #   PREFIX/bin/                 taintprof, taintprof-cc, taintprof-cxx, taintprof-c++ (link),
 #                               taintprof-bench (what `taintprof bench` runs)
 #   PREFIX/lib/                 libtaintprof_pass.so (the pass plugin), libtaintprof_rt.a
-#                               (the runtime), libtaintprof_dip.so (`taintprof dip`)
+#                               (the runtime) and libtaintprof_rt.exports (the symbols
+#                               executables export for it), libtaintprof_dip.so (`taintprof dip`)
 #   PREFIX/include/taintprof/   taintprof.h, perf-taint/PerfTaint.h{,pp}
 #   PREFIX/share/cmake/taintprof/
 #                               find_package(taintprof): taintprofConfig.cmake,
@@ -56,7 +57,7 @@ VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' Cargo.toml | head -n 1)
 INSTALL ?= install
 
 install: $(if $(NO_BUILD),,build)
-	@for f in taintprof taintprof-cc taintprof-cxx taintprof-bench libtaintprof_pass.so libtaintprof_rt.a libtaintprof_dip.so; do \
+	@for f in taintprof taintprof-cc taintprof-cxx taintprof-bench libtaintprof_pass.so libtaintprof_rt.a libtaintprof_rt.exports libtaintprof_dip.so; do \
 	  test -f "$(BUILD_DIR)/$$f" || { echo "install: $(BUILD_DIR)/$$f is missing: run make build first" >&2; exit 1; }; \
 	done
 	$(INSTALL) -d "$(DEST)/bin" "$(DEST)/lib" "$(DEST)/include/taintprof/perf-taint" \
@@ -65,7 +66,7 @@ install: $(if $(NO_BUILD),,build)
 	  "$(BUILD_DIR)/taintprof-bench" "$(DEST)/bin/"
 	ln -sfn taintprof-cxx "$(DEST)/bin/taintprof-c++"
 	$(INSTALL) -m 755 "$(BUILD_DIR)/libtaintprof_pass.so" "$(BUILD_DIR)/libtaintprof_dip.so" "$(DEST)/lib/"
-	$(INSTALL) -m 644 "$(BUILD_DIR)/libtaintprof_rt.a" "$(DEST)/lib/"
+	$(INSTALL) -m 644 "$(BUILD_DIR)/libtaintprof_rt.a" "$(BUILD_DIR)/libtaintprof_rt.exports" "$(DEST)/lib/"
 	$(INSTALL) -m 644 rt/include/taintprof.h "$(DEST)/include/taintprof/"
 	$(INSTALL) -m 644 rt/include/perf-taint/PerfTaint.h rt/include/perf-taint/PerfTaint.hpp \
 	  "$(DEST)/include/taintprof/perf-taint/"
@@ -81,5 +82,5 @@ install: $(if $(NO_BUILD),,build)
 uninstall:
 	rm -f "$(DEST)/bin/taintprof" "$(DEST)/bin/taintprof-cc" "$(DEST)/bin/taintprof-cxx" \
 	  "$(DEST)/bin/taintprof-c++" "$(DEST)/bin/taintprof-bench" "$(DEST)/lib/libtaintprof_pass.so" \
-	  "$(DEST)/lib/libtaintprof_rt.a" "$(DEST)/lib/libtaintprof_dip.so"
+	  "$(DEST)/lib/libtaintprof_rt.a" "$(DEST)/lib/libtaintprof_rt.exports" "$(DEST)/lib/libtaintprof_dip.so"
 	rm -rf "$(DEST)/include/taintprof" "$(DEST)/share/cmake/taintprof" "$(DEST)/share/taintprof"

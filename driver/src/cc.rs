@@ -256,6 +256,9 @@ pub fn help_footer(lang: Lang) -> String {
 pub struct Artifacts {
     pub plugin: Option<PathBuf>,
     pub runtime: Option<PathBuf>,
+    /// The runtime's export list beside the archive (`libtaintprof_rt.exports`, a
+    /// `--dynamic-list`), if there is one; else the symbols are exported by pattern.
+    pub runtime_exports: Option<PathBuf>,
     pub include: Option<PathBuf>,
     /// The MPI interception library, compiled for this link's MPI (`crate::mpi`).
     pub mpi_object: Option<PathBuf>,
@@ -405,8 +408,16 @@ pub fn plan(
             // runtime's initial-exec TLS slots from a static PIE leaves TPOFF
             // relocations that glibc cannot apply before TLS exists (a crash at start).
             if !cl.static_exe {
-                for sym in RUNTIME_EXPORTS {
-                    out.args.push(format!("-Wl,--export-dynamic-symbol={sym}"));
+                match &art.runtime_exports {
+                    // The exact names (`scripts/build-runtime.sh`): cheaper for the linker.
+                    Some(list) => out
+                        .args
+                        .push(format!("-Wl,--dynamic-list={}", list.display())),
+                    None => {
+                        for sym in RUNTIME_EXPORTS {
+                            out.args.push(format!("-Wl,--export-dynamic-symbol={sym}"));
+                        }
+                    }
                 }
             }
             out.args.extend(
@@ -506,8 +517,14 @@ fn run(lang: Lang) -> Result<i32, String> {
             None
         },
         mpi_object: None,
+        runtime_exports: None,
     };
     let mut art = art;
+    art.runtime_exports = art
+        .runtime
+        .as_ref()
+        .map(|rt| rt.with_extension("exports"))
+        .filter(|l| l.is_file());
     let denormal = opts.mode.as_deref() == Some("denormal")
         || std::env::var(ENV_MODE).is_ok_and(|m| m == "denormal");
     let mpi_off = opts.no_mpi
@@ -612,6 +629,7 @@ mod tests {
             runtime: Some("/tp/libtaintprof_rt.a".into()),
             include: Some("/tp/include".into()),
             mpi_object: None,
+            runtime_exports: None,
         }
     }
 
@@ -722,6 +740,16 @@ mod tests {
         assert!(tail.contains(&"/tp/libtaintprof_rt.a"));
         assert!(tail.contains(&"-Wl,--export-dynamic-symbol=__tp*"));
         assert!(tail.contains(&"-Wl,--undefined=__tp_register_module"));
+        // With the runtime's export list beside it: exact names instead of patterns.
+        let (opts, a) = split_own_flags(args("-O2 main.c -o app")).unwrap();
+        let cl = cmdline::classify(&a);
+        let mut with_list = art();
+        with_list.runtime_exports = Some("/tp/libtaintprof_rt.exports".into());
+        let q = plan(&a, &cl, &opts, &with_list, Path::new("/tmp/x"));
+        assert!(q
+            .args
+            .contains(&"-Wl,--dynamic-list=/tp/libtaintprof_rt.exports".to_string()));
+        assert!(!q.args.iter().any(|x| x.contains("--export-dynamic-symbol")));
         // The runtime comes after the user's libraries, then its own dependencies.
         let rt = tail
             .iter()

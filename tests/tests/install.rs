@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use taintprof_tests::*;
 
 /// Files `make install` must lay out, relative to the prefix.
-const LAYOUT: [&str; 18] = [
+const LAYOUT: [&str; 19] = [
     "bin/taintprof",
     "bin/taintprof-cc",
     "bin/taintprof-cxx",
@@ -21,6 +21,7 @@ const LAYOUT: [&str; 18] = [
     "bin/taintprof-bench",
     "lib/libtaintprof_pass.so",
     "lib/libtaintprof_rt.a",
+    "lib/libtaintprof_rt.exports",
     "lib/libtaintprof_dip.so",
     "include/taintprof/taintprof.h",
     "include/taintprof/perf-taint/PerfTaint.h",
