@@ -32,31 +32,13 @@ use crate::rsp;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// System libraries the runtime (a Rust staticlib) needs, as printed by
-/// `cargo rustc -p taintprof-rt --release -- --print native-static-libs`
-/// (`-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc`; `-lc` is linked anyway). A Rust
-/// staticlib needs no C++ runtime, so C programs linked with `taintprof-cc` need nothing
-/// more. Keep in sync with the runtime when it gains dependencies.
-pub const RUNTIME_NATIVE_LIBS: &[&str] = &["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl"];
-
-/// What `-lgcc_s` (the unwinder Rust's standard library refers to) becomes in static
-/// links (`-static`, `-static-pie`, `-static-libgcc`): libgcc's static unwinder, as clang
-/// itself links there. A static link has no `libgcc_s.so` to use.
-pub const STATIC_UNWINDER: &str = "-lgcc_eh";
-
-/// [`RUNTIME_NATIVE_LIBS`] for a link with (`static_libgcc`) or without static libgcc.
-pub fn runtime_native_libs(static_libgcc: bool) -> Vec<&'static str> {
-    RUNTIME_NATIVE_LIBS
-        .iter()
-        .map(|l| {
-            if static_libgcc && *l == "-lgcc_s" {
-                STATIC_UNWINDER
-            } else {
-                l
-            }
-        })
-        .collect()
-}
+/// System libraries the runtime needs besides libc: its undefined symbols
+/// (`llvm-nm-19 -u libtaintprof_rt.a`) are libc's, and `pthread_*` and `dlsym`, which
+/// glibc before 2.34 keeps in libpthread and libdl (still on HPC sites' older
+/// distributions; empty stubs on newer ones). The runtime is `no_std` with `panic =
+/// "abort"`: no unwinder (`-lgcc_s`), no libm, librt or libutil. A C++ program brings
+/// libstdc++ itself. Keep in sync with the runtime when it gains dependencies.
+pub const RUNTIME_NATIVE_LIBS: &[&str] = &["-lpthread", "-ldl"];
 
 /// Symbol patterns exported from instrumented executables (`--export-dynamic-symbol`),
 /// so that instrumented shared libraries resolve the runtime's hooks, thread-local
@@ -420,11 +402,8 @@ pub fn plan(
                     }
                 }
             }
-            out.args.extend(
-                runtime_native_libs(cl.static_libgcc)
-                    .iter()
-                    .map(|s| s.to_string()),
-            );
+            out.args
+                .extend(RUNTIME_NATIVE_LIBS.iter().map(|s| s.to_string()));
         }
     }
     out
@@ -762,19 +741,17 @@ mod tests {
     }
 
     #[test]
-    fn static_links_use_the_static_unwinder() {
-        for flag in ["-static", "--static", "-static-pie", "-static-libgcc"] {
+    fn static_links_export_nothing() {
+        for flag in ["-static", "--static", "-static-pie", "-static-libgcc", ""] {
             let p = plan_for(&format!("-O2 {flag} main.c -o app"));
+            // The runtime needs no unwinder, static or not.
             assert!(
-                !p.args.iter().any(|a| a == "-lgcc_s"),
+                !p.args.iter().any(|a| a == "-lgcc_s" || a == "-lgcc_eh"),
                 "{flag}: {:?}",
                 p.args
             );
-            assert!(p.args.iter().any(|a| a == STATIC_UNWINDER), "{flag}");
+            assert!(p.args.iter().any(|a| a == "-lpthread"), "{flag}");
         }
-        let p = plan_for("-O2 main.c -o app");
-        assert!(p.args.iter().any(|a| a == "-lgcc_s"));
-        assert!(!p.args.iter().any(|a| a == STATIC_UNWINDER));
         // Static executables export nothing; -static-libgcc alone still does.
         let exports = |p: &Plan| p.args.iter().any(|a| a.starts_with("-Wl,--export"));
         assert!(!exports(&plan_for("-static main.c -o app")));

@@ -89,9 +89,9 @@
 //!
 //! ## Linking
 //!
-//! A program links `libtaintprof_rt.a` followed by the native libraries Rust's standard
-//! library needs: `-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc` (from
-//! `cargo rustc -p taintprof-rt --release -- --print native-static-libs`), and must be an
+//! A program links `libtaintprof_rt.a` followed by `-lpthread -ldl` (libc's on glibc
+//! 2.34 and later; `taintprof_driver::cc::RUNTIME_NATIVE_LIBS` says why nothing else),
+//! and must be an
 //! executable (the shadow is reserved from `.preinit_array`, which shared objects may not
 //! have). C++ programs also need libstdc++ (they have it already).
 //!
