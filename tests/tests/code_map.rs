@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-const ROOTS: [&str; 12] = [
+const ROOTS: [&str; 14] = [
     "abi",
     "sigsafe",
     "record",
@@ -21,6 +21,8 @@ const ROOTS: [&str; 12] = [
     "dip",
     "symbolize",
     "benchkit",
+    "mpi",
+    "fit",
     "tests/src",
     "bench",
 ];
