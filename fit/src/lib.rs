@@ -12,12 +12,14 @@
 //! - `prior.rs`: modeling with a taint prior: pooling, the volume's exponents, their
 //!   lack-of-fit test and the exponent search, and the validity warnings;
 //! - `json.rs`: one model as JSON (docs/model-schema.md, version 1);
+//! - `extrap_text.rs`: Extra-P's text input format, read and written;
 //! - `gen.rs`: seeded generated measurements with known truth (xorshift), for tests and
 //!   benchmarks.
 //!
 //! Entry points: [`black_box`] and [`with_prior`], both giving a [`FitResult`], and
 //! [`model_json`].
 
+pub mod extrap_text;
 pub mod fit;
 pub mod gen;
 pub mod json;
