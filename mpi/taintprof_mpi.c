@@ -81,6 +81,30 @@ static pthread_mutex_t tp_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Calls that moved data without labels (no shadow communicator known). */
 static unsigned long tp_unlabelled;
 
+/* The growable arrays of this file (communicators, pending sends, receives, persistent
+ * requests, windows, their buffers and gets): `TP_ROOM(items, n, cap)` makes room for
+ * one more element in `items`, which holds `n` of `cap` (doubling it when full), and is
+ * 1, or 0 when out of memory. Callers hold `tp_lock`. */
+static void *tp_grow(void *items, size_t *cap, size_t size) {
+    size_t c = *cap ? 2 * *cap : 16;
+    void *p = realloc(items, c * size);
+    if (p)
+        *cap = c;
+    return p;
+}
+#define TP_ROOM(items, n, cap)                                                                 \
+    ({                                                                                         \
+        int ok_ = (n) < (cap);                                                                 \
+        if (!ok_) {                                                                            \
+            void *p_ = tp_grow((items), &(cap), sizeof *(items));                              \
+            if (p_) {                                                                          \
+                (items) = p_;                                                                  \
+                ok_ = 1;                                                                       \
+            }                                                                                  \
+        }                                                                                      \
+        ok_;                                                                                   \
+    })
+
 /* ---------------------------------------------------------------------------------
  * Shadow communicators.
  * ------------------------------------------------------------------------------- */
@@ -113,16 +137,10 @@ static void tp_add_comm(MPI_Comm c) {
     if (c == MPI_COMM_NULL || PMPI_Comm_dup(c, &s) != MPI_SUCCESS)
         return;
     pthread_mutex_lock(&tp_lock);
-    if (tp_ncomms == tp_capcomms) {
-        size_t cap = tp_capcomms ? 2 * tp_capcomms : 16;
-        struct tp_comm *n = realloc(tp_comms, cap * sizeof *n);
-        if (!n) {
-            pthread_mutex_unlock(&tp_lock);
-            PMPI_Comm_free(&s);
-            return;
-        }
-        tp_comms = n;
-        tp_capcomms = cap;
+    if (!TP_ROOM(tp_comms, tp_ncomms, tp_capcomms)) {
+        pthread_mutex_unlock(&tp_lock);
+        PMPI_Comm_free(&s);
+        return;
     }
     tp_comms[tp_ncomms].comm = c;
     tp_comms[tp_ncomms].shadow = s;
@@ -481,15 +499,7 @@ static void tp_send_labels(const void *buf, int count, MPI_Datatype t, int dest,
     }
     tp_progress();
     pthread_mutex_lock(&tp_lock);
-    if (tp_nsends == tp_capsends) {
-        size_t cap = tp_capsends ? 2 * tp_capsends : 64;
-        struct tp_pending *n = realloc(tp_sends, cap * sizeof *n);
-        if (n) {
-            tp_sends = n;
-            tp_capsends = cap;
-        }
-    }
-    if (tp_nsends < tp_capsends) {
+    if (TP_ROOM(tp_sends, tp_nsends, tp_capsends)) {
         tp_sends[tp_nsends].req = r;
         tp_sends[tp_nsends].msg = m;
         tp_nsends++;
@@ -549,15 +559,9 @@ static unsigned long tp_seq;
 
 static void tp_track_recv(MPI_Request r, void *buf, int count, MPI_Datatype t, MPI_Comm comm) {
     pthread_mutex_lock(&tp_lock);
-    if (tp_nrecvs == tp_caprecvs) {
-        size_t cap = tp_caprecvs ? 2 * tp_caprecvs : 64;
-        struct tp_recv *n = realloc(tp_recvs, cap * sizeof *n);
-        if (!n) {
-            pthread_mutex_unlock(&tp_lock);
-            return;
-        }
-        tp_recvs = n;
-        tp_caprecvs = cap;
+    if (!TP_ROOM(tp_recvs, tp_nrecvs, tp_caprecvs)) {
+        pthread_mutex_unlock(&tp_lock);
+        return;
     }
     struct tp_recv *e = &tp_recvs[tp_nrecvs++];
     e->req = r;
@@ -822,15 +826,9 @@ static size_t tp_npersists, tp_cappersists;
 static void tp_track_persist(MPI_Request r, int recv, const void *buf, int count,
                              MPI_Datatype t, int peer, int tag, MPI_Comm comm) {
     pthread_mutex_lock(&tp_lock);
-    if (tp_npersists == tp_cappersists) {
-        size_t cap = tp_cappersists ? 2 * tp_cappersists : 16;
-        struct tp_persist *n = realloc(tp_persists, cap * sizeof *n);
-        if (!n) {
-            pthread_mutex_unlock(&tp_lock);
-            return;
-        }
-        tp_persists = n;
-        tp_cappersists = cap;
+    if (!TP_ROOM(tp_persists, tp_npersists, tp_cappersists)) {
+        pthread_mutex_unlock(&tp_lock);
+        return;
     }
     struct tp_persist *e = &tp_persists[tp_npersists++];
     e->req = r;
@@ -1712,15 +1710,7 @@ static void tp_win_add(MPI_Win win, void *base, MPI_Aint size, int disp_unit, MP
     }
     tp_win_names(&w);
     pthread_mutex_lock(&tp_lock);
-    if (tp_nwins == tp_capwins) {
-        size_t cap = tp_capwins ? 2 * tp_capwins : 8;
-        struct tp_win *n = realloc(tp_wins, cap * sizeof *n);
-        if (n) {
-            tp_wins = n;
-            tp_capwins = cap;
-        }
-    }
-    if (tp_nwins < tp_capwins)
+    if (TP_ROOM(tp_wins, tp_nwins, tp_capwins))
         tp_wins[tp_nwins++] = w;
     pthread_mutex_unlock(&tp_lock);
 }
@@ -1777,15 +1767,7 @@ static size_t tp_rma_bytes(int oc, MPI_Datatype ot, int tc, MPI_Datatype tt) {
 
 static void tp_keep_buf(struct tp_win *w, tp_label *b) {
     pthread_mutex_lock(&tp_lock);
-    if (w->nbufs == w->capbufs) {
-        size_t cap = w->capbufs ? 2 * w->capbufs : 16;
-        tp_label **n = realloc(w->bufs, cap * sizeof *n);
-        if (n) {
-            w->bufs = n;
-            w->capbufs = cap;
-        }
-    }
-    if (w->nbufs < w->capbufs) {
+    if (TP_ROOM(w->bufs, w->nbufs, w->capbufs)) {
         w->bufs[w->nbufs++] = b;
         b = NULL;
     }
@@ -1847,15 +1829,7 @@ int MPI_Get(void *origin, int oc, MPI_Datatype ot, int target, MPI_Aint disp, in
     PMPI_Get(labels, (int)bytes, MPI_UNSIGNED_SHORT, target, disp, (int)bytes,
              MPI_UNSIGNED_SHORT, w->shadow);
     pthread_mutex_lock(&tp_lock);
-    if (w->ngets == w->capgets) {
-        size_t cap = w->capgets ? 2 * w->capgets : 16;
-        struct tp_get *n = realloc(w->gets, cap * sizeof *n);
-        if (n) {
-            w->gets = n;
-            w->capgets = cap;
-        }
-    }
-    if (w->ngets < w->capgets) {
+    if (TP_ROOM(w->gets, w->ngets, w->capgets)) {
         w->gets[w->ngets].origin = origin;
         w->gets[w->ngets].target = target;
         w->gets[w->ngets].bytes = bytes;

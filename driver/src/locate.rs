@@ -175,19 +175,6 @@ impl Locator {
     /// `mpi/`.
     pub fn mpi_source(&self) -> Result<PathBuf, NotFound> {
         let file = crate::mpi::SOURCE_FILE;
-        let what = format!("the MPI interception library ({file})");
-        if let Some(v) = self.var("TAINTPROF_MPI_SOURCE") {
-            let p = PathBuf::from(v);
-            return if p.is_file() {
-                Ok(p)
-            } else {
-                Err(NotFound {
-                    what,
-                    looked: vec![format!("TAINTPROF_MPI_SOURCE={}", p.display())],
-                    hint: "TAINTPROF_MPI_SOURCE must name an existing file, or unset it".into(),
-                })
-            };
-        }
         let mut candidates = Vec::new();
         if let Some(exe) = &self.exe_dir {
             candidates.push(exe.join("../share/taintprof").join(file));
@@ -196,19 +183,12 @@ impl Locator {
         if let Some(dir) = &self.checkout_include {
             candidates.push(dir.join("../../mpi").join(file));
         }
-        for c in &candidates {
-            if c.is_file() {
-                return Ok(normalize(c));
-            }
-        }
-        Err(NotFound {
-            what,
-            looked: candidates
-                .iter()
-                .map(|c| normalize(c).display().to_string())
-                .collect(),
-            hint: "install taintprof with its share directory (make install), or set TAINTPROF_MPI_SOURCE".into(),
-        })
+        self.file_from(
+            "TAINTPROF_MPI_SOURCE",
+            format!("the MPI interception library ({file})"),
+            candidates,
+            "install taintprof with its share directory (make install), or set TAINTPROF_MPI_SOURCE".into(),
+        )
     }
 
     /// The directory holding `taintprof.h` (and `perf-taint/`).
@@ -252,7 +232,30 @@ impl Locator {
     }
 
     fn artifact(&self, var: &str, file: &str, what: &str) -> Result<PathBuf, NotFound> {
-        let what = format!("{what} ({file})");
+        let mut candidates = Vec::new();
+        if let Some(exe) = &self.exe_dir {
+            candidates.push(exe.join(file));
+            candidates.push(exe.join("../lib").join(file));
+            candidates.push(exe.join("../lib/taintprof").join(file));
+            candidates.push(exe.join("../release").join(file));
+        }
+        self.file_from(
+            var,
+            format!("{what} ({file})"),
+            candidates,
+            format!("build it with `make build` in the taintprof checkout, or set {var}"),
+        )
+    }
+
+    /// The file `var` names (which must exist), else the first of `candidates` that
+    /// exists; else what was looked for, where, and `hint`.
+    fn file_from(
+        &self,
+        var: &str,
+        what: String,
+        candidates: Vec<PathBuf>,
+        hint: String,
+    ) -> Result<PathBuf, NotFound> {
         if let Some(v) = self.var(var) {
             let p = PathBuf::from(v);
             return if p.is_file() {
@@ -265,17 +268,8 @@ impl Locator {
                 })
             };
         }
-        let mut candidates = Vec::new();
-        if let Some(exe) = &self.exe_dir {
-            candidates.push(exe.join(file));
-            candidates.push(exe.join("../lib").join(file));
-            candidates.push(exe.join("../lib/taintprof").join(file));
-            candidates.push(exe.join("../release").join(file));
-        }
-        for c in &candidates {
-            if c.is_file() {
-                return Ok(normalize(c));
-            }
+        if let Some(c) = candidates.iter().find(|c| c.is_file()) {
+            return Ok(normalize(c));
         }
         Err(NotFound {
             what,
@@ -283,7 +277,7 @@ impl Locator {
                 .iter()
                 .map(|c| normalize(c).display().to_string())
                 .collect(),
-            hint: format!("build it with `make build` in the taintprof checkout, or set {var}"),
+            hint,
         })
     }
 

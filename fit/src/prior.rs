@@ -45,6 +45,25 @@ pub struct Prior {
     pub volume_terms: Vec<Vec<(Vec<String>, u32)>>,
 }
 
+impl Prior {
+    /// A prior from names: `Prior::of(&["n", "m"], &[&[(&["n"], 2), (&["m"], 1)]])` is
+    /// `n^2*m`; no terms make it constant.
+    pub fn of(params: &[&str], terms: &[&[(&[&str], u32)]]) -> Prior {
+        Prior {
+            params: params.iter().map(|s| s.to_string()).collect(),
+            constant: terms.is_empty(),
+            volume_terms: terms
+                .iter()
+                .map(|t| {
+                    t.iter()
+                        .map(|(ps, k)| (ps.iter().map(|s| s.to_string()).collect(), *k))
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+
 /// One searchable factor: its parameters' indices and their shared exponents.
 #[derive(Clone, Debug)]
 struct Unit {
@@ -338,18 +357,7 @@ mod tests {
     use crate::Point;
 
     fn prior(params: &[&str], terms: &[&[(&[&str], u32)]]) -> Prior {
-        Prior {
-            params: params.iter().map(|s| s.to_string()).collect(),
-            constant: terms.is_empty(),
-            volume_terms: terms
-                .iter()
-                .map(|t| {
-                    t.iter()
-                        .map(|(ps, k)| (ps.iter().map(|s| s.to_string()).collect(), *k))
-                        .collect()
-                })
-                .collect(),
-        }
+        Prior::of(params, terms)
     }
 
     /// n, p on a 4 x 3 grid, 3 repetitions with fixed relative offsets.

@@ -42,27 +42,15 @@ fn beta_cf(a: f64, b: f64, x: f64) -> f64 {
     for m in 1..=300 {
         let m = m as f64;
         let m2 = 2.0 * m;
+        // Lentz's step for the even and the odd coefficient, kept away from 0.
+        let nonzero = |v: f64| if v.abs() < TINY { TINY } else { v };
         let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
+        d = 1.0 / nonzero(1.0 + aa * d);
+        c = nonzero(1.0 + aa / c);
         h *= d * c;
         let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
+        d = 1.0 / nonzero(1.0 + aa * d);
+        c = nonzero(1.0 + aa / c);
         let del = d * c;
         h *= del;
         if (del - 1.0).abs() < 1e-15 {

@@ -25,18 +25,7 @@ fn two(seed: u64, truth: impl Fn(f64, f64) -> f64) -> Measurements {
 
 /// `terms`: each a list of (params, power).
 fn prior(params: &[&str], terms: &[&[(&[&str], u32)]]) -> Prior {
-    Prior {
-        params: params.iter().map(|s| s.to_string()).collect(),
-        constant: terms.is_empty(),
-        volume_terms: terms
-            .iter()
-            .map(|t| {
-                t.iter()
-                    .map(|(ps, k)| (ps.iter().map(|s| s.to_string()).collect(), *k))
-                    .collect()
-            })
-            .collect(),
-    }
+    Prior::of(params, terms)
 }
 
 /// A model's structure: its non-zero terms, each a sorted list of
