@@ -20,6 +20,7 @@
 //!   the trailer's warnings).
 //! * [`ranks`]: where merged records (MPI ranks) disagree about a loop's parameters.
 //! * [`json`]: the report itself.
+//! * [`time`]: time profiles (`--tp-mode=time`) per call path.
 //!
 //! Std only, no unsafe code; indices into the [`Merged`] record instead of pointers.
 
@@ -32,6 +33,7 @@ pub mod labels;
 pub mod paths;
 pub mod ranks;
 pub mod run;
+pub mod time;
 pub mod source;
 pub mod tree;
 pub mod volume;
