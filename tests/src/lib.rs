@@ -954,3 +954,23 @@ pub fn run_cmd(cmd: &mut Command) -> Output {
     cmd.output()
         .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
 }
+
+/// Extra-P 4.2.5's command-line program, which `scripts/setup.sh` installs in a virtual
+/// environment of its own (its pins need numpy < 1.27): `$TAINTPROF_EXTRAP` if set, else
+/// `~/.cache/taintprof/extrap-4.2.5/bin/extrap`. Panics, naming the package and the
+/// command that installs it, when it is missing: the tests that compare with Extra-P
+/// must not pass without it.
+pub fn extrap() -> PathBuf {
+    let p = std::env::var_os("TAINTPROF_EXTRAP")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+                .join(".cache/taintprof/extrap-4.2.5/bin/extrap")
+        });
+    assert!(
+        p.is_file(),
+        "{} is missing: these tests need Extra-P 4.2.5 (PyPI package `extrap`); run `make setup` (scripts/setup.sh installs it)",
+        p.display()
+    );
+    p
+}
