@@ -22,44 +22,14 @@
 
 use std::fmt::Write as _;
 
-use crate::{Measurements, Point};
+pub use crate::experiment::{Experiment, Series};
 
 /// The most parameters the format holds (Extra-P's limit).
 pub const MAX_PARAMETERS: usize = 4;
 
-/// A text experiment: the parameters, the measured points, and the data of each
-/// (call path, metric) pair in the order the file gives them.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TextExperiment {
-    pub params: Vec<String>,
-    pub points: Vec<Vec<f64>>,
-    pub series: Vec<Series>,
-}
-
-/// The measurements of one call path and metric: `(point index, repetitions)`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Series {
-    pub callpath: String,
-    pub metric: String,
-    pub data: Vec<(usize, Vec<f64>)>,
-}
-
-impl Series {
-    /// As [`Measurements`] over `exp`'s parameters.
-    pub fn measurements(&self, exp: &TextExperiment) -> Measurements {
-        Measurements {
-            params: exp.params.clone(),
-            points: self
-                .data
-                .iter()
-                .map(|(i, reps)| Point {
-                    coords: exp.points[*i].clone(),
-                    reps: reps.clone(),
-                })
-                .collect(),
-        }
-    }
-}
+/// The experiment type this format reads and writes (named for the format before the
+/// JSON readers shared it).
+pub type TextExperiment = Experiment;
 
 /// Why a text file cannot be read, with its 1-based line.
 #[derive(Clone, Debug, PartialEq)]

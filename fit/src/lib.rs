@@ -12,13 +12,19 @@
 //! - `prior.rs`: modeling with a taint prior: pooling, the volume's exponents, their
 //!   lack-of-fit test and the exponent search, and the validity warnings;
 //! - `json.rs`: one model as JSON (docs/model-schema.md, version 1);
+//! - `experiment.rs`: an experiment: several call paths and metrics over one set of
+//!   points, as every input format holds them;
 //! - `extrap_text.rs`: Extra-P's text input format, read and written;
+//! - `extrap_json.rs`: Extra-P's JSON (current and legacy) and JSON Lines formats, read
+//!   and written;
 //! - `gen.rs`: seeded generated measurements with known truth (xorshift), for tests and
 //!   benchmarks.
 //!
 //! Entry points: [`black_box`] and [`with_prior`], both giving a [`FitResult`], and
 //! [`model_json`].
 
+pub mod experiment;
+pub mod extrap_json;
 pub mod extrap_text;
 pub mod fit;
 pub mod gen;
