@@ -116,6 +116,21 @@ fn choose(n: usize, cap: usize, label: impl Fn(usize) -> u16) -> (Vec<bool>, usi
     (keep, n - kept)
 }
 
+/// A context's call path as performance tools name it: the path's functions from the
+/// root, then the function itself, joined by `->` (`main->solve->sweep`).
+fn callpath(model: &Model<'_>, path: u32, function: u32) -> String {
+    let p = model.program;
+    let mut out = String::new();
+    for id in model.paths.ids_root_first(path) {
+        if let Some(f) = model.paths.frame(id) {
+            out.push_str(&text(p.str(f.function)));
+            out.push_str("->");
+        }
+    }
+    out.push_str(&text(p.str(function)));
+    out
+}
+
 /// A context's path: one object per frame; `column` only where another call on the
 /// same line makes a context of its own.
 fn path_json(model: &Model<'_>, path: u32, line_shared: &[bool]) -> Value {
@@ -273,6 +288,7 @@ pub fn report(model: &Model<'_>, merged: &Merged) -> Value {
         }
         f.insert("pairs".into(), Value::Array(pairs));
 
+        let mut scratch = volume::Volumes::default();
         let ctx = &model.fn_contexts[fg.contexts.0 as usize..fg.contexts.1 as usize];
         let (keep, omitted) = choose(ctx.len(), cap, |k| model.lnodes[ctx[k] as usize].incl_label);
         let contexts: Vec<Value> = ctx
@@ -281,11 +297,19 @@ pub fn report(model: &Model<'_>, merged: &Merged) -> Value {
             .filter(|(_, &k)| k)
             .map(|(&x, _)| {
                 let ln = &model.lnodes[x as usize];
+                let calls = model.calls_term(x);
+                let calls_poly = volume::times(&mut scratch, &[], &calls);
+                let total = volume::times(&mut scratch, &ln.incl, &calls);
                 json!({
                     "path": path_json(model, ln.path, line_shared),
+                    "callpath": callpath(model, ln.path, fl.function),
                     "inclusive_params": names.label(ln.incl_label),
                     "volume": names.volume(&ln.incl),
                     "volume_terms": names.volume_terms(&ln.incl),
+                    "calls_volume": names.volume(&calls_poly),
+                    "calls_volume_terms": names.volume_terms(&calls_poly),
+                    "total_volume": names.volume(&total),
+                    "total_volume_terms": names.volume_terms(&total),
                 })
             })
             .collect();

@@ -33,8 +33,8 @@ pub mod labels;
 pub mod paths;
 pub mod ranks;
 pub mod run;
-pub mod time;
 pub mod source;
+pub mod time;
 pub mod tree;
 pub mod volume;
 

@@ -53,7 +53,7 @@ use taintprof_record::NONE;
 use crate::labels::Layout;
 use crate::paths::Paths;
 use crate::source::{cmp_fn, cmp_frame, Loc, Program};
-use crate::volume::{Poly, Volumes};
+use crate::volume::{Poly, Term, Volumes};
 use taintprof_record::hash::FastMap;
 
 /// Bound on walks up chains that come from records (never trust them to end).
@@ -346,6 +346,33 @@ impl<'a> Model<'a> {
     /// The loop group of global loop `lp` (none for a loop without a source chain).
     pub fn loop_group_of(&self, lp: u32) -> Option<u32> {
         self.group_of(lp)
+    }
+
+    /// How often logical node `z` is entered, per entry of its thread's root: the
+    /// product of the loops around its call site, and around the call sites of its
+    /// ancestors, along its path. A call placed in an ancestor's loop (code inlined
+    /// there) counts that ancestor's loops from the ancestor on, once.
+    pub fn calls_term(&self, z: u32) -> Term {
+        let mut t = Term::ONE;
+        let mut node = z;
+        for _ in 0..WALK_LIMIT {
+            let Some(n) = self.lnodes.get(node as usize) else {
+                break;
+            };
+            let Some(call) = self.items.get(n.call_item as usize) else {
+                break;
+            };
+            let mut it = call.parent;
+            for _ in 0..WALK_LIMIT {
+                let Some(lp) = self.items.get(it as usize) else {
+                    break;
+                };
+                t.mul(lp.label);
+                it = lp.parent;
+            }
+            node = call.owner;
+        }
+        t
     }
 
     pub fn group(&self, g: u32) -> Option<&LoopGroup> {

@@ -236,6 +236,25 @@ impl Volumes {
     }
 }
 
+/// `poly` times the term `by` (a product of loop labels), normalized: what a volume per
+/// call becomes summed over `by` calls.
+pub fn times(v: &mut Volumes, poly: &[Term], by: &Term) -> Poly {
+    let base: &[Term] = if poly.is_empty() { &[Term::ONE] } else { poly };
+    let terms = base
+        .iter()
+        .map(|t| {
+            let mut t = *t;
+            for f in by.factors() {
+                for _ in 0..f.exp {
+                    t.mul(f.label);
+                }
+            }
+            t
+        })
+        .collect();
+    v.finish(terms)
+}
+
 /// `mult[a]` has bit `b` set when parameters `a` and `b` occur in one term.
 pub fn multiplicative_pairs(terms: &[Term]) -> [u16; 16] {
     let mut mult = [0u16; 16];

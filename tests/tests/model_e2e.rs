@@ -404,3 +404,107 @@ fn scorep_filter_and_experiment_design_for_three_parameters() {
         "design text must give both counts:\n{text}"
     );
 }
+
+/// The contexts of `func` as (callpath, volume, calls_volume, total_volume).
+fn context_volumes(r: &Report, func: &str) -> Vec<(String, String, String, String)> {
+    r.function(func)["contexts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let s = |k: &str| {
+                c[k].as_str()
+                    .unwrap_or_else(|| panic!("{k} in {c}"))
+                    .to_string()
+            };
+            (
+                s("callpath"),
+                s("volume"),
+                s("calls_volume"),
+                s("total_volume"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn call_paths_carry_their_volume_summed_over_calls() {
+    at_each_level(&["callpath_volumes.c"], &[], |b| {
+        let (r, _) = b.run_ok(&["24", "3", "2"]);
+        let row = |c: &str, v: &str, k: &str, t: &str| {
+            (c.to_string(), v.to_string(), k.to_string(), t.to_string())
+        };
+        // solve runs steps times; each call runs sweep iters times.
+        assert_eq!(
+            context_volumes(&r, "solve"),
+            vec![row(
+                "main->solve",
+                "n^2*iters + n*iters",
+                "steps",
+                "n^2*steps*iters + n*steps*iters"
+            )],
+            "[{}]",
+            b.opt
+        );
+        assert_eq!(
+            context_volumes(&r, "sweep"),
+            vec![row(
+                "main->solve->sweep",
+                "n^2",
+                "steps*iters",
+                "n^2*steps*iters"
+            )],
+            "[{}]",
+            b.opt
+        );
+        // Inlined at -O2 or not, smooth is a context of its own with the same volumes.
+        assert_eq!(
+            context_volumes(&r, "smooth"),
+            vec![row(
+                "main->solve->smooth",
+                "n",
+                "steps*iters",
+                "n*steps*iters"
+            )],
+            "[{}]",
+            b.opt
+        );
+        // Called once: the total is the volume. In a loop of constant trip count: a
+        // constant number of times, so the same.
+        assert_eq!(
+            context_volumes(&r, "setup"),
+            vec![row("main->setup", "n", "1", "n")],
+            "[{}]",
+            b.opt
+        );
+        assert_eq!(
+            context_volumes(&r, "probe"),
+            vec![row("main->probe", "n", "1", "n")],
+            "[{}]",
+            b.opt
+        );
+        // The root: main's own volume, entered once.
+        let main = context_volumes(&r, "main");
+        assert_eq!(main.len(), 1, "[{}]", b.opt);
+        assert_eq!(main[0].0, "main");
+        assert_eq!(main[0].2, "1");
+        assert_eq!(main[0].1, main[0].3);
+        assert_eq!(
+            r.function("solve")["contexts"][0]["total_volume_terms"],
+            serde_json::json!([
+                [
+                    {"params": ["n"], "power": 2},
+                    {"params": ["steps"], "power": 1},
+                    {"params": ["iters"], "power": 1}
+                ],
+                [
+                    {"params": ["n"], "power": 1},
+                    {"params": ["steps"], "power": 1},
+                    {"params": ["iters"], "power": 1}
+                ]
+            ]),
+            "[{}]",
+            b.opt
+        );
+    });
+}
