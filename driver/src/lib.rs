@@ -24,6 +24,7 @@
 //! | [`report::volume`] | the volumes' terms (`volume_terms`): the term that couples two parameters, as text (from the display string for reports older than the terms) |
 //! | [`run`] | `taintprof run` (taint and denormal reports) |
 //! | [`denormal`] | denormal reports (both modes): loading, the summary model, text, `--html` pages and PNG pictures, `--compare` |
+//! | [`experiment`] | `taintprof experiment`: the runs of a grid or of a report's design, repeated, resumable, into Extra-P's JSON (`DIR/measurements.json`) |
 //! | [`dip`] | `taintprof dip`: an unmodified binary under the exception profiler (`LD_PRELOAD`), then symbolize and print |
 //! | [`table`] | aligned text columns |
 //! | [`out`] | `errln!`, `err!`, `outln!`, `out!`: messages that never panic on a closed pipe |
@@ -36,6 +37,7 @@ pub mod cc;
 pub mod cmdline;
 pub mod denormal;
 pub mod dip;
+pub mod experiment;
 pub mod locate;
 pub mod mpi;
 pub mod report;

@@ -1,13 +1,13 @@
 //! `taintprof`: run instrumented programs, read their reports, benchmark the overhead.
 //!
-//! Subcommands: `run`, `report`, `denormals`, `dip`, `bench` (see `taintprof help`). Errors are one line on
+//! Subcommands: `run`, `report`, `experiment`, `denormals`, `dip`, `bench` (see `taintprof help`). Errors are one line on
 //! stderr (`taintprof: error: ...`) and a non-zero exit status. `bench` runs the separate
 //! `taintprof-bench` program (next to this one) with its arguments.
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
-use taintprof_driver::{denormal, dip, errln, report, run};
+use taintprof_driver::{denormal, dip, errln, experiment, report, run};
 
 /// Which input parameters control which loops: run a program built with
 /// taintprof-cc / taintprof-c++, then read its report.
@@ -16,6 +16,8 @@ use taintprof_driver::{denormal, dip, errln, report, run};
 #[command(
     after_help = "Build with:  taintprof-cc -O2 app.c -o app   (or CC=taintprof-cc make)\n\
 Then:        taintprof run -- ./app ARGS\n\n\
+Models:      taintprof experiment --out exp --prior app.<pid>.taintprof.json \\\n\
+\x20              --design n=32,64,128,256,512 m=1,2,4,8,16 -- ./app {\x1b[0mn} {m}\n\n\
 Denormals:   taintprof-cc --tp-mode=denormal -O2 app.c -o app && taintprof run -- ./app\n\
 \x20            taintprof dip -- ./unmodified-app ARGS     (no rebuild: CPU exceptions)\n\
 \x20            taintprof denormals app.<pid>.denormal.json --html out/"
@@ -99,6 +101,95 @@ taintprof report app.4242.taintprof.json --why smooth:30 n")]
         /// directory.
         #[arg(long = "static", value_name = "PATH", requires = "why")]
         statics: Vec<PathBuf>,
+    },
+    /// Run the experiments of an empirical performance model and write the measurements
+    /// in Extra-P's JSON format (DIR/measurements.json).
+    ///
+    /// The points are the runs of the report's experiment design (--prior with --design,
+    /// as `taintprof report --design` prints them) or every combination of --grid's
+    /// values. In the command after `--`, {PARAM} stands for the point's value of PARAM,
+    /// in any word (`-s{size}` too; {{ and }} are literal braces); every parameter must
+    /// appear in it. Each point runs --reps times, repetitions interleaved (every
+    /// point once, then every point again, ...), in the working directory, with
+    /// TAINTPROF_OUT=DIR/runs/<point>/rep<k> (the run's records, stdout and stderr go
+    /// there).
+    ///
+    /// Measurements: a program built with --tp-mode=time gives each call path's `time`
+    /// (inclusive seconds), `visits` and `iterations` (its loops' counts summed); any
+    /// other program its wall time, as the metric `time` of one call path named after
+    /// the program (the base name of the first word of the command that is not a
+    /// launcher such as mpirun, an option, a number or an assignment; --callpath to
+    /// choose).
+    ///
+    /// Failed runs (non-zero exit, a signal, --timeout) are listed at the end with
+    /// their command and the end of their stderr, left out of the measurements, and
+    /// make the exit status 1. DIR/plan.json holds the plan and DIR/journal.jsonl a
+    /// line per finished run: the same command again resumes (finished runs are kept,
+    /// failed ones are made again); Ctrl-C stops after killing the running command. A
+    /// different plan for the same DIR is refused (--restart starts over).
+    // `{n}` is written `{\x1b[0mn}`: clap turns `{n}` into a line break, and the reset
+    // between the brace and the name is invisible on a terminal and dropped elsewhere.
+    #[command(after_help = "Examples:\n  \
+taintprof experiment --out exp --grid n=32,64,128,256,512 steps=10,20,40 -- ./heat {\x1b[0mn} {steps}\n  \
+taintprof experiment --out exp --prior heat.4242.taintprof.json \\\n      \
+--design n=32,64,128,256,512 steps=10,20,40,80,160 probes=5,10,20,40,80 \\\n      \
+-- ./heat {\x1b[0mn} {steps} {probes}\n  \
+taintprof experiment --out exp --reps 3 --timeout 600 \\\n      \
+--grid p=2,4,8,16,32 size=100,200,300,400,500 -- mpirun -np {p} ./app -s{size} 100\n\n\
+Then: taintprof model --prior heat.4242.taintprof.json exp/measurements.json")]
+    Experiment {
+        /// The experiment's directory: plan.json, journal.jsonl, measurements.json and
+        /// runs/ (created if needed).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// The taint report (or raw run record) whose experiment design --design
+        /// computes.
+        #[arg(long, value_name = "REPORT", requires = "design")]
+        prior: Option<PathBuf>,
+        /// The values of each parameter; the points are the runs of the prior's
+        /// experiment design (coupled parameters on their full grid, the others in
+        /// one-parameter sweeps at the others' base values).
+        #[arg(long, value_name = "PARAM=V1,V2,...", num_args = 1.., requires = "prior", conflicts_with = "grid")]
+        design: Vec<String>,
+        /// The value a parameter is held at while others vary (default: its first
+        /// value in --design); repeatable.
+        #[arg(long = "design-base", value_name = "PARAM=V", requires = "design")]
+        design_base: Vec<String>,
+        /// The values of each parameter; the points are every combination (the full
+        /// factorial, the last parameter fastest).
+        #[arg(long, value_name = "PARAM=V1,V2,...", num_args = 1..)]
+        grid: Vec<String>,
+        /// Repetitions of each point.
+        #[arg(long, value_name = "N", default_value_t = 5)]
+        reps: u32,
+        /// Kill a run (its whole process group) that takes longer than this many
+        /// seconds; it counts as failed.
+        #[arg(long, value_name = "SECS")]
+        timeout: Option<f64>,
+        /// The call path of wall-time measurements (default: the program's name).
+        #[arg(long, value_name = "NAME")]
+        callpath: Option<String>,
+        /// After every planned run succeeded, add points once where the measured time
+        /// along a parameter bends away from a power law between neighbouring values
+        /// (by more than 25 % and more than the repetitions' spread): the geometric
+        /// midpoints on both sides, rounded for integer parameters; then run them.
+        #[arg(long)]
+        adaptive: bool,
+        /// Delete DIR's plan, journal, measurements and runs first and start over.
+        #[arg(long)]
+        restart: bool,
+        /// No progress lines (warnings, failures and the summary are still printed).
+        #[arg(long, short = 'q')]
+        quiet: bool,
+        /// The command template: the program, its launcher and arguments, with
+        /// {PARAM} placeholders.
+        #[arg(
+            required = true,
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "COMMAND"
+        )]
+        command: Vec<OsString>,
     },
     /// Print a denormal report (either mode): the instruction profile by function, the
     /// arrays with their roles, origins, creators, denormals over time, warnings. A
@@ -216,6 +307,33 @@ fn main() {
             design_base,
             why,
             statics,
+        }),
+        Cmd::Experiment {
+            out,
+            prior,
+            design,
+            design_base,
+            grid,
+            reps,
+            timeout,
+            callpath,
+            adaptive,
+            restart,
+            quiet,
+            command,
+        } => experiment::experiment(&experiment::Options {
+            out,
+            prior,
+            design,
+            design_base,
+            grid,
+            reps,
+            timeout,
+            callpath,
+            restart,
+            quiet,
+            adaptive,
+            command,
         }),
         Cmd::Denormals {
             file,

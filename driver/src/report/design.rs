@@ -48,21 +48,10 @@ pub struct DesignRequest {
 impl DesignRequest {
     /// Parses the arguments of `--design` and `--design-base`.
     pub fn parse(design: &[String], bases: &[String]) -> Result<DesignRequest, String> {
-        let mut req = DesignRequest::default();
-        for spec in design {
-            let (name, values) = assignment(spec, "--design")?;
-            if req.values.iter().any(|(n, _)| *n == name) {
-                return Err(format!("--design: {name} is given twice"));
-            }
-            let mut seen: Vec<&str> = Vec::new();
-            for v in &values {
-                if seen.contains(&v.as_str()) {
-                    return Err(format!("--design {spec}: value {v} is listed twice"));
-                }
-                seen.push(v);
-            }
-            req.values.push((name, values));
-        }
+        let mut req = DesignRequest {
+            values: parse_value_lists(design, "--design")?,
+            ..DesignRequest::default()
+        };
         for spec in bases {
             let (name, values) = assignment(spec, "--design-base")?;
             if values.len() != 1 {
@@ -89,6 +78,30 @@ impl DesignRequest {
         }
         Ok(req)
     }
+}
+
+/// The arguments of `flag` (`--design`, and `taintprof experiment --grid`): each
+/// `PARAM=V1,V2,...`, no parameter twice, no value twice in a list.
+pub fn parse_value_lists(
+    specs: &[String],
+    flag: &str,
+) -> Result<Vec<(String, Vec<String>)>, String> {
+    let mut lists: Vec<(String, Vec<String>)> = Vec::new();
+    for spec in specs {
+        let (name, values) = assignment(spec, flag)?;
+        if lists.iter().any(|(n, _)| *n == name) {
+            return Err(format!("{flag}: {name} is given twice"));
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for v in &values {
+            if seen.contains(&v.as_str()) {
+                return Err(format!("{flag} {spec}: value {v} is listed twice"));
+            }
+            seen.push(v);
+        }
+        lists.push((name, values));
+    }
+    Ok(lists)
 }
 
 /// `PARAM=v1,v2,...` → (PARAM, values).
