@@ -26,6 +26,9 @@
 //!    not change results) and show what the taint and denormal runs found.
 //! 6. Write the PNG bar chart ([`chart`]) and, with `--json`, every figure.
 //!
+//! `--modeler` runs another benchmark instead: the empirical modeler (`taintprof-fit`)
+//! against Extra-P 4.2.5 on generated measurements with known truth ([`modeler`]).
+//!
 //! `--callgrind` counts instructions with `valgrind --tool=callgrind` on smaller inputs
 //! instead of timing (stable figures, one run by default; no memory figures).
 //!
@@ -49,6 +52,7 @@
 
 pub mod catalog;
 pub mod chart;
+pub mod modeler;
 pub mod process;
 pub mod stats;
 

@@ -4,6 +4,7 @@
 
 use clap::Parser;
 use std::path::PathBuf;
+use taintprof_bench::modeler::{modeler_bench, ModelerOptions};
 use taintprof_bench::{bench, BenchOptions};
 use taintprof_driver::errln;
 
@@ -14,9 +15,25 @@ use taintprof_driver::errln;
 ///
 /// Also run as `taintprof bench`. Needs taintprof-cc, taintprof-c++ and taintprof next
 /// to this executable (`make build` puts them there).
+///
+/// With --modeler: the empirical modeler against Extra-P 4.2.5 instead (generated
+/// measurements with known truth; needs Extra-P, which `make setup` installs); exit
+/// status 1 when one of its targets is missed.
 #[derive(Parser)]
 #[command(name = "taintprof-bench", version)]
 struct Cli {
+    /// Benchmark the empirical modeler (black box and with the taint prior) against
+    /// Extra-P 4.2.5 on generated measurements instead (takes --seeds, --first-seed,
+    /// --json, --dir, --quick).
+    #[arg(long, conflicts_with_all = ["runs", "callgrind", "workloads", "configs", "timeout", "compile_runs", "chart", "no_chart"])]
+    modeler: bool,
+    /// With --modeler: seeds (each one Extra-P text file with every function) [default:
+    /// 20, or 2 with --quick].
+    #[arg(long, value_name = "N", requires = "modeler")]
+    seeds: Option<usize>,
+    /// With --modeler: the first seed [default: 1].
+    #[arg(long, value_name = "N", requires = "modeler")]
+    first_seed: Option<u64>,
     /// Runs per workload and configuration (medians are reported) [default: 5, or
     /// 1 with --callgrind].
     #[arg(long, value_name = "N")]
@@ -66,19 +83,29 @@ struct Cli {
 
 fn main() {
     let cli = Cli::parse();
-    let result = bench(&BenchOptions {
-        runs: cli.runs,
-        quick: cli.quick,
-        callgrind: cli.callgrind,
-        json: cli.json,
-        workloads: cli.workloads,
-        configs: cli.configs,
-        timeout: cli.timeout,
-        dir: cli.dir,
-        compile_runs: cli.compile_runs,
-        chart: cli.chart,
-        no_chart: cli.no_chart,
-    });
+    let result = if cli.modeler {
+        modeler_bench(&ModelerOptions {
+            seeds: cli.seeds.unwrap_or(if cli.quick { 2 } else { 20 }),
+            first_seed: cli.first_seed.unwrap_or(1),
+            json: cli.json,
+            dir: cli.dir,
+            threads: None,
+        })
+    } else {
+        bench(&BenchOptions {
+            runs: cli.runs,
+            quick: cli.quick,
+            callgrind: cli.callgrind,
+            json: cli.json,
+            workloads: cli.workloads,
+            configs: cli.configs,
+            timeout: cli.timeout,
+            dir: cli.dir,
+            compile_runs: cli.compile_runs,
+            chart: cli.chart,
+            no_chart: cli.no_chart,
+        })
+    };
     match result {
         Ok(code) => std::process::exit(code),
         Err(e) => {

@@ -1,7 +1,8 @@
 //! Fitting one hypothesis (a list of term shapes, plus the constant): least squares with
 //! non-negative coefficients (`crate::nnls`) on the points' repetition means, each point
 //! weighted by `1/mean²` (relative errors); the fit statistics, leave-one-out
-//! cross-validation, and the lack-of-fit F-test against the spread between repetitions.
+//! cross-validation, the lack-of-fit F-test against the spread between repetitions, and
+//! the extra-sum-of-squares F-test of one term against the same spread.
 
 use crate::model::{Factor, Model, Term};
 use crate::nnls::nnls;
@@ -203,6 +204,51 @@ pub fn stats(model: &Model, data: &Data) -> FitStats {
         cv_smape: None,
         lack_of_fit_p: None,
     }
+}
+
+/// The weighted residual sum of squares of `model` on the points' means, each point's
+/// squared relative residual counted once per repetition: `Σ_i n_i ((ȳ_i - f_i)/ȳ_i)²`
+/// (the numerator of the lack-of-fit test and of the extra-sum-of-squares test).
+pub fn weighted_rss(model: &Model, data: &Data) -> f64 {
+    (0..data.len())
+        .map(|i| {
+            let r = (data.means[i] - model.eval(&data.coords[i])) * weight(data.means[i]);
+            data.reps[i].len() as f64 * r * r
+        })
+        .sum()
+}
+
+/// The pure error of the repetitions, relative to each point's mean:
+/// `(Σ_ij ((y_ij - ȳ_i)/ȳ_i)², N - m)`; `None` without a repetition.
+pub fn pure_error(data: &Data) -> Option<(f64, usize)> {
+    let total: usize = data.reps.iter().map(Vec::len).sum();
+    if total <= data.len() {
+        return None;
+    }
+    let ss = (0..data.len())
+        .map(|i| {
+            let w = weight(data.means[i]);
+            data.reps[i]
+                .iter()
+                .map(|y| ((y - data.means[i]) * w).powi(2))
+                .sum::<f64>()
+        })
+        .sum();
+    Some((ss, total - data.len()))
+}
+
+/// The extra-sum-of-squares F-test of one term, against the pure error of the
+/// repetitions: `F = (RSS_without - RSS_with) / (SS_pe / (N - m))` on 1 and `N - m`
+/// degrees of freedom (RSS as [`weighted_rss`]). The pure error does not depend on
+/// either model, so a full model that lacks fit does not make a term look
+/// insignificant. Returns the p-value; `None` without repetitions.
+pub fn term_p(with: &Model, without: &Model, data: &Data) -> Option<f64> {
+    let (ss_pe, df) = pure_error(data)?;
+    let extra = (weighted_rss(without, data) - weighted_rss(with, data)).max(0.0);
+    if ss_pe == 0.0 {
+        return Some(if extra <= 1e-24 { 1.0 } else { 0.0 });
+    }
+    Some(f_sf(extra / (ss_pe / df as f64), 1.0, df as f64))
 }
 
 /// The lack-of-fit F-test of `model` (with `coefficients` fitted values, constant

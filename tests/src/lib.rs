@@ -974,3 +974,23 @@ pub fn extrap() -> PathBuf {
     );
     p
 }
+
+/// The Python of Extra-P's environment (the interpreter on the `#!` line of
+/// [`extrap`], else `python3` next to it), which runs `bench/modeler/extrap_models.py`.
+pub fn extrap_python() -> PathBuf {
+    let e = extrap();
+    let text = std::fs::read_to_string(&e).unwrap_or_default();
+    let from_shebang = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("#!"))
+        .map(|l| PathBuf::from(l.trim()))
+        .filter(|p| p.is_file());
+    let p = from_shebang.unwrap_or_else(|| e.with_file_name("python3"));
+    assert!(
+        p.is_file(),
+        "{}: no Python next to Extra-P 4.2.5 (PyPI package `extrap`); run `make setup`",
+        p.display()
+    );
+    p
+}
