@@ -26,6 +26,7 @@
 //! | [`denormal`] | denormal reports (both modes): loading, the summary model, text, `--html` pages and PNG pictures, `--compare` |
 //! | [`experiment`] | `taintprof experiment`: the runs of a grid or of a report's design, repeated, resumable, into Extra-P's JSON (`DIR/measurements.json`) |
 //! | [`dip`] | `taintprof dip`: an unmodified binary under the exception profiler (`LD_PRELOAD`), then symbolize and print |
+//! | [`modeling`] | `taintprof model`: measurements (Extra-P text, JSON, JSON Lines, experiment directories, time records), the taint prior matched per call path, models, the table, `--json`, `--extrap`, `--html` |
 //! | [`table`] | aligned text columns |
 //! | [`out`] | `errln!`, `err!`, `outln!`, `out!`: messages that never panic on a closed pipe |
 
@@ -39,6 +40,7 @@ pub mod denormal;
 pub mod dip;
 pub mod experiment;
 pub mod locate;
+pub mod modeling;
 pub mod mpi;
 pub mod report;
 pub mod rsp;

@@ -11,12 +11,15 @@
 //! - `search.rs`: the black-box search (no prior);
 //! - `prior.rs`: modeling with a taint prior: pooling, the volume's exponents, their
 //!   lack-of-fit test and the exponent search, and the validity warnings;
-//! - `json.rs`: one model as JSON (docs/model-schema.md, version 1);
+//! - `json.rs`: one model as JSON, and a command's entry around it (docs/model-schema.md,
+//!   version 2);
 //! - `experiment.rs`: an experiment: several call paths and metrics over one set of
 //!   points, as every input format holds them;
 //! - `extrap_text.rs`: Extra-P's text input format, read and written;
 //! - `extrap_json.rs`: Extra-P's JSON (current and legacy) and JSON Lines formats, read
 //!   and written;
+//! - `extrap_file.rs`: Extra-P's experiment file (`.extra-p`: measurements and model
+//!   sets), written;
 //! - `gen.rs`: seeded generated measurements with known truth (xorshift), for tests and
 //!   benchmarks.
 //!
@@ -24,6 +27,7 @@
 //! [`model_json`].
 
 pub mod experiment;
+pub mod extrap_file;
 pub mod extrap_json;
 pub mod extrap_text;
 pub mod fit;

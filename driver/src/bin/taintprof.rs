@@ -1,13 +1,14 @@
 //! `taintprof`: run instrumented programs, read their reports, benchmark the overhead.
 //!
-//! Subcommands: `run`, `report`, `experiment`, `denormals`, `dip`, `bench` (see `taintprof help`). Errors are one line on
-//! stderr (`taintprof: error: ...`) and a non-zero exit status. `bench` runs the separate
+//! Subcommands: `run`, `report`, `experiment`, `model`, `denormals`, `dip`, `bench` (see
+//! `taintprof help`). Errors are one line on stderr (`taintprof: error: ...`) and a
+//! non-zero exit status. `bench` runs the separate
 //! `taintprof-bench` program (next to this one) with its arguments.
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
-use taintprof_driver::{denormal, dip, errln, experiment, report, run};
+use taintprof_driver::{denormal, dip, errln, experiment, modeling, report, run};
 
 /// Which input parameters control which loops: run a program built with
 /// taintprof-cc / taintprof-c++, then read its report.
@@ -191,6 +192,40 @@ Then: taintprof model --prior heat.4242.taintprof.json exp/measurements.json")]
         )]
         command: Vec<OsString>,
     },
+    /// Model measurements empirically (Extra-P's performance model normal form), with a
+    /// taint report as the prior: per call path and metric the model with the prior and
+    /// the black-box model, their fit, predictions and warnings.
+    #[command(after_help = "Examples:\n  \
+taintprof model runs.txt\n  \
+taintprof model --prior app.4242.taintprof.json runs.jsonl --predict n=1024,steps=60\n  \
+taintprof model --prior app.4242.taintprof.json exp-dir/ --json models.json --extrap models.extra-p --html models-html\n\n\
+Inputs: Extra-P text (.txt), JSON or JSON Lines (.json, .jsonl), a directory written by\n\
+`taintprof experiment` (its measurements.json), time records (*.taintprof-time.rec).\n\
+Several inputs are merged (they must have the same parameters).")]
+    Model {
+        /// The measurements (files or directories).
+        #[arg(required = true, value_name = "MEASUREMENTS")]
+        inputs: Vec<PathBuf>,
+        /// The taint report whose volumes are the prior (<program>.<pid>.taintprof.json).
+        #[arg(long, value_name = "REPORT.json")]
+        prior: Option<PathBuf>,
+        /// Model only this metric (time, visits, iterations, or a metric of the input).
+        #[arg(long, value_name = "METRIC")]
+        metric: Option<String>,
+        /// Write the models as JSON (docs/model-schema.md).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Write an Extra-P experiment (.extra-p) with the measurements and the model
+        /// sets "taint prior" and "black box".
+        #[arg(long, value_name = "FILE.extra-p")]
+        extrap: Option<PathBuf>,
+        /// Write DIR/index.html: plots of the measurements against both models.
+        #[arg(long, value_name = "DIR")]
+        html: Option<PathBuf>,
+        /// Predict at a point: every measured parameter's value.
+        #[arg(long, value_name = "P=V,...")]
+        predict: Option<String>,
+    },
     /// Print a denormal report (either mode): the instruction profile by function, the
     /// arrays with their roles, origins, creators, denormals over time, warnings. A
     /// denormal record (what a --tp-mode=denormal program writes) is analysed first.
@@ -335,6 +370,23 @@ fn main() {
             adaptive,
             command,
         }),
+        Cmd::Model {
+            inputs,
+            prior,
+            metric,
+            json,
+            extrap,
+            html,
+            predict,
+        } => model_command(&modeling::ModelArgs {
+            inputs,
+            prior,
+            metric,
+            json,
+            extrap,
+            html,
+            predict,
+        }),
         Cmd::Denormals {
             file,
             html,
@@ -398,6 +450,16 @@ fn bench_command(args: &[OsString]) -> anyhow::Result<i32> {
     }
     let e = std::process::Command::new(&program).args(args).exec();
     anyhow::bail!("cannot run {}: {e}", program.display())
+}
+
+/// `taintprof model`.
+fn model_command(a: &modeling::ModelArgs) -> anyhow::Result<i32> {
+    let (text, messages) = modeling::model_command(a).map_err(anyhow::Error::msg)?;
+    print(&text)?;
+    for m in messages {
+        errln!("{m}");
+    }
+    Ok(0)
 }
 
 /// `taintprof denormals`.
