@@ -357,32 +357,61 @@ fn how(d: &Modeled, prior_row: bool) -> String {
     }
 }
 
+/// Noisy points listed one by one up to this many.
+const NOISY_LISTED: usize = 3;
+
 /// The notes and warnings of a series, for people.
 fn messages(d: &Modeled) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for n in &d.notes {
         lines.push(format!("note: {n}"));
     }
-    for w in &d.main().warnings {
+    // Noisy points: each one when there are few, else one line that counts them (the
+    // JSON keeps every point).
+    let mut noisy: Vec<&taintprof_fit::Warning> = d
+        .main()
+        .warnings
+        .iter()
+        .filter(|w| w.kind == WarningKind::Noisy)
+        .collect();
+    if d.prior.is_some() {
+        // The black box's own noisy points are the same data: said once.
+        for w in d.black_box.warnings.iter() {
+            if w.kind == WarningKind::Noisy && !noisy.contains(&w) {
+                noisy.push(w);
+            }
+        }
+    }
+    for w in d
+        .main()
+        .warnings
+        .iter()
+        .filter(|w| w.kind != WarningKind::Noisy)
+    {
         lines.push(format!("warning: {}", w.detail));
+    }
+    if noisy.len() <= NOISY_LISTED {
+        lines.extend(noisy.iter().map(|w| format!("warning: {}", w.detail)));
+    } else {
+        let points = d.measurements.points.len();
+        let shown: Vec<String> = noisy
+            .iter()
+            .take(NOISY_LISTED)
+            .filter_map(|w| w.point.as_ref())
+            .map(|c| point_text(&d.measurements.params, c))
+            .collect();
+        lines.push(format!(
+            "warning: noisy at {} of {points} points ({}; and {} more): the repetitions vary by more than 10%; repeat the runs or use a quieter machine",
+            noisy.len(),
+            shown.join("; "),
+            noisy.len() - shown.len()
+        ));
     }
     for w in &d.branch_warnings {
         lines.push(format!(
             "warning: {}",
             w["detail"].as_str().unwrap_or_default()
         ));
-    }
-    if d.prior.is_some() {
-        // The black box's own noisy points are the same data: said once.
-        for w in d
-            .black_box
-            .warnings
-            .iter()
-            .filter(|w| w.kind == WarningKind::Noisy)
-            .filter(|w| !d.main().warnings.contains(w))
-        {
-            lines.push(format!("warning: {}", w.detail));
-        }
     }
     lines
 }

@@ -5,7 +5,8 @@
 //! `callpath` is the same string (`matched_by: "callpath"`; one per call site, their
 //! volumes' terms joined); the root (`main`, a
 //! function with a context of an empty path) matches that context with its function's
-//! volume. Otherwise the call path's last element matches a function by `name` or
+//! volume, and so does the report's program name (the call path of a program's wall
+//! time in `taintprof experiment`). Otherwise the call path's last element matches a function by `name` or
 //! `linkage`, a C++ name also without its parameter list (`ns::f(int)` matches `ns::f`),
 //! and the prior is the union of the terms of every context of that function
 //! (`matched_by: "name"`). Without a match the series is modeled as a black box.
@@ -56,6 +57,8 @@ pub struct Function {
 #[derive(Clone, Debug, Default)]
 pub struct TaintReport {
     pub functions: Vec<Function>,
+    /// `program.name`: the call path `taintprof experiment` gives a program's wall time.
+    pub program: String,
 }
 
 fn strings(v: &Value) -> Vec<String> {
@@ -149,7 +152,15 @@ impl TaintReport {
                 branches,
             });
         }
-        Ok(TaintReport { functions: out })
+        let program = doc
+            .pointer("/program/name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        Ok(TaintReport {
+            functions: out,
+            program,
+        })
     }
 
     /// Reads the report at `path`.
@@ -268,7 +279,12 @@ pub fn find<'a>(report: &'a TaintReport, callpath: &str) -> Option<Match<'a>> {
         });
     }
     let parts: Vec<&str> = callpath.split("->").map(str::trim).collect();
-    let last = *parts.last()?;
+    let mut last = *parts.last()?;
+    // A program's wall time (`taintprof experiment` without time records names it
+    // after the program): the whole run, main's root context.
+    if parts.len() == 1 && !report.program.is_empty() && last == report.program {
+        last = "main";
+    }
     // The root: a call path of one function that has a context of an empty path.
     if parts.len() == 1 {
         if let Some(f) = report.functions.iter().find(|f| {
@@ -406,7 +422,7 @@ pub fn volume_text(terms: &Terms) -> String {
 mod tests {
     use super::*;
 
-    const REPORT: &str = r#"{"functions": [
+    const REPORT: &str = r#"{"program": {"name": "app"}, "functions": [
       {"name": "main", "linkage": "main", "constant": false, "inclusive_params": ["n", "q"],
        "volume_terms": [[{"params": ["n"], "power": 1}], [{"params": ["q"], "power": 1}]],
        "contexts": [{"path": [], "inclusive_params": ["n", "q"]}], "branches": []},
@@ -448,6 +464,11 @@ mod tests {
         assert_eq!(m.by, "name");
         let (p, _) = prior_for(&m, "time", &measured).unwrap();
         assert_eq!(volume_text(&p.volume_terms), "n^2*q + n^2");
+
+        // The program's wall time is the root's.
+        let m = find(&r, "app").unwrap();
+        assert_eq!((m.by, m.function.name.as_str()), ("callpath", "main"));
+        assert!(find(&r, "other").is_none());
 
         // The root uses main's volume; q held fixed is dropped and named.
         let m = find(&r, "main").unwrap();
