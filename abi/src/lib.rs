@@ -686,6 +686,71 @@ pub struct DnModuleDesc {
     pub next: *mut DnModuleDesc,
 }
 
+// =================================================================================
+// Time mode (`--tp-mode=time`, docs/time-mode.md): measurement for performance models.
+// The pass (pipeline start, before inlining) calls `__tp_time_enter(f)` at the entry of
+// each selected function and `__tp_time_exit(f)` before each of its returns, with `f`
+// the function's `TimeFuncDesc`; the iterations of the selected loops are counted in a
+// local register and handed over with `__tp_time_loop(l, count)` just before the exit
+// call. A time-mode module registers a `TimeModuleDesc` from a constructor.
+// =================================================================================
+
+/// Magic number at the start of every [`TimeModuleDesc`] ("TPTM").
+pub const TIME_MODULE_MAGIC: u32 = 0x4d54_5054;
+/// Version of the time-mode descriptors (checked at registration).
+pub const TIME_ABI_VERSION: u32 = 1;
+/// `void __tp_time_register_module(TimeModuleDesc *)`.
+pub const HOOK_TIME_REGISTER_MODULE: &str = "__tp_time_register_module";
+/// `void __tp_time_enter(const TimeFuncDesc *)`.
+pub const HOOK_TIME_ENTER: &str = "__tp_time_enter";
+/// `void __tp_time_exit(const TimeFuncDesc *)`.
+pub const HOOK_TIME_EXIT: &str = "__tp_time_exit";
+/// `void __tp_time_loop(const TimeLoopDesc *, u64 iterations)`.
+pub const HOOK_TIME_LOOP: &str = "__tp_time_loop";
+
+/// A function instrumented in time mode. LLVM type: `{ ptr, ptr, ptr, i32, i32 }`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct TimeFuncDesc {
+    /// Source-level name (demangled for C++), the name the taint report uses.
+    pub name: *const c_char,
+    /// Linkage (symbol) name.
+    pub linkage: *const c_char,
+    /// Source file of the definition.
+    pub file: *const c_char,
+    /// Line of the definition.
+    pub line: u32,
+    /// Loops of the function whose iterations are counted.
+    pub n_loops: u32,
+}
+
+/// A loop whose iterations are counted. LLVM type: `{ ptr, ptr, i32, i32 }`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct TimeLoopDesc {
+    /// The function the loop is in.
+    pub func: *const TimeFuncDesc,
+    /// Source file of the loop header (its keyword).
+    pub file: *const c_char,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// One time-mode module. LLVM type: `{ i32, i32, ptr, ptr, i32, i32, ptr, ptr }`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct TimeModuleDesc {
+    pub magic: u32,
+    pub abi_version: u32,
+    pub source_file: *const c_char,
+    pub funcs: *const TimeFuncDesc,
+    pub n_funcs: u32,
+    pub n_loops: u32,
+    pub loops: *const TimeLoopDesc,
+    /// Written by the runtime only.
+    pub next: *mut TimeModuleDesc,
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;

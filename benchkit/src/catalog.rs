@@ -445,6 +445,21 @@ pub const CONFIGS: &[Config] = &[
         default: true,
     },
     Config {
+        name: "time",
+        about: "taintprof-cc -O2 --tp-mode=time (time mode without a prior: every function with a loop or a call timed per call path, every loop counted; docs/time-mode.md)",
+        build: Build {
+            id: "time",
+            compiler: Compiler::TaintprofCc,
+            flags: &["-O2", "--tp-mode=time"],
+            define: Some("TP_BENCH_TAINT"),
+            hint: "does this taintprof's pass support --tp-mode=time? build it with: make build",
+        },
+        runner: Runner::Direct,
+        reports: Reports::None,
+        timeout: None,
+        default: true,
+    },
+    Config {
         name: "valgrind-none",
         about: "the native binary under valgrind --tool=none: the floor of any Valgrind-based tracer (DART)",
         build: NATIVE_BUILD,
@@ -524,6 +539,7 @@ mod tests {
                 "taint-nocf",
                 "dfsan",
                 "denormal",
+                "time",
                 "valgrind-none",
                 "dip"
             ]

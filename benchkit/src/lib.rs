@@ -2330,7 +2330,7 @@ mod tests {
         assert_eq!(v["compile"]["geomean_ratio"][0]["config"], "taint");
         assert!((v["compile"]["geomean_ratio"][0]["value"].as_f64().unwrap() - 1.5).abs() < 1e-9);
         let t = v["targets"].as_array().unwrap();
-        assert_eq!(t.len(), 7);
+        assert_eq!(t.len(), 8);
         let ct = t.iter().find(|x| x["id"] == "compile-taint").unwrap();
         assert_eq!(ct["met"], true);
         for k in [

@@ -9,7 +9,7 @@ use taintprof_bench::{bench, BenchOptions};
 use taintprof_driver::errln;
 
 /// Measure slowdowns, peak memory and compile times: native vs taintprof (taint
-/// tracking with and without control-flow tainting, denormal tracing) vs
+/// tracking with and without control-flow tainting, denormal tracing, time mode) vs
 /// DataFlowSanitizer, Valgrind's floor and the exception profiler, side by side,
 /// against the performance targets; writes a PNG chart.
 ///
@@ -54,7 +54,7 @@ struct Cli {
     #[arg(long = "workload", value_name = "NAME")]
     workloads: Vec<String>,
     /// Only this configuration (repeatable): native, taint, taint-nocf, dfsan,
-    /// denormal, valgrind-none, dip. The native baseline always runs. Default: all
+    /// denormal, time, valgrind-none, dip. The native baseline always runs. Default: all
     /// (dip skips jacobi-denormal unless named here: it traps on every denormal;
     /// mpi_stencil skips valgrind-none and dip unless named here, and dfsan always).
     #[arg(long = "config", value_name = "NAME")]

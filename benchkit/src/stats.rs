@@ -424,6 +424,17 @@ pub fn targets(
         None,
     ));
 
+    // 2b. Time mode (measurement for performance models) within 5% of native.
+    out.push(slowdown_target(
+        "time",
+        "time mode ≤ 1.05× native".into(),
+        1.05,
+        cells,
+        "time",
+        &suite,
+        None,
+    ));
+
     // 3. dip within 5% of native when no denormals occur.
     {
         let clean: Vec<&str> = workloads
@@ -736,7 +747,7 @@ mod tests {
     #[test]
     fn targets_without_figures_say_so() {
         let t = targets(&[], WORKLOADS, None);
-        assert_eq!(t.len(), 7);
+        assert_eq!(t.len(), 8);
         for x in &t {
             assert_eq!(x.met, None, "{x:?}");
             assert!(

@@ -181,6 +181,7 @@ fn quick_run_of_every_workload_in_native_taint_and_denormal() {
         [
             "taint-vs-dfsan",
             "denormal",
+            "time",
             "dip",
             "compile-taint",
             "compile-denormal",

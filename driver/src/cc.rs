@@ -51,6 +51,8 @@ pub const ENV_CONTROL_FLOW: &str = "TAINTPROF_CONTROL_FLOW";
 pub const ENV_SIDECAR: &str = "TAINTPROF_SIDECAR";
 pub const ENV_SIDECAR_DIR: &str = "TAINTPROF_SIDECAR_DIR";
 pub const ENV_VERBOSE: &str = "TAINTPROF_VERBOSE";
+/// Time mode's selection file (`crate::time::selection_file`).
+pub const ENV_TIME_SELECT: &str = "TAINTPROF_TIME_SELECT";
 
 /// Above this many bytes of arguments (after expanding response files), clang gets
 /// them through a new response file instead of the command line.
@@ -59,8 +61,14 @@ const MAX_COMMAND_LINE: usize = 100 * 1024;
 /// The wrapper's own flags (`--tp-*`), parsed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TpOptions {
-    /// `--tp-mode=taint|denormal` → `TAINTPROF_MODE`.
+    /// `--tp-mode=taint|denormal|time` → `TAINTPROF_MODE`.
     pub mode: Option<String>,
+    /// `--tp-prior REPORT` (time mode): the taint report that selects what to measure.
+    pub prior: Option<PathBuf>,
+    /// `--tp-filter FILE` (time mode): a Score-P filter that selects the functions.
+    pub filter: Option<PathBuf>,
+    /// The selection file made from `prior` or `filter` (`TAINTPROF_TIME_SELECT`).
+    pub time_select: Option<PathBuf>,
     /// `--tp-control-flow=on|off` → `TAINTPROF_CONTROL_FLOW`.
     pub control_flow: Option<bool>,
     /// `--tp-verbose`: print the clang command; `TAINTPROF_VERBOSE=1` for the pass.
@@ -74,8 +82,16 @@ pub struct TpOptions {
 /// The valid `--tp-` flags, for the help and for errors.
 pub const OWN_FLAGS: &[(&str, &str)] = &[
     (
-        "--tp-mode=taint|denormal",
-        "what to instrument for (default: taint; sets TAINTPROF_MODE; denormal adds -g)",
+        "--tp-mode=taint|denormal|time",
+        "what to instrument for (default: taint; sets TAINTPROF_MODE; denormal adds -g; time measures call paths and loop counts for performance models)",
+    ),
+    (
+        "--tp-prior=REPORT",
+        "time mode: measure the functions the taint report REPORT says are not constant, main, the functions on their call paths, and count their loops with parameters (implies --tp-mode=time)",
+    ),
+    (
+        "--tp-filter=FILE",
+        "time mode: measure the functions a Score-P filter FILE includes (`taintprof report --scorep-filter`), and main (implies --tp-mode=time)",
     ),
     (
         "--tp-control-flow=on|off",
@@ -96,20 +112,33 @@ pub const OWN_FLAGS: &[(&str, &str)] = &[
 pub fn split_own_flags(args: Vec<String>) -> Result<(TpOptions, Vec<String>), String> {
     let mut opts = TpOptions::default();
     let mut rest = Vec::with_capacity(args.len());
-    for arg in args {
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
         let Some(flag) = arg.strip_prefix("--tp-") else {
             rest.push(arg);
             continue;
         };
         let (name, value) = match flag.split_once('=') {
-            Some((n, v)) => (n, Some(v)),
+            Some((n, v)) => (n, Some(v.to_string())),
             None => (flag, None),
         };
+        // `--tp-prior FILE` and `--tp-filter FILE` also take their value as the next
+        // argument.
+        let value = match (name, value) {
+            ("prior" | "filter", None) => args.next(),
+            (_, v) => v,
+        };
+        let value = value.as_deref();
         match (name, value) {
-            ("mode", Some(v @ ("taint" | "denormal"))) => opts.mode = Some(v.to_string()),
+            ("mode", Some(v @ ("taint" | "denormal" | "time"))) => opts.mode = Some(v.to_string()),
+            ("prior", Some(v)) if !v.is_empty() => opts.prior = Some(PathBuf::from(v)),
+            ("filter", Some(v)) if !v.is_empty() => opts.filter = Some(PathBuf::from(v)),
+            ("prior" | "filter", _) => {
+                return Err(format!("--tp-{name} needs a file (--tp-{name}=FILE)"))
+            }
             ("mode", v) => {
                 return Err(format!(
-                    "--tp-mode needs a value: taint or denormal (got {})",
+                    "--tp-mode needs a value: taint, denormal or time (got {})",
                     v.map_or("nothing".to_string(), |v| format!("`{v}`"))
                 ))
             }
@@ -140,6 +169,19 @@ pub fn split_own_flags(args: Vec<String>) -> Result<(TpOptions, Vec<String>), St
             }
         }
     }
+    if opts.prior.is_some() || opts.filter.is_some() {
+        match opts.mode.as_deref() {
+            None | Some("time") => opts.mode = Some("time".into()),
+            Some(m) => {
+                return Err(format!(
+                    "--tp-prior and --tp-filter select what time mode measures; they do not go with --tp-mode={m}"
+                ))
+            }
+        }
+        if opts.prior.is_some() && opts.filter.is_some() {
+            return Err("--tp-prior and --tp-filter exclude each other: give one".into());
+        }
+    }
     Ok((opts, rest))
 }
 
@@ -159,7 +201,17 @@ pub fn help(lang: Lang) -> String {
          With --tp-mode=denormal the program counts denormal operands and results per\n\
          source site and follows its floating-point arrays (read the report with\n\
          `taintprof denormals`); compiling then adds full -g instead (unless you chose a\n\
-         -g level): arrays are named by their variables, which only full debug info has.\n\n\
+         -g level): arrays are named by their variables, which only full debug info has.\n\
+         With --tp-mode=time the program measures, per call path of the instrumented\n\
+         functions, visits and inclusive and exclusive time, and counts loop iterations\n\
+         exactly (a <prog>.<pid>.taintprof-time.rec record; `taintprof run` prints it).\n\
+         What is instrumented: with --tp-prior=REPORT the functions the taint report says\n\
+         are not constant, main and the functions on their call paths, and their loops\n\
+         with parameters are counted; with --tp-filter=FILE the functions a Score-P\n\
+         filter includes, and main; with neither, main, every function that contains\n\
+         a loop or a call that may hide one (not an intrinsic, a noreturn function or a\n\
+         math routine) and their callers, and all their loops. Instrumentation\n\
+         happens before inlining, so -O0 and -O2 give the same call paths.\n\n\
          Options:\n"
     );
     for (flag, what) in OWN_FLAGS {
@@ -359,6 +411,11 @@ pub fn plan(
         if let Some(mode) = &opts.mode {
             out.env_set.push((ENV_MODE.into(), mode.clone()));
         }
+        out.env_remove.push(ENV_TIME_SELECT.into());
+        if let Some(sel) = &opts.time_select {
+            out.env_set
+                .push((ENV_TIME_SELECT.into(), sel.display().to_string()));
+        }
         if let Some(cf) = opts.control_flow {
             out.env_set.push((
                 ENV_CONTROL_FLOW.into(),
@@ -452,12 +509,19 @@ fn run(lang: Lang) -> Result<i32, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read working directory: {e}"))?;
     let had_rsp = raw.iter().any(|a| a.starts_with('@'));
     let expanded = rsp::expand(&raw, &cwd).map_err(|e| e.to_string())?;
-    let (opts, args) = split_own_flags(expanded)?;
+    let (mut opts, args) = split_own_flags(expanded)?;
     if opts.help {
         out!("{}", help(lang));
         return Ok(0);
     }
     let cl = cmdline::classify(&args);
+    if opts.prior.is_some() || opts.filter.is_some() {
+        let abs = |p: &Option<PathBuf>| p.as_ref().map(|p| cwd.join(p));
+        opts.time_select = Some(crate::time::selection_file(
+            abs(&opts.prior).as_deref(),
+            abs(&opts.filter).as_deref(),
+        )?);
+    }
     let locator = Locator::from_process();
     let clang = locator.clang(lang).map_err(|e| e.to_string())?;
     if cl.action == Action::Query {
@@ -675,8 +739,27 @@ mod tests {
             Some("/work/obj/kernel.o.taintprof-static.json")
         );
         assert_eq!(env(&p, ENV_SIDECAR_DIR), None);
-        assert_eq!(p.env_remove, vec![ENV_SIDECAR, ENV_SIDECAR_DIR]);
+        // A stale selection of a surrounding build never reaches the pass.
+        assert_eq!(
+            p.env_remove,
+            vec![ENV_SIDECAR, ENV_SIDECAR_DIR, ENV_TIME_SELECT]
+        );
         assert!(p.notes.is_empty());
+    }
+
+    #[test]
+    fn time_mode_flags() {
+        let (o, rest) = split_own_flags(args("--tp-prior r.json -O2 -c a.c")).unwrap();
+        assert_eq!(o.mode.as_deref(), Some("time"));
+        assert_eq!(o.prior.as_deref(), Some(Path::new("r.json")));
+        assert_eq!(rest, args("-O2 -c a.c"));
+        let (o, _) = split_own_flags(args("--tp-mode=time --tp-filter=f.txt a.c")).unwrap();
+        assert_eq!(o.filter.as_deref(), Some(Path::new("f.txt")));
+        assert!(split_own_flags(args("--tp-prior")).is_err());
+        assert!(split_own_flags(args("--tp-prior=a --tp-filter=b")).is_err());
+        assert!(split_own_flags(args("--tp-mode=taint --tp-prior=a")).is_err());
+        let (o, _) = split_own_flags(args("--tp-mode=time a.c")).unwrap();
+        assert_eq!(o.mode.as_deref(), Some("time"));
     }
 
     #[test]

@@ -28,6 +28,7 @@
 //! | [`dip`] | `taintprof dip`: an unmodified binary under the exception profiler (`LD_PRELOAD`), then symbolize and print |
 //! | [`modeling`] | `taintprof model`: measurements (Extra-P text, JSON, JSON Lines, experiment directories, time records), the taint prior matched per call path, models, the table, `--json`, `--extrap`, `--html` |
 //! | [`table`] | aligned text columns |
+//! | [`time`] | time mode: the selection file of `--tp-prior`/`--tp-filter`, the short profile of a time record |
 //! | [`out`] | `errln!`, `err!`, `outln!`, `out!`: messages that never panic on a closed pipe |
 
 // First, so that its macros are in scope in every module below.
@@ -46,6 +47,7 @@ pub mod report;
 pub mod rsp;
 pub mod run;
 pub mod table;
+pub mod time;
 
 /// The exit status a wrapper or `taintprof run` should return for a child's status:
 /// its exit code, or 128 + the signal number if a signal killed it (as shells do).

@@ -322,6 +322,22 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     written
 }
 
+/// The time records (`--tp-mode=time`) in `dir` with their modification times.
+fn time_records_in(dir: &Path) -> HashMap<PathBuf, Option<SystemTime>> {
+    let mut found = HashMap::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return found;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if taintprof_model::time::is_time_record(&p) {
+            let mtime = e.metadata().ok().and_then(|m| m.modified().ok());
+            found.insert(p, mtime);
+        }
+    }
+    found
+}
+
 /// The reports and raw run records in `dir` with their modification times.
 fn reports_in(dir: &Path) -> HashMap<PathBuf, Option<SystemTime>> {
     let mut found = HashMap::new();
@@ -437,6 +453,7 @@ pub fn run(out: Option<&Path>, program: &OsString, args: &[OsString]) -> Result<
     };
     let out_dir = out_dir.canonicalize().unwrap_or(out_dir);
     let before = reports_in(&out_dir);
+    let time_before = time_records_in(&out_dir);
 
     let mut cmd = Command::new(program);
     cmd.args(args).env(taintprof_abi::ENV_OUT_DIR, &out_dir);
@@ -456,6 +473,26 @@ pub fn run(out: Option<&Path>, program: &OsString, args: &[OsString]) -> Result<
     let code = crate::exit_code(status);
 
     let reports = reports_of_new_files(&new_reports(&out_dir, &before, pid));
+    let mut new_time: Vec<PathBuf> = time_records_in(&out_dir)
+        .into_iter()
+        .filter(|(p, t)| time_before.get(p) != Some(t))
+        .map(|(p, _)| p)
+        .collect();
+    new_time.sort();
+    for group in taintprof_model::time::group_time_records(&new_time) {
+        errln!();
+        match taintprof_model::time::profile_of_files(&group) {
+            Ok(p) => {
+                err!("{}", crate::time::render_short(&p, 10));
+                let names: Vec<String> = group.iter().map(|g| display_path(g)).collect();
+                errln!("time record: {}", names.join(" "));
+            }
+            Err(e) => errln!("taintprof: error: {e}"),
+        }
+    }
+    if reports.is_empty() && !new_time.is_empty() {
+        return Ok(code);
+    }
     if reports.is_empty() {
         errln!("{}", no_report_message(program, &out_dir, status));
         return Ok(code);

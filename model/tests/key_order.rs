@@ -125,7 +125,20 @@ fn the_report_s_keys_follow_the_schema_s_order() {
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(keys, ["path", "inclusive_params", "volume", "volume_terms"]);
+    assert_eq!(
+        keys,
+        [
+            "path",
+            "callpath",
+            "inclusive_params",
+            "volume",
+            "volume_terms",
+            "calls_volume",
+            "calls_volume_terms",
+            "total_volume",
+            "total_volume_terms"
+        ]
+    );
     for l in f["loops"].as_array().unwrap() {
         assert_schema_order(l, "### `functions[].loops[]`");
     }

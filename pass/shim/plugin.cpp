@@ -76,6 +76,11 @@ extern "C" int taintprof_run_module(LLVMModuleRef M, int opt_level, const char *
 // OptimizerLast pass can tell which loops the optimizer folded away (src/folded.rs).
 extern "C" int taintprof_record_loops(LLVMModuleRef M, int opt_level);
 
+// Implemented in Rust (src/lib.rs): time mode (src/time.rs), at pipeline start at every
+// optimization level (before inlining, like -finstrument-functions); does nothing
+// unless TAINTPROF_MODE=time (or `mode=time` in `params`).
+extern "C" int taintprof_time_module(LLVMModuleRef M, const char *params);
+
 namespace {
 /// Pipeline start (before any optimization): record where the loops are.
 struct TaintprofRecordPass : PassInfoMixin<TaintprofRecordPass> {
@@ -85,6 +90,17 @@ struct TaintprofRecordPass : PassInfoMixin<TaintprofRecordPass> {
     taintprof_record_loops(wrap(&M), OptLevel);
     // Only named metadata was added: no analysis is invalidated.
     return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+/// Pipeline start, every level: time mode's enter/exit calls and loop counters.
+struct TaintprofTimePass : PassInfoMixin<TaintprofTimePass> {
+  std::string Params;
+  explicit TaintprofTimePass(std::string P) : Params(std::move(P)) {}
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    taintprof_time_module(wrap(&M), Params.c_str());
+    return PreservedAnalyses::none();
   }
   static bool isRequired() { return true; }
 };
@@ -136,7 +152,25 @@ extern "C" void taintprof_register_callbacks(PassBuilder *PB) {
         MPM.addPass(TaintprofPass(-1, Params));
         return true;
       });
+  PB->registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        // `taintprof-time[<p1;p2>]`: time mode's pipeline-start pass.
+        if (!Name.consume_front("taintprof-time"))
+          return false;
+        std::string Params = "mode=time";
+        if (!Name.empty()) {
+          if (!Name.consume_front("<") || !Name.consume_back(">"))
+            return false;
+          Params += ";" + Name.str();
+        }
+        MPM.addPass(TaintprofTimePass(Params));
+        return true;
+      });
   PB->registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel L) {
+    // Time mode (a no-op in the other modes): at every level, -O0 included (LLVM 19's
+    // O0 pipeline runs the pipeline-start callbacks too).
+    if (const char *M = std::getenv("TAINTPROF_MODE"); M && std::string(M) == "time")
+      MPM.addPass(TaintprofTimePass(std::string()));
     // Nothing folds loops at -O0: no record, no cost.
     if (L.getSpeedupLevel() > 0)
       MPM.addPass(TaintprofRecordPass(L.getSpeedupLevel()));

@@ -16,14 +16,21 @@ pub enum Mode {
     Off,
     /// Denormal tracing (`docs/internal/denormal-mode.md`, `crate::denormal`).
     Denormal,
+    /// Time measurement for performance models (`docs/time-mode.md`, `crate::time`):
+    /// done at pipeline start; the OptimizerLast pass leaves the module alone.
+    Time,
 }
 
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// `TAINTPROF_MODE`: `taint` (default), `off`, or `denormal`. Pass parameters
-    /// `mode=taint|off|denormal`; the opt pipeline name `taintprof-denormal` is
-    /// `taintprof-taint<mode=denormal>`.
+    /// `TAINTPROF_MODE`: `taint` (default), `off`, `denormal` or `time`. Pass parameters
+    /// `mode=taint|off|denormal|time`; the opt pipeline name `taintprof-denormal` is
+    /// `taintprof-taint<mode=denormal>`, `taintprof-time` runs the time-mode pass.
     pub mode: Mode,
+    /// `TAINTPROF_TIME_SELECT` (time mode): the selection file `taintprof-cc` writes
+    /// from `--tp-prior`/`--tp-filter` (`crate::time::Selection`). Default: none (every
+    /// function with a loop or a call). Pass parameter `select=PATH`.
+    pub time_select: Option<PathBuf>,
     /// `TAINTPROF_ABILIST`: colon-separated extra function-list files, read after the
     /// embedded `rt/abilist.txt`; later entries override earlier ones. Default: none.
     pub abilists: Vec<PathBuf>,
@@ -108,6 +115,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             mode: Mode::Taint,
+            time_select: None,
             abilists: Vec::new(),
             routines: Vec::new(),
             sidecar: None,
@@ -152,9 +160,10 @@ impl Config {
                 "" | "taint" => Mode::Taint,
                 "off" => Mode::Off,
                 "denormal" => Mode::Denormal,
+                "time" => Mode::Time,
                 other => {
                     return Err(format!(
-                        "TAINTPROF_MODE={other:?} is not a mode; use `taint` (default), `off` or `denormal`"
+                        "TAINTPROF_MODE={other:?} is not a mode; use `taint` (default), `off`, `denormal` or `time`"
                     ))
                 }
             };
@@ -174,6 +183,9 @@ impl Config {
                 .collect();
         }
         c.sidecar = get("TAINTPROF_SIDECAR")
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from);
+        c.time_select = get("TAINTPROF_TIME_SELECT")
             .filter(|s| !s.is_empty())
             .map(PathBuf::from);
         c.test_panic_in = get("TAINTPROF_TEST_PANIC_IN").filter(|v| !v.is_empty());
@@ -227,9 +239,13 @@ impl Config {
                 "mode=off" => c.mode = Mode::Off,
                 "mode=taint" => c.mode = Mode::Taint,
                 "mode=denormal" => c.mode = Mode::Denormal,
+                "mode=time" => c.mode = Mode::Time,
+                p if p.starts_with("select=") => {
+                    c.time_select = Some(PathBuf::from(&p["select=".len()..]))
+                }
                 other => {
                     return Err(format!(
-                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, split, no-split, shadow-sr, no-shadow-sr, dn-inline-ops, no-dn-inline-ops, dn-inline-mem, no-dn-inline-mem, dn-cover, no-dn-cover, verbose, mode=taint, mode=off, mode=denormal)"
+                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, split, no-split, shadow-sr, no-shadow-sr, dn-inline-ops, no-dn-inline-ops, dn-inline-mem, no-dn-inline-mem, dn-cover, no-dn-cover, verbose, mode=taint, mode=off, mode=denormal, mode=time, select=PATH)"
                     ))
                 }
             }

@@ -34,6 +34,7 @@
 //! | `ir`            | thin typed helpers over LLVM's C API                                 |
 //! | `ffi`           | the C++ helpers of `shim/plugin.cpp` (what the C API lacks)          |
 //! | `json`          | a minimal JSON writer for the sidecar                               |
+//! | `time`          | time mode: enter/exit calls and loop counts at pipeline start        |
 //!
 //! The C++ shim registers the pass with the new pass manager and provides a few
 //! helpers (PromoteMemToReg, edge and block splitting, global ctors, debug-info
@@ -65,6 +66,7 @@ mod prune;
 mod routines;
 mod sysv;
 mod taint;
+mod time;
 
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_char, c_int, c_void};
@@ -148,6 +150,68 @@ pub unsafe extern "C" fn taintprof_record_loops(
                 ffi::tp_record_erase(m, folded::SRC_LOOPS.as_ptr());
                 ffi::tp_record_erase(m, folded::SRC_CALLS.as_ptr());
             }
+            2
+        }
+    }
+}
+
+/// Called by the shim's pipeline-start time pass (every optimization level, and
+/// `opt -passes=taintprof-time`) for each module: in time mode (`TAINTPROF_MODE=time`
+/// or the parameter `mode=time`) instruments it (`crate::time`); otherwise nothing.
+/// Returns 0, 1 if errors were reported, 2 after an internal panic.
+///
+/// # Safety
+/// `m` must be the live module the pass manager is running on, `params` null or a
+/// NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn taintprof_time_module(
+    m: inkwell::llvm_sys::prelude::LLVMModuleRef,
+    params: *const c_char,
+) -> c_int {
+    let params = if params.is_null() {
+        String::new()
+    } else {
+        // SAFETY: the shim passes a NUL-terminated string it owns for this call.
+        unsafe { CStr::from_ptr(params) }
+            .to_string_lossy()
+            .into_owned()
+    };
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let cfg = config::Config::load(&params)?;
+        if cfg.mode != config::Mode::Time {
+            return Ok(false);
+        }
+        time::run(m, cfg.time_select.as_deref())
+    }));
+    match result {
+        Ok(Ok(changed)) => {
+            if changed {
+                if let Some(v) = module::verify(m) {
+                    emit(
+                        m,
+                        &format!(
+                            "internal error: the time-instrumented module is not valid IR ({}){}",
+                            v.why,
+                            v.dropped_note()
+                        ),
+                        true,
+                    );
+                    return 1;
+                }
+            }
+            0
+        }
+        Ok(Err(e)) => {
+            emit(m, &e, true);
+            1
+        }
+        Err(_) => {
+            let dropped = std::panic::catch_unwind(|| module::after_panic(m)).unwrap_or_default();
+            emit(
+                m,
+                &format!("internal error in time mode{dropped}; compile this file with TAINTPROF_MODE=off"),
+                true,
+            );
             2
         }
     }

@@ -173,7 +173,8 @@ fn instrument(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void, 
         Ok(c) => c,
         Err(e) => return out.errors.push(e),
     };
-    if cfg.mode == Mode::Off {
+    // Time mode instruments at pipeline start (`crate::time`), not here.
+    if cfg.mode == Mode::Off || cfg.mode == Mode::Time {
         return;
     }
     let list = match AbiList::load(&cfg.abilists) {
@@ -212,7 +213,7 @@ fn instrument(m: LLVMModuleRef, opt_level: i32, params: &str, fam: *mut c_void, 
         has_debug: unsafe { ffi::tp_module_has_debug_info(m) } != 0,
     };
     match cfg.mode {
-        Mode::Off => {}
+        Mode::Off | Mode::Time => {}
         Mode::Taint => drive::<TaintMode>(&cx, &fns, out),
         Mode::Denormal => drive::<DenormalMode>(&cx, &fns, out),
     }

@@ -88,6 +88,7 @@ pub mod merge;
 pub mod ranks;
 #[cfg(feature = "std")]
 pub mod read;
+pub mod time;
 pub mod write;
 
 pub use format::*;

@@ -85,6 +85,7 @@ pub unsafe fn start(argc: c_int, argv: *const *const c_char, envp: *const *const
     // NULL-terminated after argc entries).
     unsafe { stack::before_reserve(if argc > 0 { argv } else { core::ptr::null() }, envp) };
     shadow::reserve_or_die();
+    crate::time::at_start();
     crate::denormal::fpenv::at_start();
     if options::verbose() {
         crate::diag!(

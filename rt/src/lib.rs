@@ -179,6 +179,7 @@ pub mod split;
 pub mod stack;
 #[cfg(test)]
 mod test_descriptors;
+pub mod time;
 pub mod wrappers;
 
 /// Version of this runtime, written into every report.

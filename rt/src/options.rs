@@ -26,6 +26,12 @@
 //! | `TAINTPROF_SNAPSHOT_MEMORY` | `256` | MiB of memory snapshots may use (up to 2 × 256 × 256 cells of 4 bytes per array per snapshot); further snapshots are skipped (the report warns), the exit snapshot is always taken. |
 //! | `TAINTPROF_ALL_SITES` | `0` | `1`: list every instrumented FP site in the report's `sites`, also those that never saw a denormal (by default only sites with denormal events are listed). |
 //!
+//! Time mode (programs built with `--tp-mode=time`) only:
+//!
+//! | variable | default | meaning |
+//! |---|---|---|
+//! | `TAINTPROF_TIME_NODES` | `65536` | Calling-context nodes (and loop counts) each thread can hold (`crate::time`); contexts beyond are not timed and the record counts them. |
+//!
 //! Boolean values: `1`, `true`, `yes`, `on` (any case) are true; `0`, `false`, `no`,
 //! `off` and the empty string are false; anything else keeps the default and prints a
 //! warning. `TAINTPROF_ABILIST` is read by the compiler pass, not by the runtime.
@@ -50,6 +56,7 @@ static HANDLE_SIGNALS: AtomicBool = AtomicBool::new(true);
 static VERBOSE: AtomicBool = AtomicBool::new(false);
 static SNAPSHOT_OPS: AtomicU64 = AtomicU64::new(0);
 static MAX_CONTEXTS: AtomicU64 = AtomicU64::new(32);
+static TIME_NODES: AtomicU64 = AtomicU64::new(1 << 16);
 static SNAPSHOT_MEMORY: AtomicU64 = AtomicU64::new(256);
 static ALL_SITES: AtomicBool = AtomicBool::new(false);
 static CONTROL_SPLIT: AtomicBool = AtomicBool::new(true);
@@ -97,6 +104,11 @@ pub fn max_contexts() -> usize {
         0 => usize::MAX,
         n => usize::try_from(n).unwrap_or(usize::MAX),
     }
+}
+
+/// `TAINTPROF_TIME_NODES` (time mode: nodes per thread, at least 16, at most 2^28).
+pub fn time_nodes() -> usize {
+    TIME_NODES.load(Relaxed).clamp(16, 1 << 28) as usize
 }
 
 /// `TAINTPROF_SNAPSHOT_OPS` (millions of FP operations between snapshots; 0 = off).
@@ -190,6 +202,7 @@ pub unsafe fn init(envp: *const *const libc::c_char) {
         bool_knob(envp, "TAINTPROF_HANDLE_SIGNALS", &HANDLE_SIGNALS);
         bool_knob(envp, "TAINTPROF_VERBOSE", &VERBOSE);
         u64_knob(envp, "TAINTPROF_MAX_CONTEXTS", &MAX_CONTEXTS);
+        u64_knob(envp, "TAINTPROF_TIME_NODES", &TIME_NODES);
         u64_knob(envp, "TAINTPROF_UNLIMITED_STACK_MIB", &UNLIMITED_STACK_MIB);
         u64_knob(envp, "TAINTPROF_SNAPSHOT_OPS", &SNAPSHOT_OPS);
         u64_knob(envp, "TAINTPROF_SNAPSHOT_MEMORY", &SNAPSHOT_MEMORY);

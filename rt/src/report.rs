@@ -200,11 +200,15 @@ pub(crate) fn monotonic_secs() -> f64 {
 
 /// Announces a report that will take a while to write; returns the start time if so.
 fn announce_writing() -> Option<f64> {
-    if crate::denormal::mode::report_is_denormal() {
+    let time = crate::time::active() && modules::count() == 0;
+    if time || crate::denormal::mode::report_is_denormal() {
         if !options::verbose() {
             return None;
         }
-        crate::diag!("writing the denormal record");
+        crate::diag!(
+            "writing the {} record",
+            if time { "time" } else { "denormal" }
+        );
         return Some(monotonic_secs());
     }
     let contexts = context::context_count();
@@ -363,6 +367,8 @@ struct Written {
     secs: Option<f64>,
     /// The file is the denormal record (denormal mode); else the raw run record.
     denormal: bool,
+    /// The file is the time record (time mode).
+    time: bool,
 }
 
 /// Writes this process's output for `exit` into `path`: in taint mode the raw run
@@ -372,6 +378,18 @@ struct Written {
 /// `timed`: measure it (the message shows the time).
 fn write_outputs(exit: Exit, timed: bool, path: &mut StackBuf<4096>) -> Written {
     let t0 = timed.then(monotonic_secs);
+    // Time mode: only time-mode modules registered (a program is built in one mode).
+    if crate::time::active() && modules::count() == 0 {
+        WRITING_RECORD.store(true, SeqCst);
+        let result = write_time_record(exit, path);
+        WRITING_RECORD.store(false, SeqCst);
+        return Written {
+            result,
+            secs: t0.map(|a| monotonic_secs() - a),
+            denormal: false,
+            time: true,
+        };
+    }
     if crate::denormal::mode::report_is_denormal() {
         final_snapshot(exit);
         WRITING_RECORD.store(true, SeqCst);
@@ -381,6 +399,7 @@ fn write_outputs(exit: Exit, timed: bool, path: &mut StackBuf<4096>) -> Written 
             result,
             secs: t0.map(|a| monotonic_secs() - a),
             denormal: true,
+            time: false,
         };
     }
     crate::inflight::snapshot();
@@ -392,7 +411,26 @@ fn write_outputs(exit: Exit, timed: bool, path: &mut StackBuf<4096>) -> Written 
         result,
         secs: t0.map(|a| monotonic_secs() - a),
         denormal: false,
+        time: false,
     }
+}
+
+/// Writes the time record (`<prog>[.rank<R>].<pid>.taintprof-time.rec`,
+/// [`crate::time::record`]) for `exit`, atomically. The number of bytes, or Err(errno).
+fn write_time_record(exit: Exit, path_out: &mut StackBuf<4096>) -> Result<u64, i32> {
+    let prog = ProgramId::get();
+    let pid = getpid();
+    crate::record::output_path(&prog, pid, exit, "taintprof-time.rec", path_out)?;
+    write_atomic(path_out.as_bytes(), Durability::Rename, |sink| {
+        let inp = crate::time::record::Inputs {
+            name: prog.name(),
+            path: prog.path.as_bytes(),
+            argv: init::argv(),
+            pid,
+            exit,
+        };
+        crate::time::record::write_record(&inp, DnFileOut(sink));
+    })
 }
 
 /// The record is being written (what a crash of the writer loses).
@@ -437,7 +475,9 @@ fn what(_: &Written) -> &'static str {
 struct ReadHint<'a>(&'a Written);
 impl core::fmt::Display for ReadHint<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        if self.0.denormal {
+        if self.0.time {
+            f.write_str(" (`taintprof run` shows it)")
+        } else if self.0.denormal {
             f.write_str(" (`taintprof denormals` reads it)")
         } else {
             f.write_str(" (`taintprof report` reads it)")

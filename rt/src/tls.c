@@ -71,3 +71,5 @@ uint64_t *__tpd_tls_ret_tag(void) { return &__tpd_ret_tag_tls; }
 #define TP_TLS_INTERNAL __attribute__((tls_model("initial-exec"), visibility("hidden"))) __thread
 TP_TLS_INTERNAL void *__tp_thread_state_tls;
 TP_TLS_INTERNAL void *__tpd_thread_state_tls;
+/* Time mode: this thread's TimeThread (rt/src/time/mod.rs). */
+TP_TLS_INTERNAL void *__tp_time_tls;

@@ -268,8 +268,12 @@ fn exit_with_status_writes_one_report() {
     assert_eq!(
         compute["contexts"],
         serde_json::json!([{"path": [{"function": "main", "file": "fake_instrumented.c", "line": 210}],
+                            "callpath": "main->compute",
                             "inclusive_params": ["n"], "volume": "n",
-                            "volume_terms": [[{"params": ["n"], "power": 1}]]}])
+                            "volume_terms": [[{"params": ["n"], "power": 1}]],
+                            "calls_volume": "1", "calls_volume_terms": [[]],
+                            "total_volume": "n",
+                            "total_volume_terms": [[{"params": ["n"], "power": 1}]]}])
     );
     let main = function(&v, "main");
     assert_eq!(main["volume"], "n");

@@ -500,18 +500,33 @@ fn matmul_volumes_pairs_and_contexts() {
         create["contexts"],
         json!([
             {"path": [{"function": "main", "file": "app.c", "line": 38}],
+             "callpath": "main->create",
              "inclusive_params": ["m", "k"], "volume": "m*k",
-             "volume_terms": [[{"params": ["m"], "power": 1}, {"params": ["k"], "power": 1}]]},
+             "volume_terms": [[{"params": ["m"], "power": 1}, {"params": ["k"], "power": 1}]],
+             "calls_volume": "1", "calls_volume_terms": [[]], "total_volume": "m*k",
+             "total_volume_terms": [[{"params": ["m"], "power": 1}, {"params": ["k"], "power": 1}]]},
             {"path": [{"function": "main", "file": "app.c", "line": 39}],
+             "callpath": "main->create",
              "inclusive_params": ["n", "k"], "volume": "n*k",
-             "volume_terms": [[{"params": ["n"], "power": 1}, {"params": ["k"], "power": 1}]]}
+             "volume_terms": [[{"params": ["n"], "power": 1}, {"params": ["k"], "power": 1}]],
+             "calls_volume": "1", "calls_volume_terms": [[]], "total_volume": "n*k",
+             "total_volume_terms": [[{"params": ["n"], "power": 1}, {"params": ["k"], "power": 1}]]}
         ])
     );
     assert_eq!(
         main["contexts"],
-        json!([{"path": [], "inclusive_params": ["m", "n", "k"],
+        json!([{"path": [], "callpath": "main", "inclusive_params": ["m", "n", "k"],
         "volume": "m*n*k + m*k + n*k + (m,n)",
         "volume_terms": [
+            [{"params": ["m"], "power": 1}, {"params": ["n"], "power": 1},
+             {"params": ["k"], "power": 1}],
+            [{"params": ["m"], "power": 1}, {"params": ["k"], "power": 1}],
+            [{"params": ["n"], "power": 1}, {"params": ["k"], "power": 1}],
+            [{"params": ["m", "n"], "power": 1}],
+        ],
+        "calls_volume": "1", "calls_volume_terms": [[]],
+        "total_volume": "m*n*k + m*k + n*k + (m,n)",
+        "total_volume_terms": [
             [{"params": ["m"], "power": 1}, {"params": ["n"], "power": 1},
              {"params": ["k"], "power": 1}],
             [{"params": ["m"], "power": 1}, {"params": ["k"], "power": 1}],
@@ -1051,7 +1066,20 @@ fn json_shape_follows_the_schema() {
         for c in f["contexts"].as_array().unwrap() {
             let mut k = keys(c);
             k.sort();
-            assert_eq!(k, ["inclusive_params", "path", "volume", "volume_terms"]);
+            assert_eq!(
+                k,
+                [
+                    "callpath",
+                    "calls_volume",
+                    "calls_volume_terms",
+                    "inclusive_params",
+                    "path",
+                    "total_volume",
+                    "total_volume_terms",
+                    "volume",
+                    "volume_terms"
+                ]
+            );
         }
         assert_eq!(
             f["constant"],
