@@ -12,8 +12,10 @@
 //! (`matched_by: "name"`). Without a match the series is modeled as a black box.
 //!
 //! The prior of metric `visits` is the context's `calls_volume_terms` (how often the
-//! context is entered); of `time`, `iterations` and any other metric its
-//! `total_volume_terms` (calls × the per-call volume: what a measured call path sums).
+//! context is entered); of `iterations` (time mode counts the loops of the path's own
+//! function) the calls volume times the function's `exclusive_volume_terms`; of `time`
+//! and any other metric its `total_volume_terms` (calls × the per-call volume: what a
+//! measured call path sums).
 //! Parameters of the prior that the measurements do not have were held fixed by the
 //! experiment: they are dropped from the prior (and named).
 
@@ -49,6 +51,8 @@ pub struct Function {
     pub constant: bool,
     pub inclusive_params: Vec<String>,
     pub volume: Terms,
+    /// `exclusive_volume_terms`: the function's own loops, per call.
+    pub exclusive: Terms,
     pub contexts: Vec<Context>,
     pub branches: Vec<Branch>,
 }
@@ -148,6 +152,10 @@ impl TaintReport {
                 constant: f.get("constant").and_then(Value::as_bool).unwrap_or(false),
                 inclusive_params: strings(f.get("inclusive_params").unwrap_or(&Value::Null)),
                 volume: f.get("volume_terms").and_then(terms_of).unwrap_or_default(),
+                exclusive: f
+                    .get("exclusive_volume_terms")
+                    .and_then(terms_of)
+                    .unwrap_or_default(),
                 contexts,
                 branches,
             });
@@ -332,6 +340,28 @@ pub fn find<'a>(report: &'a TaintReport, callpath: &str) -> Option<Match<'a>> {
     })
 }
 
+/// The product of two volumes (each a sum of terms; `[[]]` or `[]` is 1): every pair of
+/// terms multiplied, equal factors' powers added.
+fn times(a: &Terms, b: &Terms) -> Terms {
+    let one: Terms = vec![vec![]];
+    let a = if a.is_empty() { &one } else { a };
+    let b = if b.is_empty() { &one } else { b };
+    let mut out: Vec<Vec<(Vec<String>, u32)>> = Vec::new();
+    for x in a {
+        for y in b {
+            let mut t: Vec<(Vec<String>, u32)> = normalized(x);
+            for (ps, k) in normalized(y) {
+                match t.iter_mut().find(|(q, _)| *q == ps) {
+                    Some((_, e)) => *e += k,
+                    None => t.push((ps, k)),
+                }
+            }
+            out.push(normalized(&t));
+        }
+    }
+    union(std::iter::once(out))
+}
+
 /// The prior of `metric` from a match, over the `measured` parameters, with the
 /// parameters held fixed (in the prior, not measured). `None`: the report has no volume
 /// for this metric.
@@ -339,6 +369,10 @@ pub fn prior_for(m: &Match, metric: &str, measured: &[String]) -> Option<(Prior,
     let visits = metric == "visits";
     let terms = if visits {
         m.calls.clone()?
+    } else if metric == "iterations" {
+        // A call path's own loops only (time mode counts the loops of the path's last
+        // function): calls x the function's exclusive volume.
+        times(m.calls.as_ref()?, &m.function.exclusive)
     } else {
         m.total.clone()?
     };
@@ -348,7 +382,7 @@ pub fn prior_for(m: &Match, metric: &str, measured: &[String]) -> Option<(Prior,
             push_unique(&mut params, ps);
         }
     }
-    if !visits {
+    if !visits && metric != "iterations" {
         push_unique(&mut params, &m.inclusive_params);
     }
     let held: Vec<String> = params
@@ -428,6 +462,7 @@ mod tests {
        "contexts": [{"path": [], "inclusive_params": ["n", "q"]}], "branches": []},
       {"name": "ns::work(int)", "linkage": "_ZN2ns4workEi", "constant": false,
        "inclusive_params": ["n"], "volume_terms": [[{"params": ["n"], "power": 2}]],
+       "exclusive_volume_terms": [[{"params": ["n"], "power": 1}]],
        "contexts": [
          {"callpath": "main->ns::work(int)", "path": [{"function": "main"}], "inclusive_params": ["n"],
           "calls_volume_terms": [[{"params": ["q"], "power": 1}]],
@@ -458,6 +493,10 @@ mod tests {
         let (p, _) = prior_for(&m, "visits", &measured).unwrap();
         assert_eq!(volume_text(&p.volume_terms), "q");
         assert_eq!(p.params, vec!["q"]);
+        // Loop counts are the function's own loops: calls x its exclusive volume.
+        let (p, _) = prior_for(&m, "iterations", &measured).unwrap();
+        assert_eq!(volume_text(&p.volume_terms), "n*q");
+        assert_eq!(p.params, vec!["n", "q"]);
 
         // By name, also without the argument list: the union of the contexts.
         let m = find(&r, "main->h->ns::work").unwrap();
