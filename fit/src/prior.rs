@@ -17,7 +17,10 @@
 //!   to measure): backward elimination, each time the term whose extra-sum-of-squares
 //!   F-test against the pure error of the repetitions (`crate::fit::term_p`) is least
 //!   significant, while its p-value is at least [`ALPHA_TERM`]. Without repetitions no
-//!   term is dropped.
+//!   term is dropped, and the last term never is: the taint found loops whose trip
+//!   counts grow with its parameters, so the cost does too, however little; a model
+//!   without it would be the constant the taint rules out (noisy repetitions, a run
+//!   preempted, made `init`'s only term look insignificant on a loaded machine).
 //! - `contradicts_prior`: for each parameter `q` the prior excludes, the points that
 //!   differ only in `q` form groups; a one-way analysis of variance on relative values
 //!   compares the spread of the point means inside the groups with the spread between
@@ -231,7 +234,7 @@ pub fn with_prior(m: &Measurements, prior: &Prior) -> Result<FitResult, Error> {
 /// was dropped.
 fn drop_insignificant(data: &Data, terms: &mut Vec<Vec<Unit>>) -> bool {
     let mut dropped = false;
-    while !terms.is_empty() {
+    while terms.len() > 1 {
         let Some(full) = fit(data, &shapes(terms), None) else {
             break;
         };
@@ -490,6 +493,15 @@ mod tests {
         }
         let r = with_prior(&m, &p).unwrap();
         assert_eq!(r.model.terms.len(), 2);
+        // The last term stays, however noisy: the taint rules the constant out.
+        let p = prior(&["n"], &[&[(&["n"], 2)]]);
+        let mut m = grid(|_, _| 5.0);
+        for (k, pt) in m.points.iter_mut().enumerate() {
+            pt.reps = vec![4.0 + (k % 3) as f64, 6.0, 5.0 - (k % 2) as f64];
+        }
+        let r = with_prior(&m, &p).unwrap();
+        assert_eq!(r.model.terms.len(), 1, "{}", r.model.display(&m.params));
+        assert_eq!(r.model.params(), vec![0]);
     }
 
     #[test]

@@ -37,6 +37,9 @@ fn run_ok(cmd: &mut Command) -> String {
 struct Models {
     models: Vec<Value>,
     table: String,
+    /// The experiment's directory and the prior.
+    exp: PathBuf,
+    prior: PathBuf,
 }
 
 impl Models {
@@ -145,6 +148,8 @@ fn pipeline(
     Models {
         models: doc["models"].as_array().unwrap().clone(),
         table,
+        exp,
+        prior,
     }
 }
 
@@ -216,6 +221,52 @@ fn check_heat(m: &Models, opt: &str) {
     assert!(m.table.contains("main->step"), "{}", m.table);
 }
 
+/// The time records of every run, read directly by `taintprof model` (each record a
+/// run, its coordinates the registered values), give the same models of the exact
+/// counts as the experiment's measurements.json.
+fn same_models_from_the_time_records(m: &Models, opt: &str) {
+    let mut records = Vec::new();
+    for point in std::fs::read_dir(m.exp.join("runs")).unwrap().flatten() {
+        for rep in std::fs::read_dir(point.path()).unwrap().flatten() {
+            for f in std::fs::read_dir(rep.path()).unwrap().flatten() {
+                if taintprof_model::time::is_time_record(&f.path()) {
+                    records.push(f.path());
+                }
+            }
+        }
+    }
+    assert_eq!(records.len(), 29 * 3, "[{opt}] one record per run");
+    let json = m.exp.join("from-records.json");
+    run_ok(
+        Command::new(taintprof())
+            .arg("model")
+            .arg("--prior")
+            .arg(&m.prior)
+            .arg("--json")
+            .arg(&json)
+            .arg("--predict")
+            .arg("n=256,steps=64,probes=5")
+            .args(&records),
+    );
+    let doc: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let direct = Models {
+        models: doc["models"].as_array().unwrap().clone(),
+        table: String::new(),
+        exp: m.exp.clone(),
+        prior: m.prior.clone(),
+    };
+    for path in ["main", "main->step", "main->init"] {
+        for metric in ["visits", "iterations"] {
+            let (a, b) = (m.get(path, metric), direct.get(path, metric));
+            assert_eq!(structure(a), structure(b), "[{opt}] {path} {metric}");
+            assert!(
+                (prediction(a) - prediction(b)).abs() <= 1e-6 * prediction(a).abs().max(1.0),
+                "[{opt}] {path} {metric}: {a} vs {b}"
+            );
+        }
+    }
+}
+
 #[test]
 fn heat_experiment_and_models_at_o0_and_o2() {
     let mut exact = Vec::new();
@@ -234,6 +285,7 @@ fn heat_experiment_and_models_at_o0_and_o2() {
             "n=256,steps=64,probes=5",
         );
         check_heat(&m, opt);
+        same_models_from_the_time_records(&m, opt);
         exact.push(
             ["main->step", "main->init", "main"]
                 .iter()
