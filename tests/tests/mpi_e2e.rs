@@ -59,6 +59,11 @@ fn on_path(prog: &str) -> bool {
 
 /// Builds `src` (in tests/programs) with `mpi`'s compiler wrapper over taintprof-cc.
 fn build(mpi: &Mpi, src: &str, opt: &str) -> (PathBuf, PathBuf) {
+    build_with(mpi, src, opt, &[])
+}
+
+/// [`build`] with more flags for the wrapper (`--tp-mode=time`).
+fn build_with(mpi: &Mpi, src: &str, opt: &str, flags: &[&str]) -> (PathBuf, PathBuf) {
     let cxx = src.ends_with(".cpp");
     let (cc, var, wrapper) = if cxx {
         (mpi.cxx, mpi.cxx_var, "taintprof-c++")
@@ -88,6 +93,7 @@ fn build(mpi: &Mpi, src: &str, opt: &str) -> (PathBuf, PathBuf) {
             workspace_root().join("target/e2e/mpi-cache"),
         )
         .arg(opt)
+        .args(flags)
         .arg(programs_dir().join(src))
         .arg("-o")
         .arg(&exe)
@@ -106,6 +112,11 @@ fn build(mpi: &Mpi, src: &str, opt: &str) -> (PathBuf, PathBuf) {
 
 /// Runs `exe` on `RANKS` processes; the records the ranks wrote.
 fn run(mpi: &Mpi, exe: &Path, dir: &Path, args: &[&str]) -> Vec<PathBuf> {
+    run_records(mpi, exe, dir, args, ".taintprof.rec")
+}
+
+/// Runs `exe` on [`RANKS`] ranks; the records whose names end in `suffix`, one per rank.
+fn run_records(mpi: &Mpi, exe: &Path, dir: &Path, args: &[&str], suffix: &str) -> Vec<PathBuf> {
     let out_dir = dir.join("out");
     std::fs::create_dir_all(&out_dir).unwrap();
     let out = Command::new(mpi.run)
@@ -132,7 +143,7 @@ fn run(mpi: &Mpi, exe: &Path, dir: &Path, args: &[&str]) -> Vec<PathBuf> {
     let mut recs: Vec<PathBuf> = std::fs::read_dir(&out_dir)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_string_lossy().ends_with(".taintprof.rec"))
+        .filter(|p| p.to_string_lossy().ends_with(suffix))
         .collect();
     recs.sort();
     assert_eq!(
@@ -503,4 +514,56 @@ fn one_sided_put_get_accumulate() {
             r.assert_loop("main", "@lock", &["k"]);
         }
     }
+}
+
+/// Time mode under MPI: one time record per rank, read back as one run (the ranks
+/// averaged), with the implicit `p` among the parameters and the call path's visits
+/// those of every rank; -O0 and -O2 alike.
+fn time_mode(mpi: &Mpi) {
+    for opt in ["-O0", "-O2"] {
+        let (exe, dir) = build_with(mpi, "mpi_halo.c", opt, &["--tp-mode=time"]);
+        let recs = run_records(mpi, &exe, &dir, &["64", "5", "3"], ".taintprof-time.rec");
+        for (r, f) in recs.iter().enumerate() {
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(name.starts_with(&format!("mpi_halo.rank{r}.")), "{name}");
+        }
+        let p = taintprof_model::time::profile_of_files(&recs).unwrap();
+        assert_eq!(p.ranks, RANKS as u32, "[{} {opt}]", mpi.name);
+        let value = |k: &str| p.params.iter().find(|(n, _)| n == k).map(|(_, v)| *v);
+        assert_eq!(
+            value("p"),
+            Some(RANKS as f64),
+            "[{} {opt}] {:?}",
+            mpi.name,
+            p.params
+        );
+        assert_eq!(
+            value("n"),
+            Some(64.0),
+            "[{} {opt}] {:?}",
+            mpi.name,
+            p.params
+        );
+        let work = p
+            .regions
+            .iter()
+            .find(|r| r.callpath == "main->elem_work")
+            .unwrap_or_else(|| panic!("[{} {opt}] {:#?}", mpi.name, p.regions));
+        assert_eq!(
+            work.visits, 5.0,
+            "[{} {opt}] iters calls on every rank",
+            mpi.name
+        );
+        assert!(work.inclusive_seconds >= 0.0);
+    }
+}
+
+#[test]
+fn open_mpi_time_mode_one_record_per_rank_merged() {
+    time_mode(&OPEN_MPI);
+}
+
+#[test]
+fn mpich_time_mode_one_record_per_rank_merged() {
+    time_mode(&MPICH);
 }
