@@ -36,12 +36,31 @@
 # floating-point arrays; the wrappers then add full -g unless you chose a -g level):
 #   -DTAINTPROF_MODE=denormal
 # then `taintprof run -- build/<program>` and `taintprof denormals <report> --html DIR`.
+#
+# Time mode (per call path visits, times and tainted loops' counts, for `taintprof
+# experiment` and `taintprof model`), selected by a taint report of the program:
+#   -DTAINTPROF_MODE=time -DTAINTPROF_PRIOR=/abs/path/app.4242.taintprof.json
 
-list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES TAINTPROF_MODE TAINTPROF_ROOT)
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES TAINTPROF_MODE TAINTPROF_PRIOR TAINTPROF_ROOT)
 if(DEFINED TAINTPROF_MODE AND NOT TAINTPROF_MODE STREQUAL "")
-  if(NOT TAINTPROF_MODE MATCHES "^(taint|denormal)$")
+  if(NOT TAINTPROF_MODE MATCHES "^(taint|denormal|time)$")
     message(FATAL_ERROR
-      "taintprof-toolchain.cmake: TAINTPROF_MODE must be taint or denormal (got '${TAINTPROF_MODE}')")
+      "taintprof-toolchain.cmake: TAINTPROF_MODE must be taint, denormal or time (got '${TAINTPROF_MODE}')")
+  endif()
+  if(DEFINED TAINTPROF_PRIOR AND NOT TAINTPROF_PRIOR STREQUAL "")
+    if(NOT TAINTPROF_MODE STREQUAL "time")
+      message(FATAL_ERROR
+        "taintprof-toolchain.cmake: TAINTPROF_PRIOR selects what TAINTPROF_MODE=time measures")
+    endif()
+    if(NOT EXISTS "${TAINTPROF_PRIOR}")
+      message(FATAL_ERROR
+        "taintprof-toolchain.cmake: TAINTPROF_PRIOR ${TAINTPROF_PRIOR} does not exist")
+    endif()
+    foreach(_tp_lang C CXX)
+      if(NOT CMAKE_${_tp_lang}_FLAGS_INIT MATCHES "--tp-prior=")
+        string(APPEND CMAKE_${_tp_lang}_FLAGS_INIT " --tp-prior=${TAINTPROF_PRIOR}")
+      endif()
+    endforeach()
   endif()
   # CMake reads a toolchain file more than once: add the flag once.
   if(NOT CMAKE_C_FLAGS_INIT MATCHES "--tp-mode=")

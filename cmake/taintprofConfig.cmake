@@ -9,8 +9,9 @@
 #   add_executable(app main.c)
 #   taintprof_instrument(app)                  # taint mode (the default)
 #   taintprof_instrument(solver MODE denormal) # denormal mode
+#   taintprof_instrument(app MODE time PRIOR ${CMAKE_SOURCE_DIR}/app.4242.taintprof.json)
 #
-# taintprof_instrument(<target> [MODE taint|denormal|time])
+# taintprof_instrument(<target> [MODE taint|denormal|time] [PRIOR <report>])
 #
 #   Builds <target> with the taintprof wrappers: its compiles and its link run
 #   taintprof-cc (C) or taintprof-c++ (C++) in place of the project's compiler, with the
@@ -27,7 +28,12 @@
 #                  `taintprof report`); the default.
 #   MODE denormal  where denormal floating-point values are created and flow
 #                  (`taintprof denormals`); the wrappers' --tp-mode=denormal.
-#   MODE time      not available in this version: an error.
+#   MODE time      per call path visits, times and the tainted loops' counts, for
+#                  performance models (`taintprof experiment`, `taintprof model`); the
+#                  wrappers' --tp-mode=time. PRIOR <report> (a taint report of the same
+#                  program, an absolute path or relative to the current source
+#                  directory) selects what is measured (--tp-prior); without it every
+#                  function with a loop or a call is (docs/time-mode.md).
 #
 #   It sets the target's C/CXX_COMPILER_LAUNCHER and C/CXX_LINKER_LAUNCHER properties
 #   (CMake 3.21 or newer, Makefile and Ninja generators), replacing a launcher the target
@@ -110,11 +116,11 @@ if(NOT TARGET taintprof::headers)
 endif()
 
 function(taintprof_instrument target)
-  cmake_parse_arguments(PARSE_ARGV 1 _tp "" "MODE" "")
+  cmake_parse_arguments(PARSE_ARGV 1 _tp "" "MODE;PRIOR" "")
   if(_tp_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR
       "taintprof_instrument(${target}): unexpected arguments '${_tp_UNPARSED_ARGUMENTS}'. "
-      "Usage: taintprof_instrument(<target> [MODE taint|denormal|time])")
+      "Usage: taintprof_instrument(<target> [MODE taint|denormal|time] [PRIOR <report>])")
   endif()
   if(NOT TARGET "${target}")
     message(FATAL_ERROR "taintprof_instrument(${target}): no target named '${target}'")
@@ -133,19 +139,38 @@ function(taintprof_instrument target)
   endif()
 
   if("MODE" IN_LIST _tp_KEYWORDS_MISSING_VALUES)
-    message(FATAL_ERROR "taintprof_instrument(${target}): MODE needs a value: taint or denormal")
+    message(FATAL_ERROR "taintprof_instrument(${target}): MODE needs a value: taint, denormal or time")
   endif()
   set(_tp_mode "${_tp_MODE}")
   if(_tp_mode STREQUAL "")
     set(_tp_mode taint)
   endif()
-  if(_tp_mode STREQUAL "time")
-    message(FATAL_ERROR
-      "taintprof_instrument(${target} MODE time): the time mode is not available in this "
-      "version of taintprof; the pass implements MODE taint (the default) and MODE denormal.")
-  elseif(NOT _tp_mode MATCHES "^(taint|denormal)$")
+  if(NOT _tp_mode MATCHES "^(taint|denormal|time)$")
     message(FATAL_ERROR
       "taintprof_instrument(${target}): MODE must be taint, denormal or time (got '${_tp_mode}')")
+  endif()
+  set(_tp_flags "--tp-mode=${_tp_mode}")
+  if("PRIOR" IN_LIST _tp_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "taintprof_instrument(${target}): PRIOR needs a taint report")
+  endif()
+  if(DEFINED _tp_PRIOR)
+    if(NOT _tp_mode STREQUAL "time")
+      message(FATAL_ERROR
+        "taintprof_instrument(${target}): PRIOR selects what MODE time measures; "
+        "it does not go with MODE ${_tp_mode}")
+    endif()
+    get_filename_component(_tp_prior "${_tp_PRIOR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${_tp_prior}")
+      message(FATAL_ERROR
+        "taintprof_instrument(${target}): PRIOR ${_tp_prior} does not exist: run the "
+        "program built in MODE taint with `taintprof run` first; it writes the report")
+    endif()
+    if(_tp_prior MATCHES "[ \t]")
+      message(FATAL_ERROR
+        "taintprof_instrument(${target}): PRIOR ${_tp_prior} has a blank in its path, which "
+        "the compiler launcher cannot pass on; copy the report to a path without one")
+    endif()
+    list(APPEND _tp_flags "--tp-prior=${_tp_prior}")
   endif()
 
   foreach(_tp_lang C CXX)
@@ -161,10 +186,11 @@ function(taintprof_instrument target)
   get_property(_tp_launcher GLOBAL PROPERTY _TAINTPROF_LAUNCHER)
   get_property(_tp_cc GLOBAL PROPERTY _TAINTPROF_C_COMPILER)
   get_property(_tp_cxx GLOBAL PROPERTY _TAINTPROF_CXX_COMPILER)
-  # The launcher runs `<wrapper> --tp-mode=<mode> <arguments>` in place of
-  # `<project compiler> <arguments>`; sh runs it, so its permissions do not matter.
-  set(_tp_c "/bin/sh;${_tp_launcher};${_tp_cc};--tp-mode=${_tp_mode};--")
-  set(_tp_cx "/bin/sh;${_tp_launcher};${_tp_cxx};--tp-mode=${_tp_mode};--")
+  # The launcher runs `<wrapper> --tp-mode=<mode> [--tp-prior=<report>] <arguments>` in
+  # place of `<project compiler> <arguments>`; sh runs it, so its permissions do not
+  # matter.
+  set(_tp_c "/bin/sh;${_tp_launcher};${_tp_cc};${_tp_flags};--")
+  set(_tp_cx "/bin/sh;${_tp_launcher};${_tp_cxx};${_tp_flags};--")
   set_target_properties("${target}" PROPERTIES
     C_COMPILER_LAUNCHER "${_tp_c}"
     C_LINKER_LAUNCHER "${_tp_c}"

@@ -3,6 +3,46 @@
 //! Widths count characters, not bytes, so `—` and `→` line up. Trailing spaces are
 //! trimmed from every line.
 
+/// A call path (`main->solve->sweep`) as the text reports show it: each function by
+/// [`shown_name`], a C++ parameter list still long after that shown as `(…)`, and at most
+/// [`shown_name`]'s 100 characters in all: the functions in the middle elided
+/// (`main->…->sweep`). The JSON keeps every call path whole.
+pub fn shown_callpath(path: &str) -> String {
+    const MAX: usize = 100;
+    let parts: Vec<String> = path
+        .split("->")
+        .map(|f| {
+            let f = shown_name(f);
+            if f.chars().count() > 40 && f.ends_with(')') {
+                if let Some(open) = f.find('(') {
+                    return format!("{}(…)", &f[..open]);
+                }
+            }
+            f
+        })
+        .collect();
+    let all = parts.join("->");
+    if all.chars().count() <= MAX || parts.len() <= 2 {
+        return all;
+    }
+    // The root and as many of the innermost functions as fit.
+    let mut tail: Vec<&str> = Vec::new();
+    let mut len = parts[0].chars().count() + "->…".chars().count();
+    for p in parts[1..].iter().rev() {
+        let w = p.chars().count() + 2;
+        if !tail.is_empty() && len + w > MAX {
+            break;
+        }
+        len += w;
+        tail.push(p);
+    }
+    tail.reverse();
+    if tail.len() == parts.len() - 1 {
+        return all;
+    }
+    format!("{}->…->{}", parts[0], tail.join("->"))
+}
+
 /// A function name as the text reports show it. C++ names longer than 60 characters
 /// lose the insides of their template arguments (`std::vector<…>::push_back(mu::Parser
 /// const&)`), and what is still longer than 100 is cut: one instantiation's name made
@@ -146,6 +186,22 @@ pub fn width(s: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn call_paths_are_shortened_for_people() {
+        assert_eq!(shown_callpath("main->solve->sweep"), "main->solve->sweep");
+        let ctor = "std::vector<double, std::allocator<double>>::vector(unsigned long, double const&, std::allocator<double> const&)";
+        let fill = "std::vector<double, std::allocator<double>>::_M_fill_initialize(unsigned long, double const&)";
+        let deep = format!("main->{ctor}->{fill}->{fill}->{fill}->leaf(int)");
+        let shown = shown_callpath(&deep);
+        assert!(shown.chars().count() <= 100, "{shown}");
+        assert!(shown.starts_with("main->…->"), "{shown}");
+        assert!(shown.ends_with("->leaf(int)"), "{shown}");
+        assert_eq!(
+            shown_callpath(&format!("main->{ctor}")),
+            "main->std::vector<…>::vector(…)"
+        );
+    }
 
     #[test]
     fn aligns_columns_and_trims() {

@@ -217,7 +217,7 @@ pub fn render_short(p: &taintprof_model::time::TimeProfile, shown: usize) -> Str
     ]);
     for r in regions.iter().take(shown) {
         t.row([
-            r.callpath.clone(),
+            crate::table::shown_callpath(&r.callpath),
             format!("{}", r.visits),
             format!("{:.6}", r.inclusive_seconds),
             format!("{:.6}", r.exclusive_seconds),

@@ -290,14 +290,64 @@ fn denormal_and_time_modes() {
         "a denormal-mode build writes one denormal record (and its report is made from it): {files:?}"
     );
 
-    let out = configure(&tmp.join("build-time"), &["-DAPP_MODE=time"]);
-    assert!(!out.status.success(), "MODE time must fail: {}", text(&out));
+    // Time mode: a time record, selected by a taint report of the same program
+    // (PRIOR) or by the default rule.
+    let taint_build = tmp.join("build-taint-for-prior");
+    build_example(&taint_build, &[]);
+    let taint_out = tmp.join("out-taint-for-prior");
+    let prior = run_app(&taint_build, &taint_out, "300")
+        .into_iter()
+        .find(|f| f.to_string_lossy().ends_with(".taintprof.json"))
+        .expect("the taint build's report");
+    for (name, extra) in [
+        ("build-time", vec!["-DAPP_MODE=time".to_string()]),
+        (
+            "build-time-prior",
+            vec![
+                "-DAPP_MODE=time".to_string(),
+                format!("-DAPP_PRIOR={}", prior.display()),
+            ],
+        ),
+    ] {
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let build = tmp.join(name);
+        let log = build_example(&build, &extra);
+        assert!(log.contains("--tp-mode=time"), "{log}");
+        assert_eq!(
+            log.contains("--tp-prior="),
+            name.ends_with("prior"),
+            "{log}"
+        );
+        let files = run_app(&build, &tmp.join(format!("out-{name}")), "200");
+        assert!(
+            files.len() == 1 && files[0].to_string_lossy().ends_with(".taintprof-time.rec"),
+            "a time-mode build writes one time record: {files:?}"
+        );
+        let p = taintprof_model::time::profile_of_files(&files).unwrap();
+        assert!(
+            p.regions.iter().any(|r| r.callpath == "main"),
+            "{:?}",
+            p.regions
+        );
+    }
+    let out = configure(
+        &tmp.join("build-time-missing"),
+        &[
+            "-DAPP_MODE=time",
+            "-DAPP_PRIOR=/nonexistent/app.1.taintprof.json",
+        ],
+    );
+    assert!(
+        !out.status.success(),
+        "a missing PRIOR must fail: {}",
+        text(&out)
+    );
     let err = String::from_utf8_lossy(&out.stderr)
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
     assert!(
-        err.contains("the time mode is not available in this version of taintprof"),
+        err.contains("PRIOR /nonexistent/app.1.taintprof.json does not exist"),
         "{err}"
     );
 

@@ -486,7 +486,7 @@ pub fn render(o: &Outcome) -> String {
         if !s.is_empty() {
             s.push('\n');
         }
-        let _ = writeln!(s, "{callpath}");
+        let _ = writeln!(s, "{}", crate::table::shown_callpath(callpath));
         let lines = t.lines("");
         let _ = writeln!(s, "{}", lines[0]);
         let mut next = 1;
