@@ -697,6 +697,34 @@ impl Ir {
         }
     }
 
+    fn string_attr(&self, key: &str, value: &str) -> LLVMAttributeRef {
+        // SAFETY: LLVM copies the `key.len()` and `value.len()` bytes it reads into the
+        // module's context `self.ctx`.
+        unsafe {
+            LLVMCreateStringAttribute(
+                self.ctx,
+                key.as_ptr() as *const c_char,
+                key.len() as u32,
+                value.as_ptr() as *const c_char,
+                value.len() as u32,
+            )
+        }
+    }
+
+    /// Add the string attribute `key`=`value` to function `f`.
+    pub fn add_fn_string_attr(&self, f: V, key: &str, value: &str) {
+        let a = self.string_attr(key, value);
+        // SAFETY: `f` is a live function; `a` a live attribute of its context.
+        unsafe { LLVMAddAttributeAtIndex(f, inkwell::llvm_sys::LLVMAttributeFunctionIndex, a) }
+    }
+
+    /// Add the string attribute `key`=`value` to call `call`'s function attributes.
+    pub fn add_call_string_attr(&self, call: V, key: &str, value: &str) {
+        let a = self.string_attr(key, value);
+        // SAFETY: `call` is a live call instruction; `a` a live attribute of its context.
+        unsafe { LLVMAddCallSiteAttribute(call, inkwell::llvm_sys::LLVMAttributeFunctionIndex, a) }
+    }
+
     fn enum_attr(&self, attr: &str) -> LLVMAttributeRef {
         // SAFETY: LLVM reads the `attr.len()` bytes of `attr`; `self.ctx` is the module's context.
         // Callers pass enum attribute names LLVM knows (string literals: `nounwind`, ...).
