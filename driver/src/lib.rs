@@ -27,6 +27,7 @@
 //! | [`experiment`] | `taintprof experiment`: the runs of a grid or of a report's design, repeated, resumable, into Extra-P's JSON (`DIR/measurements.json`) |
 //! | [`dip`] | `taintprof dip`: an unmodified binary under the exception profiler (`LD_PRELOAD`), then symbolize and print |
 //! | [`modeling`] | `taintprof model`: measurements (Extra-P text, JSON, JSON Lines, experiment directories, time records), the taint prior matched per call path, models, the table, `--json`, `--extrap`, `--html` |
+//! | [`html`] | escaping text for the HTML pages |
 //! | [`table`] | aligned text columns |
 //! | [`time`] | time mode: the selection file of `--tp-prior`/`--tp-filter`, the short profile of a time record |
 //! | [`out`] | `errln!`, `err!`, `outln!`, `out!`: messages that never panic on a closed pipe |
@@ -40,6 +41,7 @@ pub mod cmdline;
 pub mod denormal;
 pub mod dip;
 pub mod experiment;
+pub mod html;
 pub mod locate;
 pub mod modeling;
 pub mod mpi;

@@ -45,7 +45,7 @@
 //! reference.
 
 use crate::format::{Exit, BYTE_ORDER_MARK, MAX_BODY, NONE, TAG_END};
-use crate::write::{uleb, Out};
+use crate::write::{uleb, Buf, Out};
 
 /// The first 8 bytes of a denormal record (the taint record's are `\x89TPREC\r\n`).
 pub const DN_MAGIC: [u8; 8] = *b"\x89TPDEN\r\n";
@@ -313,40 +313,6 @@ pub struct DnWriter<O: Out> {
     records: u64,
     strings: u32,
     sites: u32,
-}
-
-/// A little-endian stack buffer for fixed record parts.
-struct Buf {
-    b: [u8; 80],
-    n: usize,
-}
-
-impl Buf {
-    fn new() -> Self {
-        Buf { b: [0; 80], n: 0 }
-    }
-    fn put(&mut self, bytes: &[u8]) -> &mut Self {
-        if let Some(dst) = self.b.get_mut(self.n..self.n + bytes.len()) {
-            dst.copy_from_slice(bytes);
-            self.n += bytes.len();
-        }
-        self
-    }
-    fn u16(&mut self, v: u16) -> &mut Self {
-        self.put(&v.to_le_bytes())
-    }
-    fn u32(&mut self, v: u32) -> &mut Self {
-        self.put(&v.to_le_bytes())
-    }
-    fn i32(&mut self, v: i32) -> &mut Self {
-        self.put(&v.to_le_bytes())
-    }
-    fn u64(&mut self, v: u64) -> &mut Self {
-        self.put(&v.to_le_bytes())
-    }
-    fn bytes(&self) -> &[u8] {
-        self.b.get(..self.n).unwrap_or(&[])
-    }
 }
 
 impl<O: Out> DnWriter<O> {

@@ -28,21 +28,7 @@ pub struct Written {
     pub images: Vec<PathBuf>,
 }
 
-/// Escapes text for HTML.
-pub fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            _ => o.push(c),
-        }
-    }
-    o
-}
+pub use crate::html::escape as esc;
 
 /// A file-name-safe version of an array name.
 pub fn slug(s: &str) -> String {

@@ -12,21 +12,7 @@ use taintprof_fit::model::{fmt_number, Model};
 
 use super::{varied, Modeled, Outcome};
 
-/// Escapes text for HTML content and attribute values.
-pub fn escape(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            _ => o.push(c),
-        }
-    }
-    o
-}
+use crate::html::escape;
 
 const W: f64 = 520.0;
 const H: f64 = 320.0;
