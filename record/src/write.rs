@@ -863,6 +863,42 @@ impl<O: Out> Writer<O> {
     }
 }
 
+/// A little-endian stack buffer for the fixed parts of a record (the denormal and time
+/// writers': no allocation, so they run in the runtime's exit and signal paths). Bytes
+/// beyond its 80 are dropped; no fixed part is that long.
+pub(crate) struct Buf {
+    b: [u8; 80],
+    n: usize,
+}
+
+impl Buf {
+    pub(crate) fn new() -> Self {
+        Buf { b: [0; 80], n: 0 }
+    }
+    pub(crate) fn put(&mut self, bytes: &[u8]) -> &mut Self {
+        if let Some(dst) = self.b.get_mut(self.n..self.n + bytes.len()) {
+            dst.copy_from_slice(bytes);
+            self.n += bytes.len();
+        }
+        self
+    }
+    pub(crate) fn u16(&mut self, v: u16) -> &mut Self {
+        self.put(&v.to_le_bytes())
+    }
+    pub(crate) fn u32(&mut self, v: u32) -> &mut Self {
+        self.put(&v.to_le_bytes())
+    }
+    pub(crate) fn i32(&mut self, v: i32) -> &mut Self {
+        self.put(&v.to_le_bytes())
+    }
+    pub(crate) fn u64(&mut self, v: u64) -> &mut Self {
+        self.put(&v.to_le_bytes())
+    }
+    pub(crate) fn bytes(&self) -> &[u8] {
+        self.b.get(..self.n).unwrap_or(&[])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -975,41 +1011,5 @@ mod tests {
         let f = w.finish();
         assert!(f.ok && f.complete);
         assert_eq!(f.refused, 9);
-    }
-}
-
-/// A little-endian stack buffer for the fixed parts of a record (the denormal and time
-/// writers': no allocation, so they run in the runtime's exit and signal paths). Bytes
-/// beyond its 80 are dropped; no fixed part is that long.
-pub(crate) struct Buf {
-    b: [u8; 80],
-    n: usize,
-}
-
-impl Buf {
-    pub(crate) fn new() -> Self {
-        Buf { b: [0; 80], n: 0 }
-    }
-    pub(crate) fn put(&mut self, bytes: &[u8]) -> &mut Self {
-        if let Some(dst) = self.b.get_mut(self.n..self.n + bytes.len()) {
-            dst.copy_from_slice(bytes);
-            self.n += bytes.len();
-        }
-        self
-    }
-    pub(crate) fn u16(&mut self, v: u16) -> &mut Self {
-        self.put(&v.to_le_bytes())
-    }
-    pub(crate) fn u32(&mut self, v: u32) -> &mut Self {
-        self.put(&v.to_le_bytes())
-    }
-    pub(crate) fn i32(&mut self, v: i32) -> &mut Self {
-        self.put(&v.to_le_bytes())
-    }
-    pub(crate) fn u64(&mut self, v: u64) -> &mut Self {
-        self.put(&v.to_le_bytes())
-    }
-    pub(crate) fn bytes(&self) -> &[u8] {
-        self.b.get(..self.n).unwrap_or(&[])
     }
 }
