@@ -450,7 +450,10 @@ fn cmake_toolchain_mode_variable() {
     assert!(cache.contains("CMAKE_CXX_FLAGS:STRING=--tp-mode=taint\n"));
     let out = configure("b2", "fast");
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("TAINTPROF_MODE must be taint or denormal"));
+    assert!(text(&out.stderr).contains("TAINTPROF_MODE must be taint, denormal or time"));
+    ok(configure("b4", "time"));
+    let cache = std::fs::read_to_string(dir.join("b4/CMakeCache.txt")).unwrap();
+    assert!(cache.contains("CMAKE_C_FLAGS:STRING=--tp-mode=time\n"));
     ok(configure("b3", "denormal"));
     ok(Command::new("cmake")
         .args(["--build", dir.join("b3").to_str().unwrap()])
