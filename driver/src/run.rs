@@ -637,7 +637,7 @@ pub fn instrumentation(path: &Path) -> Instrumentation {
 }
 
 /// The name of signal `sig` (`SIGKILL`), for the common ones.
-fn signal_name(sig: i32) -> Option<&'static str> {
+pub fn signal_name(sig: i32) -> Option<&'static str> {
     Some(match sig {
         libc::SIGHUP => "SIGHUP",
         libc::SIGINT => "SIGINT",

@@ -185,24 +185,10 @@ pub fn describe_status(status: ExitStatus) -> String {
     }
 }
 
-/// `SIGTERM` for 15 (the common ones; `signal N` otherwise).
+/// `SIGTERM` for 15 (the names `taintprof run` knows, [`crate::run::signal_name`];
+/// `signal N` otherwise).
 pub fn signal_name(sig: i32) -> String {
-    let name = match sig {
-        libc::SIGHUP => "SIGHUP",
-        libc::SIGINT => "SIGINT",
-        libc::SIGQUIT => "SIGQUIT",
-        libc::SIGILL => "SIGILL",
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGALRM => "SIGALRM",
-        libc::SIGTERM => "SIGTERM",
-        _ => return format!("signal {sig}"),
-    };
-    name.to_string()
+    crate::run::signal_name(sig).map_or_else(|| format!("signal {sig}"), str::to_string)
 }
 
 /// The last `lines` lines of the file at `path` (at most its last 4 KiB).
