@@ -16,7 +16,7 @@
 // RUN: %clang -O0 -gline-tables-only -fpass-plugin=%plugin -S -emit-llvm %s -o %tt.ll
 // RUN: %FileCheck %s --check-prefix=TAINT < %tt.ll
 
-// CHECK-DAG: @taintprof.time.module = internal global %taintprof.time.ModuleDesc { i32 1297371220, i32 1,
+// CHECK-DAG: @taintprof.time.module = internal global %taintprof.time.ModuleDesc { i32 1297371220, i32 2,
 // CHECK-DAG: @llvm.global_ctors = {{.*}}@taintprof.module_ctor
 
 // CHECK-LABEL: define {{.*}}i32 @sum(

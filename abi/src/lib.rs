@@ -692,13 +692,22 @@ pub struct DnModuleDesc {
 // each selected function and `__tp_time_exit(f)` before each of its returns, with `f`
 // the function's `TimeFuncDesc`; the iterations of the selected loops are counted in a
 // local register and handed over with `__tp_time_loop(l, count)` just before the exit
-// call. A time-mode module registers a `TimeModuleDesc` from a constructor.
+// call. The sides of the selected branches are recorded the same way: a local bit set
+// per side taken, and `__tp_time_loop(side, 0 or 1)` per side before the exit call (a
+// `TimeLoopDesc` of kind `TIME_KIND_BRANCH_SIDE`: the count is the number of
+// activations in which that side was taken). A time-mode module registers a
+// `TimeModuleDesc` from a constructor.
 // =================================================================================
 
 /// Magic number at the start of every [`TimeModuleDesc`] ("TPTM").
 pub const TIME_MODULE_MAGIC: u32 = 0x4d54_5054;
 /// Version of the time-mode descriptors (checked at registration).
-pub const TIME_ABI_VERSION: u32 = 1;
+pub const TIME_ABI_VERSION: u32 = 2;
+/// [`TimeLoopDesc::kind`]: a loop (the count is its iterations).
+pub const TIME_KIND_LOOP: u32 = 0;
+/// [`TimeLoopDesc::kind`]: one side (successor) of a branch (the count is the number of
+/// activations of the function in which the branch went that way).
+pub const TIME_KIND_BRANCH_SIDE: u32 = 1;
 /// `void __tp_time_register_module(TimeModuleDesc *)`.
 pub const HOOK_TIME_REGISTER_MODULE: &str = "__tp_time_register_module";
 /// `void __tp_time_enter(const TimeFuncDesc *)`.
@@ -724,16 +733,24 @@ pub struct TimeFuncDesc {
     pub n_loops: u32,
 }
 
-/// A loop whose iterations are counted. LLVM type: `{ ptr, ptr, i32, i32 }`.
+/// A loop whose iterations are counted, or a branch side whose activations are.
+/// LLVM type: `{ ptr, ptr, i32, i32, i32, i32, i32, i32 }`.
 #[repr(C)]
 #[derive(Debug)]
 pub struct TimeLoopDesc {
-    /// The function the loop is in.
+    /// The function the loop or branch is in.
     pub func: *const TimeFuncDesc,
-    /// Source file of the loop header (its keyword).
+    /// Source file of the loop header (its keyword) or the branch.
     pub file: *const c_char,
     pub line: u32,
     pub column: u32,
+    /// [`TIME_KIND_LOOP`] or [`TIME_KIND_BRANCH_SIDE`].
+    pub kind: u32,
+    /// Branch sides: the successor's index among the branch's distinct successors.
+    pub side: u32,
+    /// Branch sides: the first source line of the successor (0: unknown).
+    pub target_line: u32,
+    pub reserved: u32,
 }
 
 /// One time-mode module. LLVM type: `{ i32, i32, ptr, ptr, i32, i32, ptr, ptr }`.
@@ -760,6 +777,9 @@ mod tests {
     #[test]
     fn layouts_match_the_llvm_types_the_pass_emits() {
         assert_eq!(size_of::<SrcLoc>(), 40);
+        assert_eq!(size_of::<TimeFuncDesc>(), 32);
+        assert_eq!(size_of::<TimeLoopDesc>(), 40);
+        assert_eq!(size_of::<TimeModuleDesc>(), 48);
         assert_eq!(size_of::<SiteDesc>(), 24);
         assert_eq!(size_of::<LoopDesc>(), 56);
         assert_eq!(size_of::<FuncDesc>(), 48);

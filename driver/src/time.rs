@@ -10,7 +10,10 @@ use crate::table::{Align, Table};
 
 /// The selection of a taint report: the functions with `"constant": false`, `main`,
 /// every function on their contexts' paths (so call paths line up with the report's),
-/// and the loops with parameters of those functions (by header line).
+/// the loops with parameters of those functions (by header line), and the branches
+/// with parameters of every function (by line and column; the pass records the sides
+/// of those in selected functions only: a branch in a tiny helper is not worth timing
+/// the helper's every call).
 pub fn selection_from_report(text: &str, path: &Path) -> Result<String, String> {
     let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
         format!(
@@ -29,6 +32,7 @@ pub fn selection_from_report(text: &str, path: &Path) -> Result<String, String> 
     };
     let mut fns: BTreeSet<String> = BTreeSet::new();
     let mut loops: BTreeSet<(String, u64)> = BTreeSet::new();
+    let mut branches: BTreeSet<(String, u64, u64)> = BTreeSet::new();
     fns.insert("main".into());
     let str_of = |f: &serde_json::Value, k: &str| {
         f.get(k)
@@ -37,13 +41,30 @@ pub fn selection_from_report(text: &str, path: &Path) -> Result<String, String> 
             .map(str::to_string)
     };
     for f in funcs {
-        if f.get("constant").and_then(|c| c.as_bool()) != Some(false) {
-            continue;
-        }
         let names: Vec<String> = ["linkage", "name"]
             .iter()
             .filter_map(|k| str_of(f, k))
             .collect();
+        for b in f
+            .get("branches")
+            .and_then(|b| b.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let tainted = b
+                .get("params")
+                .and_then(|p| p.as_array())
+                .is_some_and(|p| !p.is_empty());
+            let pos = |k: &str| b.get(k).and_then(|x| x.as_u64());
+            if let (true, Some(line)) = (tainted, pos("line")) {
+                for n in &names {
+                    branches.insert((n.clone(), line, pos("column").unwrap_or(0)));
+                }
+            }
+        }
+        if f.get("constant").and_then(|c| c.as_bool()) != Some(false) {
+            continue;
+        }
         fns.extend(names.iter().cloned());
         for c in f
             .get("contexts")
@@ -84,11 +105,11 @@ pub fn selection_from_report(text: &str, path: &Path) -> Result<String, String> 
             }
         }
     }
-    Ok(render(
-        &fns,
-        &loops,
-        &format!("taint report {}", path.display()),
-    ))
+    let mut s = render(&fns, &loops, &format!("taint report {}", path.display()));
+    for (f, l, c) in &branches {
+        s.push_str(&format!("branch\t{f}\t{l}\t{c}\n"));
+    }
+    Ok(s)
 }
 
 fn render(fns: &BTreeSet<String>, loops: &BTreeSet<(String, u64)>, from: &str) -> String {
@@ -243,6 +264,44 @@ pub fn render_short(p: &taintprof_model::time::TimeProfile, shown: usize) -> Str
     if p.regions.len() > shown {
         s.push_str(&format!("({} more call paths)\n", p.regions.len() - shown));
     }
+    s.push_str(&render_branches(&regions[..regions.len().min(shown)]));
+    s
+}
+
+/// One line per recorded branch of `regions`: in how many of the call path's calls
+/// each side was taken.
+fn render_branches(regions: &[&taintprof_model::time::Region]) -> String {
+    let mut s = String::new();
+    for r in regions {
+        let mut i = 0;
+        while i < r.branches.len() {
+            let b = &r.branches[i];
+            let same = r.branches[i..]
+                .iter()
+                .take_while(|o| (o.line, o.column, &o.file) == (b.line, b.column, &b.file))
+                .count();
+            let sides: Vec<String> = r.branches[i..i + same]
+                .iter()
+                .map(|o| {
+                    let to = if o.target_line == 0 {
+                        format!("side {}", o.side)
+                    } else {
+                        format!("to line {}", o.target_line)
+                    };
+                    format!("{to} in {} of {} calls", o.calls, r.visits)
+                })
+                .collect();
+            s.push_str(&format!(
+                "  branch {}:{}:{} in {}: {}\n",
+                b.file.rsplit('/').next().unwrap_or(&b.file),
+                b.line,
+                b.column,
+                crate::table::shown_callpath(&r.callpath),
+                sides.join(", ")
+            ));
+            i += same;
+        }
+    }
     s
 }
 
@@ -255,12 +314,17 @@ mod tests {
         let r = r#"{"schema":"taintprof.taint","functions":[
             {"name":"step","linkage":"_Z4stepv","constant":false,
              "contexts":[{"path":[{"function":"solve"}]}],
-             "loops":[{"line":24,"kind":"loop","params":["n"]},{"line":30,"kind":"loop","params":[]}]},
-            {"name":"probe","linkage":"probe","constant":true,"loops":[]}]}"#;
+             "loops":[{"line":24,"kind":"loop","params":["n"]},{"line":30,"kind":"loop","params":[]}],
+             "branches":[{"line":26,"column":9,"params":["n"]},{"line":28,"column":5,"params":[]}]},
+            {"name":"probe","linkage":"probe","constant":true,"loops":[],
+             "branches":[{"line":40,"column":7,"params":["m"]}]}]}"#;
         let s = selection_from_report(r, Path::new("r.json")).unwrap();
         assert!(s.contains("fn\t_Z4stepv\n") && s.contains("fn\tstep\n"));
         assert!(s.contains("fn\tsolve\n") && s.contains("fn\tmain\n"));
-        assert!(!s.contains("probe"));
+        assert!(!s.contains("fn\tprobe"));
+        // Tainted branches of every function (the pass keeps those it instruments).
+        assert!(s.contains("branch\tstep\t26\t9\n") && !s.contains("\t28\t"));
+        assert!(s.contains("branch\tprobe\t40\t7\n"));
         assert!(s.contains("loop\tstep\t24\n") && !s.contains("\t30\n"));
         assert!(selection_from_report("{}", Path::new("r.json")).is_err());
         assert!(selection_from_report("nope", Path::new("r.json")).is_err());

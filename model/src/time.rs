@@ -20,6 +20,47 @@ pub struct LoopCount {
     pub iterations: u64,
 }
 
+/// One side of a tainted branch in one call path: in how many activations the branch
+/// went that way (at least once). Divided by the region's visits: the share of calls
+/// that took the side, which tells a run that never took it from one that did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BranchSide {
+    pub file: String,
+    /// The branch's line and column.
+    pub line: u32,
+    pub column: u32,
+    /// The side: its index among the branch's distinct successors (`if`: 0 true, 1
+    /// false; `switch`: 0 default, then the cases' targets).
+    pub side: u32,
+    /// First source line of the side's successor (0: unknown).
+    pub target_line: u32,
+    /// Activations that took the side (summed over threads; the mean over ranks).
+    pub calls: f64,
+}
+
+impl BranchSide {
+    /// The metric name under which `taintprof experiment` stores the side's calls:
+    /// `branch:LINE:COLUMN:SIDE->TARGET_LINE` (parsed back by [`BranchSide::parse_metric`]).
+    pub fn metric(&self) -> String {
+        format!(
+            "branch:{}:{}:{}->{}",
+            self.line, self.column, self.side, self.target_line
+        )
+    }
+
+    /// `(line, column, side, target_line)` of a [`BranchSide::metric`] name.
+    pub fn parse_metric(metric: &str) -> Option<(u32, u32, u32, u32)> {
+        let rest = metric.strip_prefix("branch:")?;
+        let (pos, target) = rest.split_once("->")?;
+        let mut it = pos.split(':').map(|x| x.parse::<u32>().ok());
+        let (line, column, side) = (it.next()??, it.next()??, it.next()??);
+        if it.next().is_some() {
+            return None;
+        }
+        Some((line, column, side, target.parse().ok()?))
+    }
+}
+
 /// One call path of the run: the instrumented functions from `main` down, by the names
 /// the taint report uses (`main->solve->sweep`).
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +74,27 @@ pub struct Region {
     /// Inclusive minus the instrumented callees' inclusive time.
     pub exclusive_seconds: f64,
     pub loops: Vec<LoopCount>,
+    /// The sides of the recorded branches (a side never taken in the run has calls 0).
+    pub branches: Vec<BranchSide>,
+}
+
+impl Region {
+    /// The region's metrics, as `taintprof experiment` stores them and `taintprof
+    /// model` reads them: `time` (inclusive seconds), `visits`, `iterations` (the
+    /// counted loops' iterations summed; only when the region has counted loops) and
+    /// per recorded branch side its calls ([`BranchSide::metric`]).
+    pub fn metrics(&self) -> Vec<(String, f64)> {
+        let mut out = vec![
+            ("time".to_string(), self.inclusive_seconds),
+            ("visits".to_string(), self.visits),
+        ];
+        if !self.loops.is_empty() {
+            let it: u64 = self.loops.iter().map(|l| l.iterations).sum();
+            out.push(("iterations".to_string(), it as f64));
+        }
+        out.extend(self.branches.iter().map(|b| (b.metric(), b.calls)));
+        out
+    }
 }
 
 /// One run of a time-mode program.
@@ -97,6 +159,8 @@ struct Acc {
     visits: f64,
     inclusive_ns: f64,
     loops: BTreeMap<(String, u32), f64>,
+    /// (file, line, column, side, target line) → activations.
+    sides: BTreeMap<(String, u32, u32, u32, u32), f64>,
 }
 
 /// [`profile_of_files`] of records already read.
@@ -136,8 +200,37 @@ pub fn profile_of_records(
                 a.visits += n.visits as f64;
                 a.inclusive_ns += n.inclusive_ns as f64;
                 for &(l, it) in &n.counts {
-                    if let Some(lp) = r.loops.get(l as usize) {
-                        *a.loops.entry((lp.file.clone(), lp.line)).or_default() += it as f64;
+                    let Some(lp) = r.loops.get(l as usize) else {
+                        continue;
+                    };
+                    match lp.side {
+                        None => {
+                            *a.loops.entry((lp.file.clone(), lp.line)).or_default() += it as f64
+                        }
+                        Some(sd) => {
+                            let key = (
+                                lp.file.clone(),
+                                lp.line,
+                                lp.column,
+                                sd.index,
+                                sd.target_line,
+                            );
+                            *a.sides.entry(key).or_default() += it as f64;
+                        }
+                    }
+                }
+                // Every side of the function's recorded branches, taken or not: a side
+                // never taken is a measurement (0), not a missing one.
+                for lp in r.loops.iter().filter(|lp| lp.func == n.func) {
+                    if let Some(sd) = lp.side {
+                        let key = (
+                            lp.file.clone(),
+                            lp.line,
+                            lp.column,
+                            sd.index,
+                            sd.target_line,
+                        );
+                        a.sides.entry(key).or_default();
                     }
                 }
                 paths.push(path);
@@ -167,6 +260,18 @@ pub fn profile_of_records(
                     file: file.clone(),
                     line: *line,
                     iterations: (n / k).round() as u64,
+                })
+                .collect(),
+            branches: a
+                .sides
+                .iter()
+                .map(|((file, line, column, side, target), &n)| BranchSide {
+                    file: file.clone(),
+                    line: *line,
+                    column: *column,
+                    side: *side,
+                    target_line: *target,
+                    calls: n / k,
                 })
                 .collect(),
         });
@@ -250,11 +355,14 @@ mod tests {
         w.func(b"main", b"main", b"h.c", 41);
         w.func(b"step", b"step", b"h.c", 23);
         w.loop_(1, b"h.c", 24, 3);
+        w.branch_side(1, b"h.c", (26, 7), 0, 27);
+        w.branch_side(1, b"h.c", (26, 7), 1, 29);
         for t in 0..threads {
             w.thread(pid + t as i32);
             w.node(TM_ROOT, 0, 1, 1_000_000_000);
             w.node(0, 1, 10, step_ns);
             w.count(1, 0, 620);
+            w.count(1, 1, 4);
         }
         let b = w.finish().out.0;
         read(&b).unwrap()
@@ -268,6 +376,25 @@ mod tests {
         assert_eq!(p.regions[1].callpath, "main->step");
         assert_eq!(p.regions[1].visits, 20.0);
         assert_eq!(p.regions[1].loops[0].iterations, 1240);
+        assert_eq!(p.regions[1].loops.len(), 1, "branch sides are not loops");
+        let sides: Vec<(String, f64)> = p.regions[1]
+            .branches
+            .iter()
+            .map(|b| (b.metric(), b.calls))
+            .collect();
+        assert_eq!(
+            sides,
+            vec![
+                ("branch:26:7:0->27".to_string(), 8.0),
+                ("branch:26:7:1->29".to_string(), 0.0)
+            ]
+        );
+        assert_eq!(
+            BranchSide::parse_metric("branch:26:7:1->29"),
+            Some((26, 7, 1, 29))
+        );
+        assert_eq!(BranchSide::parse_metric("branch:26:7->29"), None);
+        assert_eq!(BranchSide::parse_metric("time"), None);
         assert!((p.regions[0].exclusive_seconds - 1.2).abs() < 1e-9);
         assert_eq!(p.params, vec![("n".to_string(), 64.0)]);
         let p =

@@ -23,6 +23,18 @@
 //!   as an induction variable it costs nothing per iteration once IndVarSimplify has
 //!   replaced its exit value (an earlier `+= zext(condition)` in the header made the
 //!   vectorizer pick 2 x i64 lanes for a float stencil: 3x slower).
+//! * **Branch sides.** For each branch the selection file lists (by line, and column
+//!   when it has one; the report's tainted branches), every conditional `br` or
+//!   `switch` of the function on that line that is not an exit of a loop containing it
+//!   gets an `i8` alloca of side bits, set to 0 at entry and or-ed with the side taken
+//!   (`br`: `select(cond, bit(true side), bit(false side))` before the terminator, no
+//!   new blocks; `switch`: a constant in an edge block per distinct successor). Before
+//!   the exit call each side's bit goes to `__tp_time_loop(&side, bit)`: a side's count
+//!   is the number of activations in which the branch went that way at least once,
+//!   which is what tells a run that took only one side from one that took both. An
+//!   `or` of `i8` bits stays a register at -O1 and above and vectorizes as a narrow
+//!   reduction (a counter of executions would be an `i64` add in the loop body).
+//!   Distinct successors past the eighth share the eighth bit.
 //! * **Inlining as native.** The hooks are `"call-inline-cost"="0"` (free to LLVM's
 //!   inline cost model) and the enter call of a function with counted loops carries
 //!   `"call-threshold-bonus"` (10 per loop, what the simplified counts cost), so the
@@ -54,6 +66,9 @@ pub struct Selection {
     pub functions: HashSet<String>,
     /// Loops to count: function name (linkage or source) → header lines.
     pub loops: HashMap<String, HashSet<u32>>,
+    /// Branches whose sides are recorded: function name (linkage or source) → (line,
+    /// column; 0: any column).
+    pub branches: HashMap<String, HashSet<(u32, u32)>>,
 }
 
 impl Selection {
@@ -62,6 +77,8 @@ impl Selection {
     /// ```text
     /// fn<TAB>NAME                 instrument the function (linkage or source name)
     /// loop<TAB>NAME<TAB>LINE      count the loop whose header is on LINE in NAME
+    /// branch<TAB>NAME<TAB>LINE[<TAB>COLUMN]
+    ///                             record the sides of the branch at LINE (and COLUMN)
     /// ```
     pub fn parse(text: &str) -> Result<Selection, String> {
         let mut s = Selection::default();
@@ -81,7 +98,27 @@ impl Selection {
                         .map_err(|_| format!("line {}: bad loop line {l:?}", k + 1))?;
                     s.loops.entry(name.to_string()).or_default().insert(l);
                 }
-                _ => return Err(format!("line {}: not `fn NAME` or `loop NAME LINE`", k + 1)),
+                ["branch", name, l, rest @ ..] if rest.len() <= 1 => {
+                    let num = |x: &str, what: &str| {
+                        x.parse::<u32>()
+                            .map_err(|_| format!("line {}: bad branch {what} {x:?}", k + 1))
+                    };
+                    let line = num(l, "line")?;
+                    let column = match rest {
+                        [c] => num(c, "column")?,
+                        _ => 0,
+                    };
+                    s.branches
+                        .entry(name.to_string())
+                        .or_default()
+                        .insert((line, column));
+                }
+                _ => {
+                    return Err(format!(
+                        "line {}: not `fn NAME`, `loop NAME LINE` or `branch NAME LINE [COLUMN]`",
+                        k + 1
+                    ))
+                }
             }
         }
         Ok(s)
@@ -107,6 +144,34 @@ struct Plan {
     line: u32,
     /// Counted loops.
     loops: Vec<Counted>,
+    /// Branches whose sides are recorded.
+    branches: Vec<Sided>,
+}
+
+/// Distinct successors a branch's side bits tell apart (an `i8`); later ones share the
+/// last bit.
+const MAX_SIDES: usize = 8;
+
+/// A branch whose sides are recorded.
+struct Sided {
+    /// The conditional `br` or `switch`.
+    term: V,
+    /// Distinct successors, in successor order (`br`: true, false; `switch`: default,
+    /// cases).
+    succs: Vec<B>,
+    /// Per distinct successor, its side (bit) index: `min(k, MAX_SIDES - 1)`.
+    /// Per side: the first source line of its successor (0 for the shared last side
+    /// of a wide `switch`).
+    side_lines: Vec<u32>,
+    file: String,
+    line: u32,
+    column: u32,
+}
+
+impl Sided {
+    fn side_of(k: usize) -> usize {
+        k.min(MAX_SIDES - 1)
+    }
 }
 
 /// Where a loop's count is increased by 1: once per iteration, so that the count is an
@@ -323,6 +388,22 @@ pub fn run(m: LLVMModuleRef, select: Option<&Path>) -> Result<bool, String> {
                 column: pos.column,
             });
         }
+        let wanted_branches: HashSet<(u32, u32)> = selection
+            .as_ref()
+            .map(|s| {
+                [&loc.linkage, &loc.function, &ir_name]
+                    .iter()
+                    .filter_map(|n| s.branches.get(*n))
+                    .flatten()
+                    .copied()
+                    .collect()
+            })
+            .unwrap_or_default();
+        let branches = if wanted_branches.is_empty() {
+            Vec::new()
+        } else {
+            sided_branches(an, &mut namer, &wanted_branches)
+        };
         plans.push(Plan {
             f,
             name: loc.function,
@@ -330,6 +411,7 @@ pub fn run(m: LLVMModuleRef, select: Option<&Path>) -> Result<bool, String> {
             file: loc.file,
             line: loc.fn_line,
             loops,
+            branches,
         });
     }
     let wrapped = wrap_process_ends(&ir, m);
@@ -338,6 +420,70 @@ pub fn run(m: LLVMModuleRef, select: Option<&Path>) -> Result<bool, String> {
     }
     instrument(&ir, &source, &plans);
     Ok(true)
+}
+
+/// The branches of a function to record (see the module comment): conditional `br`s
+/// and `switch`es with two or more distinct successors, not exits of a loop containing
+/// them, at a wanted `(line, column)`; a wanted position whose column matches no branch
+/// (the report came from another optimization level, which may place a condition's
+/// branch elsewhere on its line) takes every branch on its line.
+fn sided_branches(
+    an: &crate::prepare::Analysis,
+    namer: &mut Namer,
+    wanted: &HashSet<(u32, u32)>,
+) -> Vec<Sided> {
+    let mut found: Vec<Sided> = Vec::new();
+    for (bi, &b) in an.blocks.iter().enumerate() {
+        let t = ir::terminator(b);
+        if t.is_null() {
+            continue;
+        }
+        let Some(succs) = crate::taint::branches::branch_successors(t) else {
+            continue;
+        };
+        if succs.len() < 2 {
+            continue;
+        }
+        let exits_a_loop = an.forest.loops.iter().any(|l| {
+            l.contains(bi)
+                && succs
+                    .iter()
+                    .any(|s| an.index.get(s).is_some_and(|&k| !l.contains(k)))
+        });
+        if exits_a_loop {
+            continue;
+        }
+        let Some(pos) = namer.position(Namer::inst_loc(t)) else {
+            continue;
+        };
+        let mut side_lines = vec![0u32; succs.len().min(MAX_SIDES)];
+        for (k, &sb) in succs.iter().enumerate() {
+            if k >= MAX_SIDES - 1 && succs.len() > MAX_SIDES {
+                continue;
+            }
+            side_lines[Sided::side_of(k)] = ir::instructions(sb)
+                .into_iter()
+                .map(Namer::inst_loc)
+                .find(|l| !l.is_null())
+                .and_then(|l| namer.position(l))
+                .map_or(0, |p| p.line);
+        }
+        found.push(Sided {
+            term: t,
+            succs,
+            side_lines,
+            file: pos.file,
+            line: pos.line,
+            column: pos.column,
+        });
+    }
+    let at: HashSet<(u32, u32)> = found.iter().map(|b| (b.line, b.column)).collect();
+    found.retain(|br| {
+        wanted
+            .iter()
+            .any(|&(l, c)| l == br.line && (c == 0 || c == br.column || !at.contains(&(l, c))))
+    });
+    found
 }
 
 /// The functions that end or replace the process without exit handlers: calls go to
@@ -402,7 +548,12 @@ fn instrument(ir: &Ir, source: &str, plans: &[Plan]) {
         "taintprof.time.FuncDesc",
         &[ir.ptr, ir.ptr, ir.ptr, ir.i32, ir.i32],
     );
-    let loop_ty = ir.named_struct("taintprof.time.LoopDesc", &[ir.ptr, ir.ptr, ir.i32, ir.i32]);
+    let loop_ty = ir.named_struct(
+        "taintprof.time.LoopDesc",
+        &[
+            ir.ptr, ir.ptr, ir.i32, ir.i32, ir.i32, ir.i32, ir.i32, ir.i32,
+        ],
+    );
     let mod_ty = ir.named_struct(
         "taintprof.time.ModuleDesc",
         &[
@@ -410,7 +561,16 @@ fn instrument(ir: &Ir, source: &str, plans: &[Plan]) {
         ],
     );
     let n_funcs = plans.len() as u64;
-    let n_loops: u64 = plans.iter().map(|p| p.loops.len() as u64).sum();
+    let n_loops: u64 = plans
+        .iter()
+        .map(|p| {
+            p.loops.len() as u64
+                + p.branches
+                    .iter()
+                    .map(|b| b.side_lines.len() as u64)
+                    .sum::<u64>()
+        })
+        .sum();
     let funcs_arr_ty = ir.array_ty(func_ty, n_funcs);
     let loops_arr_ty = ir.array_ty(loop_ty, n_loops);
     let mk_global = |name: &str, t: T| {
@@ -451,8 +611,31 @@ fn instrument(ir: &Ir, source: &str, plans: &[Plan]) {
                     cstr_global(ir, &l.file),
                     ir.c32(l.line),
                     ir.c32(l.column),
+                    ir.c32(abi::TIME_KIND_LOOP),
+                    ir.c32(0),
+                    ir.c32(0),
+                    ir.c32(0),
                 ],
             ));
+        }
+        // Then each branch's sides, in order (`instrument_function` takes them so).
+        for b in &p.branches {
+            for (side, &target) in b.side_lines.iter().enumerate() {
+                ptrs.push(ir.const_elem_ptr(loops_arr_ty, loops_g, loop_vals.len() as u64));
+                loop_vals.push(ir.cstruct(
+                    loop_ty,
+                    &[
+                        fptr,
+                        cstr_global(ir, &b.file),
+                        ir.c32(b.line),
+                        ir.c32(b.column),
+                        ir.c32(abi::TIME_KIND_BRANCH_SIDE),
+                        ir.c32(side as u32),
+                        ir.c32(target),
+                        ir.c32(0),
+                    ],
+                ));
+            }
         }
         loop_ptrs.push(ptrs);
     }
@@ -577,12 +760,23 @@ fn instrument_function(
             ir.alloca(ir.i64)
         })
         .collect();
+    let flags: Vec<V> = p
+        .branches
+        .iter()
+        .map(|_| {
+            ir.before(ir::first_insertion_point(entry));
+            ir.alloca(ir.i8)
+        })
+        .collect();
     ir.before(at);
     for &c in &counters {
         ir.store(ir.c64(0), c, 8);
     }
+    for &fl in &flags {
+        ir.store(ir.cint(ir.i8, 0), fl, 1);
+    }
     let call = ir.call(hook_ty, enter, &[fptr]);
-    if !p.loops.is_empty() {
+    if !p.loops.is_empty() || !p.branches.is_empty() {
         // The hooks are free to the inliner (`call-inline-cost`, in `instrument`); what
         // is left is what a loop count costs once simplified: an add per iteration of
         // the enclosing loop and a trip count (a zext, a max), 2.5 to 12.5 (0.5 to 2.5
@@ -590,7 +784,8 @@ fn instrument_function(
         // the inliner visits, raises the threshold by that much for the function, so
         // that it is inlined where it is natively (convolve in `accessors`: cost 175
         // natively, 220 counted, threshold 225).
-        let bonus = LOOP_INLINE_BONUS * p.loops.len() as u64;
+        // A recorded branch costs about as much (a select and an or).
+        let bonus = LOOP_INLINE_BONUS * (p.loops.len() + p.branches.len()) as u64;
         ir.add_call_string_attr(call, "call-threshold-bonus", &bonus.to_string());
     }
     for (l, &c) in p.loops.iter().zip(&counters) {
@@ -609,6 +804,30 @@ fn instrument_function(
         let new = ir.add(old, ir.c64(1));
         ir.store(new, c, 8);
     }
+    for (b, &fl) in p.branches.iter().zip(&flags) {
+        let set = |bits: V| {
+            let old = ir.load(ir.i8, fl, 1);
+            let new = ir.or(old, bits);
+            ir.store(new, fl, 1);
+        };
+        let bit = |k: usize| ir.cint(ir.i8, 1u64 << Sided::side_of(k));
+        if ir::opcode(b.term) == Op::LLVMBr {
+            // Two distinct successors (`sided_branches`): true is side 0, false side 1.
+            ir.before(b.term);
+            set_loc_of(ir, b.term);
+            let cond = ir::operand(b.term, 0);
+            set(ir.select(cond, bit(0), bit(1)));
+        } else {
+            for (k, &s) in b.succs.iter().enumerate() {
+                // SAFETY: `b.term` is a live `switch` and `s` one of its successors.
+                let e = unsafe { ffi::tp_split_switch_successor(b.term, s) };
+                ir.before(ir::terminator(e));
+                set_loc_of(ir, b.term);
+                set(bit(k));
+            }
+        }
+    }
+    let side_ptrs = &loop_ptrs[p.loops.len()..];
     for r in rets {
         let mut before = r;
         let prev = prev_instruction(r);
@@ -620,6 +839,19 @@ fn instrument_function(
         for (&c, &lp) in counters.iter().zip(loop_ptrs) {
             let n = ir.load(ir.i64, c, 8);
             ir.call(loop_hook_ty, lhook, &[lp, n]);
+        }
+        let mut sides = side_ptrs.iter();
+        for (b, &fl) in p.branches.iter().zip(&flags) {
+            let bits = ir.load(ir.i8, fl, 1);
+            for side in 0..b.side_lines.len() {
+                let one = ir.and(
+                    ir.lshr(bits, ir.cint(ir.i8, side as u64)),
+                    ir.cint(ir.i8, 1),
+                );
+                let n = ir.zext(one, ir.i64);
+                let sp = *sides.next().expect("a descriptor per side");
+                ir.call(loop_hook_ty, lhook, &[sp, n]);
+            }
         }
         ir.call(hook_ty, exit, &[fptr]);
     }

@@ -15,7 +15,11 @@
 //!  PARAM*   {value_kind u16, flags u16, 0 u32, value u64} name   (registration order)
 //!  FUNC*    {line u32, name_len u32, linkage_len u32} name linkage file
 //!           (a function's id is the number of FUNCs before it)
-//!  LOOP*    {func u32, line u32, column u32} file   (id: the number of LOOPs before it)
+//!  LOOP*    {func u32, line u32, column u32} file   (id: the number of LOOPs and
+//!           BRANCHes before it)
+//!  BRANCH*  {func u32, line u32, column u32, side u32, target_line u32, 0 u32} file:
+//!           one side of a branch, counted like a loop (id: as a LOOP's); its count
+//!           is the activations in which the branch took that side (minor 1)
 //!  THREAD   {tid i32, 0 u32}: the NODEs and COUNTs after it, up to the next THREAD
 //!  NODE*    {parent u32 (NONE: a root), func u32, visits u64, inclusive_ns u64}
 //!           (a node's index is the number of NODEs of its thread before it; a parent
@@ -34,7 +38,7 @@ use crate::write::{uleb, Buf, Out};
 /// The first 8 bytes of a time record.
 pub const TM_MAGIC: [u8; 8] = *b"\x89TPTIM\r\n";
 pub const TM_VERSION_MAJOR: u16 = 1;
-pub const TM_VERSION_MINOR: u16 = 0;
+pub const TM_VERSION_MINOR: u16 = 1;
 pub const TM_HEADER_LEN: usize = 16;
 
 pub const TM_TAG_RUN: u8 = 0x10;
@@ -45,6 +49,7 @@ pub const TM_TAG_VERSION: u8 = 0x14;
 pub const TM_TAG_PARAM: u8 = 0x20;
 pub const TM_TAG_FUNC: u8 = 0x30;
 pub const TM_TAG_LOOP: u8 = 0x31;
+pub const TM_TAG_BRANCH: u8 = 0x32;
 pub const TM_TAG_THREAD: u8 = 0x40;
 pub const TM_TAG_NODE: u8 = 0x41;
 pub const TM_TAG_COUNT: u8 = 0x42;
@@ -175,6 +180,25 @@ impl<O: Out> TmWriter<O> {
         self.record(TM_TAG_LOOP, &[b.bytes(), file]);
     }
 
+    /// One side of a branch (shares the loops' ids: see the module comment).
+    pub fn branch_side(
+        &mut self,
+        func: u32,
+        file: &[u8],
+        (line, column): (u32, u32),
+        side: u32,
+        target_line: u32,
+    ) {
+        let mut b = Buf::new();
+        b.u32(func)
+            .u32(line)
+            .u32(column)
+            .u32(side)
+            .u32(target_line)
+            .u32(0);
+        self.record(TM_TAG_BRANCH, &[b.bytes(), file]);
+    }
+
     pub fn thread(&mut self, tid: i32) {
         let mut b = Buf::new();
         b.i32(tid).u32(0);
@@ -235,13 +259,23 @@ mod read {
         pub line: u32,
     }
 
-    /// A counted loop.
+    /// A counted loop, or one side of a branch (`side`).
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct TmLoop {
         pub func: u32,
         pub file: String,
         pub line: u32,
         pub column: u32,
+        /// For a branch side: which one and where it goes.
+        pub side: Option<TmSide>,
+    }
+
+    /// One side of a branch: its index among the branch's distinct successors, and the
+    /// successor's first source line (0: unknown).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct TmSide {
+        pub index: u32,
+        pub target_line: u32,
     }
 
     /// A calling-context node.
@@ -500,6 +534,25 @@ mod read {
                         file: text(d.rest()),
                         line,
                         column,
+                        side: None,
+                    });
+                }
+                TM_TAG_BRANCH => {
+                    let func = d.u32().ok_or_else(short)?;
+                    let line = d.u32().ok_or_else(short)?;
+                    let column = d.u32().ok_or_else(short)?;
+                    let index = d.u32().ok_or_else(short)?;
+                    let target_line = d.u32().ok_or_else(short)?;
+                    d.u32().ok_or_else(short)?;
+                    if func as usize >= r.funcs.len() {
+                        return Err(corrupt("a branch of an unknown function"));
+                    }
+                    r.loops.push(TmLoop {
+                        func,
+                        file: text(d.rest()),
+                        line,
+                        column,
+                        side: Some(TmSide { index, target_line }),
                     });
                 }
                 TM_TAG_THREAD => {
@@ -584,10 +637,12 @@ mod read {
             w.func(b"main", b"main", b"h.c", 41);
             w.func(b"step", b"step", b"h.c", 23);
             w.loop_(1, b"h.c", 24, 3);
+            w.branch_side(1, b"h.c", (27, 9), 1, 30);
             w.thread(7);
             w.node(TM_ROOT, 0, 1, 1000);
             w.node(0, 1, 10, 800);
             w.count(1, 0, 620);
+            w.count(1, 1, 4);
             w.counter(TM_COUNT_DROPPED_NODES, 0);
             let f = w.finish();
             assert!(f.ok);
@@ -597,7 +652,19 @@ mod read {
             assert_eq!(r.argv, vec!["./heat"]);
             assert_eq!(r.params[0].value, crate::format::Value::Int(64));
             assert_eq!(r.funcs[1].name, "step");
-            assert_eq!(r.threads[0].nodes[1].counts, vec![(0, 620)]);
+            assert_eq!(r.threads[0].nodes[1].counts, vec![(0, 620), (1, 4)]);
+            assert_eq!(r.loops[0].side, None);
+            assert_eq!(
+                (r.loops[1].line, r.loops[1].column, r.loops[1].side),
+                (
+                    27,
+                    9,
+                    Some(TmSide {
+                        index: 1,
+                        target_line: 30
+                    })
+                )
+            );
             assert_eq!(r.run.wall_ns, 1234);
             for cut in [0, 5, 20, bytes.len() - 1] {
                 assert!(read(&bytes[..cut]).is_err(), "{cut}");

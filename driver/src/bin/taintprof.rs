@@ -173,7 +173,9 @@ Then: taintprof model --prior heat.4242.taintprof.json exp/measurements.json")]
         /// After every planned run succeeded, add points once where the measured time
         /// along a parameter bends away from a power law between neighbouring values
         /// (by more than 25 % and more than the repetitions' spread): the geometric
-        /// midpoints on both sides, rounded for integer parameters; then run them.
+        /// midpoints on both sides, rounded for integer parameters; then run them. With
+        /// time records of a build with a taint prior, also bisect (up to 4 rounds)
+        /// between neighbouring values where a recorded tainted branch changes side.
         #[arg(long)]
         adaptive: bool,
         /// Delete DIR's plan, journal, measurements and runs first and start over.

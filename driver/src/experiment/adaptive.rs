@@ -15,7 +15,14 @@
 //!
 //! The reference metric is `time` of the call path with the largest total mean time (a
 //! run measured by its wall time has one call path; with time records it is the root).
-//! One round only: the points added are stored in the plan and run like the others.
+//! One round of bends: the points added are stored in the plan and run like the others.
+//!
+//! **Branch sides** (time records of a build with a taint prior): where a recorded
+//! tainted branch changes side between two neighbouring values of a parameter
+//! (`modeling::branches::transitions`), the midpoint between them is added (geometric
+//! for positive values, rounded for integers), and again after those runs, up to
+//! [`BISECT_ROUNDS`] rounds or until the bracket holds no more integer: the boundary
+//! is bisected, so a segmented model knows where its pieces meet.
 
 use super::journal::Entry;
 use super::plan::Plan;
@@ -23,6 +30,50 @@ use std::collections::BTreeMap;
 
 /// The relative deviation from the log-log interpolation that counts as a bend.
 pub const BEND: f64 = 0.25;
+
+/// Rounds of bisection at a changing branch side.
+pub const BISECT_ROUNDS: u32 = 4;
+
+/// The midpoint of `(lo, hi)`: geometric for positive values, arithmetic otherwise;
+/// rounded when `integers`; `None` when no value lies strictly between.
+fn midpoint(lo: f64, hi: f64, integers: bool) -> Option<String> {
+    let mid = if lo > 0.0 && hi > 0.0 {
+        (lo * hi).sqrt()
+    } else {
+        (lo + hi) / 2.0
+    };
+    if integers {
+        let r = mid.round();
+        (r > lo && r < hi).then(|| format!("{}", r as i64))
+    } else {
+        (mid > lo && mid < hi).then(|| format!("{mid}"))
+    }
+}
+
+/// The points that bisect the brackets where a recorded branch changes side (see the
+/// module comment), not already in `plan`.
+pub fn bisect_branches(plan: &Plan, done: &BTreeMap<(usize, u32), Entry>) -> Vec<Vec<String>> {
+    let exp = super::output::experiment(plan, done);
+    let mut added: Vec<Vec<String>> = Vec::new();
+    for change in crate::modeling::branches::side_changes(&exp) {
+        for t in &change.transitions {
+            let q = t.param;
+            let Some(k) = (0..plan.points.len()).find(|&k| plan.coords(k) == t.at) else {
+                continue;
+            };
+            let integers = plan.points.iter().all(|pt| pt[q].parse::<i64>().is_ok());
+            let Some(value) = midpoint(t.lo, t.hi, integers) else {
+                continue;
+            };
+            let mut pt = plan.points[k].clone();
+            pt[q] = value;
+            if !plan.points.contains(&pt) && !added.contains(&pt) {
+                added.push(pt);
+            }
+        }
+    }
+    added
+}
 
 /// The repetitions of one point, summarized.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -121,15 +172,8 @@ pub fn refine(points: &[Vec<String>], stats: &[Option<Stat>]) -> Vec<Vec<String>
                     continue;
                 }
                 for (a, b) in [(xs[0], xs[1]), (xs[1], xs[2])] {
-                    let mid = (a * b).sqrt();
-                    let value = if integers {
-                        let r = mid.round();
-                        if r <= a || r >= b {
-                            continue;
-                        }
-                        format!("{}", r as i64)
-                    } else {
-                        format!("{mid}")
+                    let Some(value) = midpoint(a, b, integers) else {
+                        continue;
                     };
                     let mut pt = points[w[1]].clone();
                     pt[p] = value;
@@ -187,6 +231,14 @@ mod tests {
             noisy(256.0),
         ];
         assert!(refine(&points, &stats).is_empty());
+    }
+
+    #[test]
+    fn midpoints_bisect_and_stop_at_adjacent_integers() {
+        assert_eq!(midpoint(256.0, 512.0, true).as_deref(), Some("362"));
+        assert_eq!(midpoint(300.0, 301.0, true), None);
+        assert_eq!(midpoint(0.0, 4.0, true).as_deref(), Some("2"));
+        assert_eq!(midpoint(1.0, 4.0, false).as_deref(), Some("2"));
     }
 
     #[test]

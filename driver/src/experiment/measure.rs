@@ -3,8 +3,9 @@
 //! * A program built with `--tp-mode=time` writes time records into the run's
 //!   directory (`taintprof_model::time::is_time_record`); they are read and merged
 //!   (`taintprof_model::time::profile_of_files`) into per-call-path metrics: `time`
-//!   (inclusive seconds), `visits`, and `iterations` (the loop counts of the call path
-//!   summed) when the call path has loops. The parameter values the program
+//!   (inclusive seconds), `visits`, `iterations` (the loop counts of the call path
+//!   summed) when the call path has loops, and the calls that took each side of a
+//!   recorded branch (`branch:LINE:COLUMN:SIDE->TARGET`). The parameter values the program
 //!   registered are returned for the check against the point's.
 //! * Without time records (an uninstrumented program, or one built for the taint
 //!   analysis), the command's wall time as taintprof measured it is the metric `time`
@@ -69,24 +70,18 @@ pub fn measure(dir: &Path, wall_seconds: f64, callpath: &str) -> Result<Measured
     })
 }
 
-/// The metrics of a time profile, call path by call path.
+/// The metrics of a time profile, call path by call path ([`Region::metrics`]).
+///
+/// [`Region::metrics`]: taintprof_model::time::Region::metrics
 pub fn metrics_of(profile: &taintprof_model::time::TimeProfile) -> Vec<Metric> {
     let mut out = Vec::new();
     for r in &profile.regions {
-        let mut push = |metric: &str, value: f64| {
+        for (metric, value) in r.metrics() {
             out.push(Metric {
                 callpath: r.callpath.clone(),
-                metric: metric.to_string(),
+                metric,
                 value,
-            })
-        };
-        push("time", r.inclusive_seconds);
-        push("visits", r.visits);
-        if !r.loops.is_empty() {
-            push(
-                "iterations",
-                r.loops.iter().map(|l| l.iterations as f64).sum(),
-            );
+            });
         }
     }
     out
@@ -125,6 +120,7 @@ mod tests {
             inclusive_seconds: 1.5,
             exclusive_seconds: 0.5,
             loops,
+            branches: vec![],
         };
         let lc = |line, iterations| LoopCount {
             file: "a.c".into(),

@@ -23,7 +23,7 @@
 //! | [`measure`] | a run's metrics: its time records, or its wall time; registered parameter values |
 //! | [`output`] | `DIR/measurements.json` (Extra-P JSON) from the journal |
 //! | [`progress`] | progress lines, the estimated time left |
-//! | [`adaptive`] | `--adaptive`: one round of extra points where the measured curve bends |
+//! | [`adaptive`] | `--adaptive`: extra points where the measured curve bends, and bisection where a recorded branch changes side |
 
 pub mod adaptive;
 pub mod child;
@@ -254,7 +254,7 @@ pub fn experiment(o: &Options) -> Result<i32> {
 
     child::install_stop_handlers();
     s.run_all(&order)?;
-    if o.adaptive && !s.plan.adaptive_done && s.stopped.is_none() {
+    if o.adaptive && s.stopped.is_none() {
         s.adapt()?;
     }
     Ok(s.summary())
@@ -468,47 +468,79 @@ impl Session<'_> {
         }
     }
 
-    /// `--adaptive`'s round (`adaptive.rs`): once every planned run succeeded, adds the
-    /// points where the curve bends to the plan and runs them.
+    /// `--adaptive` (`adaptive.rs`): once every planned run succeeded, one round of
+    /// points where the curve bends, and rounds of bisection where a recorded branch
+    /// changes side, each run before the next is chosen (the plan stores what was
+    /// done, so an interrupted experiment resumes where it stopped).
     fn adapt(&mut self) -> Result<()> {
-        let order = self.order();
-        if !order.iter().all(|k| self.is_done(k)) {
-            errln!("taintprof: --adaptive: no points added while runs are missing or failed (run the same command again)");
-            return Ok(());
-        }
-        let stats = adaptive::reference_stats(&self.plan, &self.done);
-        let new = adaptive::refine(&self.plan.points, &stats);
-        self.plan.adaptive_done = true;
-        self.plan.added += new.len();
-        self.plan.points.extend(new.iter().cloned());
-        self.eta = {
-            let mut eta = progress::Eta::new(self.plan.points.len());
-            for (&(i, _), e) in &self.done {
-                eta.add(i, e.seconds);
+        loop {
+            let order = self.order();
+            if !order.iter().all(|k| self.is_done(k)) {
+                errln!("taintprof: --adaptive: no points added while runs are missing or failed (run the same command again)");
+                return Ok(());
             }
-            eta
-        };
-        plan::store(&self.plan, &self.dir.join(PLAN)).map_err(anyhow::Error::msg)?;
-        let first = self.plan.points.len() - new.len();
-        if new.is_empty() {
-            errln!("taintprof: --adaptive: no bends; no points added");
-            return Ok(());
-        }
-        errln!(
-            "taintprof: --adaptive: {} {} where the curve bends: {}",
-            new.len(),
-            if new.len() == 1 {
-                "point added"
+            let (new, why) = if !self.plan.adaptive_done {
+                let stats = adaptive::reference_stats(&self.plan, &self.done);
+                let mut new = adaptive::refine(&self.plan.points, &stats);
+                let bends = new.len();
+                for p in adaptive::bisect_branches(&self.plan, &self.done) {
+                    if !new.contains(&p) {
+                        new.push(p);
+                    }
+                }
+                self.plan.adaptive_done = true;
+                self.plan.bisect_rounds = 1;
+                let why = match (bends, new.len() - bends) {
+                    (0, 0) => "no bends and no branch changing side",
+                    (_, 0) => "where the curve bends",
+                    (0, _) => "where a branch changes side",
+                    _ => "where the curve bends and where a branch changes side",
+                };
+                (new, why)
+            } else if self.plan.bisect_rounds < adaptive::BISECT_ROUNDS {
+                let new = adaptive::bisect_branches(&self.plan, &self.done);
+                if new.is_empty() {
+                    return Ok(());
+                }
+                self.plan.bisect_rounds += 1;
+                (new, "where a branch changes side")
             } else {
-                "points added"
-            },
-            (first..self.plan.points.len())
-                .map(|i| self.plan.label(i))
-                .collect::<Vec<_>>()
-                .join("; ")
-        );
-        let order = self.order();
-        self.run_all(&order)
+                return Ok(());
+            };
+            self.plan.added += new.len();
+            self.plan.points.extend(new.iter().cloned());
+            self.eta = {
+                let mut eta = progress::Eta::new(self.plan.points.len());
+                for (&(i, _), e) in &self.done {
+                    eta.add(i, e.seconds);
+                }
+                eta
+            };
+            plan::store(&self.plan, &self.dir.join(PLAN)).map_err(anyhow::Error::msg)?;
+            if new.is_empty() {
+                errln!("taintprof: --adaptive: {why}; no points added");
+                return Ok(());
+            }
+            let first = self.plan.points.len() - new.len();
+            errln!(
+                "taintprof: --adaptive: {} {} {why}: {}",
+                new.len(),
+                if new.len() == 1 {
+                    "point added"
+                } else {
+                    "points added"
+                },
+                (first..self.plan.points.len())
+                    .map(|i| self.plan.label(i))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            );
+            let order = self.order();
+            self.run_all(&order)?;
+            if self.stopped.is_some() {
+                return Ok(());
+            }
+        }
     }
 
     /// Prints the failures and the summary; returns the exit status.

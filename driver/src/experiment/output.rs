@@ -2,7 +2,9 @@
 //! format, current form (`taintprof_fit::extrap_json::write_json`): the plan's
 //! parameters, and per call path and metric the repetitions at each point, in the
 //! plan's point order and repetition order. Failed runs are left out. Written after
-//! every run, atomically, so a killed experiment still has a complete file.
+//! every run, atomically, so a killed experiment still has a complete file. Branch
+//! sides (time records of a build with a prior) go to `DIR/branch-sides.json`, in the
+//! same format ([`write`]).
 
 use super::journal::Entry;
 use super::plan::Plan;
@@ -28,11 +30,40 @@ pub fn experiment(plan: &Plan, done: &BTreeMap<(usize, u32), Entry>) -> Experime
     exp
 }
 
-/// Writes the measurements file.
+/// Writes the measurements file; the branch sides, if any, go to its sibling
+/// `branch-sides.json` (`modeling::input::BRANCH_SIDES_FILE`: Extra-P cannot model
+/// their zeros), which `taintprof model` reads with it.
 pub fn write(path: &Path, exp: &Experiment) -> Result<(), String> {
-    let text = taintprof_fit::extrap_json::write_json(exp);
-    crate::run::write_atomically(path, text.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let (sides, rest) = split_branch_sides(exp);
+    let put = |path: &Path, exp: &Experiment| {
+        let text = taintprof_fit::extrap_json::write_json(exp);
+        crate::run::write_atomically(path, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    put(path, &rest)?;
+    if !sides.series.is_empty() {
+        put(
+            &path.with_file_name(crate::modeling::input::BRANCH_SIDES_FILE),
+            &sides,
+        )?;
+    }
+    Ok(())
+}
+
+/// `exp` split into its branch-side series and the others (same parameters and
+/// points).
+pub fn split_branch_sides(exp: &Experiment) -> (Experiment, Experiment) {
+    let (sides, rest): (Vec<_>, Vec<_>) = exp
+        .series
+        .iter()
+        .cloned()
+        .partition(|s| crate::modeling::branches::is_branch_metric(&s.metric));
+    let with = |series| Experiment {
+        params: exp.params.clone(),
+        points: exp.points.clone(),
+        series,
+    };
+    (with(sides), with(rest))
 }
 
 #[cfg(test)]

@@ -32,9 +32,12 @@ pub struct Plan {
     /// How many points at the end of `points` `--adaptive` added (not compared).
     #[serde(default)]
     pub added: usize,
-    /// Whether `--adaptive` made its round (it makes one).
+    /// Whether `--adaptive` made its round of bends (it makes one).
     #[serde(default)]
     pub adaptive_done: bool,
+    /// Rounds of branch-side bisection `--adaptive` made (`adaptive::BISECT_ROUNDS`).
+    #[serde(default)]
+    pub bisect_rounds: u32,
 }
 
 impl Plan {
@@ -55,6 +58,7 @@ impl Plan {
             origin,
             added: 0,
             adaptive_done: false,
+            bisect_rounds: 0,
         }
     }
 

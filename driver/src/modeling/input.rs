@@ -15,11 +15,27 @@ use taintprof_fit::experiment::Experiment;
 use taintprof_fit::{extrap_json, extrap_text};
 use taintprof_model::time;
 
-/// The metrics of a time profile.
-pub const TIME_METRICS: [&str; 3] = ["time", "visits", "iterations"];
-
 /// The measurements file of a `taintprof experiment` directory.
 pub const EXPERIMENT_FILE: &str = "measurements.json";
+
+/// The branch sides of a `taintprof experiment` directory (time records of a build with
+/// a prior; `modeling::branches`), in the same format but apart: their zeros (a side
+/// not taken) make Extra-P's modeler divide by zero. Read with [`EXPERIMENT_FILE`],
+/// whether the directory or that file is given.
+pub const BRANCH_SIDES_FILE: &str = "branch-sides.json";
+
+/// `file` and, when it is an experiment's [`EXPERIMENT_FILE`], its sibling
+/// [`BRANCH_SIDES_FILE`] if there is one.
+fn with_branch_sides(file: &Path, parts: &mut Vec<(String, Experiment)>) -> Result<(), String> {
+    parts.push((file.display().to_string(), read_file(file)?));
+    if file.file_name().is_some_and(|n| n == EXPERIMENT_FILE) {
+        let sides = file.with_file_name(BRANCH_SIDES_FILE);
+        if sides.is_file() {
+            parts.push((sides.display().to_string(), read_file(&sides)?));
+        }
+    }
+    Ok(())
+}
 
 /// An input's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,8 +84,8 @@ pub fn read_file(path: &Path) -> Result<Experiment, String> {
 }
 
 /// The experiment of time profiles: one point per run (its parameters' values), the
-/// runs at one point its repetitions; per region `time` (inclusive seconds), `visits`
-/// and `iterations` (the loops' iterations summed; only for regions with loops).
+/// runs at one point its repetitions; per region its metrics
+/// (`taintprof_model::time::Region::metrics`).
 pub fn experiment_of_profiles(
     profiles: &[(String, time::TimeProfile)],
 ) -> Result<Experiment, String> {
@@ -90,11 +106,8 @@ pub fn experiment_of_profiles(
         }
         let coords: Vec<f64> = p.params.iter().map(|(_, v)| *v).collect();
         for r in &p.regions {
-            exp.add(&r.callpath, "time", &coords, &[r.inclusive_seconds]);
-            exp.add(&r.callpath, "visits", &coords, &[r.visits]);
-            if !r.loops.is_empty() {
-                let it: u64 = r.loops.iter().map(|l| l.iterations).sum();
-                exp.add(&r.callpath, "iterations", &coords, &[it as f64]);
+            for (metric, value) in r.metrics() {
+                exp.add(&r.callpath, &metric, &coords, &[value]);
             }
         }
     }
@@ -161,7 +174,7 @@ pub fn read_inputs(paths: &[PathBuf]) -> Result<Experiment, String> {
         if p.is_dir() {
             let f = p.join(EXPERIMENT_FILE);
             if f.is_file() {
-                parts.push((f.display().to_string(), read_file(&f)?));
+                with_branch_sides(&f, &mut parts)?;
                 continue;
             }
             let mut recs: Vec<PathBuf> = std::fs::read_dir(p)
@@ -182,7 +195,7 @@ pub fn read_inputs(paths: &[PathBuf]) -> Result<Experiment, String> {
         } else if time::is_time_record(p) {
             records.push(p.clone());
         } else {
-            parts.push((shown, read_file(p)?));
+            with_branch_sides(p, &mut parts)?;
         }
     }
     if !records.is_empty() {
@@ -269,6 +282,7 @@ mod tests {
                             iterations: 5,
                         },
                     ],
+                    branches: vec![],
                 }],
             },
         )

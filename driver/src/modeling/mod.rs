@@ -6,9 +6,12 @@
 //! * `prior.rs`: measured call paths matched to the report's contexts and functions,
 //!   and the prior of each metric;
 //! * `html.rs`: `--html DIR`: plots (inline SVG) and the table;
+//! * `branches.rs`: measured branch sides (time mode): the tainted branches that
+//!   change side inside the measured range;
 //! * this file: modeling every series (black box, and with the prior when one matched),
 //!   the warnings in plain words, `--predict`, the table, `--json` and `--extrap`.
 
+pub mod branches;
 pub mod html;
 pub mod input;
 pub mod prior;
@@ -49,7 +52,9 @@ pub struct Modeled {
     /// The model with the taint prior, when one matched.
     pub prior: Option<FitResult>,
     pub info: PriorInfo,
-    /// Warnings of the driver: tainted branches on varied parameters.
+    /// Warnings of the driver: measured branch sides that change inside the measured
+    /// range (`branch_changes_side`), else the report's tainted branches on varied
+    /// parameters (`tainted_branch`, a possibility).
     pub branch_warnings: Vec<Value>,
     /// Notes for people (why no prior was used, parameters held fixed).
     pub notes: Vec<String>,
@@ -222,10 +227,23 @@ pub fn model_all(
     metric: Option<&str>,
 ) -> Result<Vec<Modeled>, String> {
     let mut out = Vec::new();
+    // Branch sides are not modeled (unless asked for by name): they are read for the
+    // warnings.
     let mut series: Vec<&taintprof_fit::experiment::Series> = exp
         .series
         .iter()
-        .filter(|s| metric.map_or(true, |m| s.metric == m))
+        .filter(|s| metric.map_or(!branches::is_branch_metric(&s.metric), |m| s.metric == m))
+        .collect();
+    let changes = branches::side_changes(exp);
+    // The branches measured per call path (line): their sides are known, so the
+    // report's possibility is replaced by what was measured.
+    let measured: std::collections::BTreeSet<(&str, u32)> = exp
+        .series
+        .iter()
+        .filter_map(|s| {
+            taintprof_model::time::BranchSide::parse_metric(&s.metric)
+                .map(|(line, ..)| (s.callpath.as_str(), line))
+        })
         .collect();
     if series.is_empty() {
         return Err(format!(
@@ -253,7 +271,7 @@ pub fn model_all(
         };
         let mut notes = Vec::new();
         let mut prior_result = None;
-        let mut branch_warnings = Vec::new();
+        let mut branch_warnings = branches::warnings(&changes, &s.callpath, &exp.params);
         if let Some(report) = report {
             match prior::find(report, &s.callpath) {
                 None => notes.push(format!(
@@ -271,6 +289,9 @@ pub fn model_all(
                     }
                     let vary: Vec<&String> = varied(&m).into_iter().map(|i| &m.params[i]).collect();
                     for b in &mt.function.branches {
+                        if measured.contains(&(s.callpath.as_str(), b.line as u32)) {
+                            continue;
+                        }
                         for p in b.params.iter().filter(|p| vary.contains(p)) {
                             branch_warnings.push(json!({
                                 "kind": "tainted_branch",
@@ -360,8 +381,9 @@ fn how(d: &Modeled, prior_row: bool) -> String {
 /// Noisy points listed one by one up to this many.
 const NOISY_LISTED: usize = 3;
 
-/// The notes and warnings of a series, for people.
-fn messages(d: &Modeled) -> Vec<String> {
+/// The notes and warnings of a series, for people; `with_branches`: also the branch
+/// warnings (said once per call path, with its first series).
+fn messages(d: &Modeled, with_branches: bool) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for n in &d.notes {
         lines.push(format!("note: {n}"));
@@ -407,7 +429,7 @@ fn messages(d: &Modeled) -> Vec<String> {
             noisy.len() - shown.len()
         ));
     }
-    for w in &d.branch_warnings {
+    for w in d.branch_warnings.iter().filter(|_| with_branches) {
         lines.push(format!(
             "warning: {}",
             w["detail"].as_str().unwrap_or_default()
@@ -450,7 +472,7 @@ pub fn render(o: &Outcome) -> String {
         let mut t = Table::new(&aligns).header(head);
         // After which table line each series' messages go.
         let mut after: Vec<(usize, Vec<String>)> = Vec::new();
-        for d in &group {
+        for (k, d) in group.iter().enumerate() {
             let mut rows: Vec<(&FitResult, bool)> = Vec::new();
             if let Some(p) = &d.prior {
                 rows.push((p, true));
@@ -481,7 +503,7 @@ pub fn render(o: &Outcome) -> String {
                 cells.push(how(d, prior_row));
                 t.row(cells);
             }
-            after.push((t.len(), messages(d)));
+            after.push((t.len(), messages(d, k == 0)));
         }
         if !s.is_empty() {
             s.push('\n');
@@ -530,7 +552,7 @@ pub fn json_document(o: &Outcome) -> Value {
     models_document(models)
 }
 
-/// The `--extrap` file: the measurements, and the model sets "taint prior" (only when a
+/// The `--extrap` file: the measurements (but branch sides), and the model sets "taint prior" (only when a
 /// report was given; series without a prior carry their black-box model there too) and
 /// "black box".
 pub fn extrap_bytes(o: &Outcome, with_prior_set: bool) -> Vec<u8> {
@@ -555,7 +577,10 @@ pub fn extrap_bytes(o: &Outcome, with_prior_set: bool) -> Vec<u8> {
         sets.push(set(true));
     }
     sets.push(set(false));
-    extrap_file::write_experiment(&o.experiment, &sets)
+    // Without the branch sides (not modeled; their zeros make Extra-P's modeler divide
+    // by zero when it re-models a file).
+    let (_, measured) = crate::experiment::output::split_branch_sides(&o.experiment);
+    extrap_file::write_experiment(&measured, &sets)
 }
 
 fn write(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {

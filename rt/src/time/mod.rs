@@ -376,7 +376,8 @@ pub unsafe extern "C" fn __tp_time_exit(f: *const TimeFuncDesc) {
 }
 
 /// `void __tp_time_loop(const TimeLoopDesc *l, u64 iterations)`: the iterations of
-/// loop `l` in the running function's activation (before its exit call).
+/// loop `l` in the running function's activation (before its exit call); for a branch
+/// side (`TIME_KIND_BRANCH_SIDE`) 1 if the activation took that side, else 0.
 ///
 /// # Safety
 /// As [`__tp_time_enter`].

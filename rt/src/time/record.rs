@@ -130,7 +130,12 @@ pub(crate) fn write_record<O: Out>(inp: &Inputs<'_>, out: O) -> bool {
             // SAFETY: `loops` has `n_loops` entries.
             let l = unsafe { &*m.loops.add(k) };
             let f = id_of(mods, l.func, |m| m.funcs, |m| m.n_funcs);
-            w.loop_(if f == NONE { 0 } else { f }, s(l.file), l.line, l.column);
+            let f = if f == NONE { 0 } else { f };
+            if l.kind == taintprof_abi::TIME_KIND_BRANCH_SIDE {
+                w.branch_side(f, s(l.file), (l.line, l.column), l.side, l.target_line);
+            } else {
+                w.loop_(f, s(l.file), l.line, l.column);
+            }
         }
     }
     let now = now_ns();
