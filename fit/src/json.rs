@@ -48,6 +48,9 @@ pub fn model_json(callpath: &str, metric: &str, params: &[String], r: &FitResult
         fit.insert("mean".into(), number(s.mean));
         fit.insert("cv".into(), number(s.cv));
     }
+    if r.loop_levels {
+        fit.insert("loop_levels".into(), Value::Bool(true));
+    }
     if let Some(a) = r.volume_adequate {
         fit.insert("volume_adequate".into(), Value::Bool(a));
     }
@@ -228,6 +231,7 @@ mod tests {
             prior: true,
             spread: None,
             volume_adequate: Some(true),
+            loop_levels: false,
             warnings: vec![
                 Warning {
                     kind: WarningKind::ContradictsPrior,

@@ -171,6 +171,9 @@ pub struct FitResult {
     /// With a prior that is not constant: whether the volume's own exponents passed the
     /// lack-of-fit test (`None`: untested, no repetitions).
     pub volume_adequate: Option<bool>,
+    /// With a prior: the volume's exponents failed the lack-of-fit test, and passed it
+    /// with the loop levels' own terms added (`prior.rs`, "Loop levels").
+    pub loop_levels: bool,
     pub warnings: Vec<Warning>,
 }
 

@@ -58,6 +58,7 @@ pub fn black_box(m: &Measurements) -> Result<FitResult, Error> {
         prior: false,
         spread: None,
         volume_adequate: None,
+        loop_levels: false,
         warnings: noisy_warnings(m),
     })
 }
