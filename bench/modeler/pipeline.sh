@@ -8,6 +8,10 @@
 #
 #   bench/modeler/pipeline.sh [--runs N] [--reps N] [--keep DIR]
 #
+# --reps: rounds (each one repetition of the design, then --runs runs at the
+# prediction point); the model is fitted on all rounds, the measured value is the
+# median of all runs at the point.
+#
 # Prints one table per program; the figures of docs/performance.md ("Performance
 # models end to end") come from it. Needs `make build` first. Not part of the tests:
 # times on a shared machine are measured, not asserted.
@@ -15,15 +19,15 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
 bin="$here/target/release"
-runs=5
-reps=5
+runs=1
+reps=7
 keep=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
     --reps) reps="$2"; shift 2 ;;
     --keep) keep="$2"; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "pipeline.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -53,25 +57,30 @@ pipeline() {
   local template=()
   for kv in $design; do template+=("{${kv%%=*}}"); done
   # shellcheck disable=SC2086
-  "$bin/taintprof" experiment --quiet --out exp --prior "$prior" --reps "$reps" \
-    --design $design -- ./app_time "${template[@]}" >exp.log 2>&1 || { cat exp.log >&2; exit 1; }
-  # The prediction point, measured right after, through the same machinery.
-  local grid=()
+  # Round by round: one repetition of the whole design, then one run at the prediction
+  # point, so that both see the same drift of the machine (a shared VM's speed moves by
+  # 10-20% over seconds: measured apart, the comparison measured the drift).
+  local grid=() inputs=()
   for kv in $at_args; do grid+=("$kv"); done
-  "$bin/taintprof" experiment --quiet --out at --reps "$runs" --grid "${grid[@]}" \
-    -- ./app_time "${template[@]}" >at.log 2>&1 || { cat at.log >&2; exit 1; }
-  "$bin/taintprof" model --prior "$prior" exp --metric time --predict "$predict" \
+  for r in $(seq "$reps"); do
+    "$bin/taintprof" experiment --quiet --out "exp$r" --prior "$prior" --reps 1 \
+      --design $design -- ./app_time "${template[@]}" >exp.log 2>&1 || { cat exp.log >&2; exit 1; }
+    "$bin/taintprof" experiment --quiet --out "at$r" --reps "$runs" --grid "${grid[@]}" \
+      -- ./app_time "${template[@]}" >at.log 2>&1 || { cat at.log >&2; exit 1; }
+    inputs+=("exp$r")
+  done
+  "$bin/taintprof" model --prior "$prior" "${inputs[@]}" --metric time --predict "$predict" \
     --json models.json >model.log 2>&1 || { cat model.log >&2; exit 1; }
-  python3 - "$name" "$predict" models.json at/measurements.json <<'EOF'
+  python3 - "$name" "$predict" models.json at*/measurements.json <<'EOF'
 import json, sys
-name, predict, models, measured = sys.argv[1:5]
+name, predict, models = sys.argv[1:4]
 pred = {m["callpath"]: m for m in json.load(open(models))["models"]}
 # The measured runs (Extra-P JSON: per call path and metric, the point's values).
-meas = {}
-for c, metrics in json.load(open(measured))["measurements"].items():
-    vals = sorted(v for p in metrics.get("time", []) for v in p["values"])
-    if vals:
-        meas[c] = vals[len(vals) // 2]
+vals = {}
+for f in sys.argv[4:]:
+    for c, metrics in json.load(open(f))["measurements"].items():
+        vals.setdefault(c, []).extend(v for p in metrics.get("time", []) for v in p["values"])
+meas = {c: sorted(v)[len(v) // 2] for c, v in vals.items() if v}
 def short(c):
     import re
     return re.sub(r"\(.*?\)|<.*?>", "", c.replace("->", " -> "))[:60]
