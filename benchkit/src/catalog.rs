@@ -122,10 +122,11 @@ pub const SUPPORT_FILES: &[(&str, &str)] = &[HEADER, DFSAN_ABILIST];
 
 const JACOBI: &str = include_str!("../../bench/workloads/jacobi.c");
 
-/// Why `dip` skips the denormal workload unless asked for.
-const DIP_TRAPS: &str = "dip traps once per instruction with a denormal operand \
-     (some 240 million at the default size): the run would take hours; ask for it \
-     with `--config dip` (it stops at the configuration's 300 s limit)";
+/// Why `dip-exact` skips the denormal workload unless asked for.
+const DIP_TRAPS: &str = "dip-exact traps once per instruction with a denormal operand \
+     (some 40 million at the default size, 16 µs each): the run would take over ten \
+     minutes; ask for it with `--config dip-exact` (it stops at the configuration's \
+     300 s limit); the default `dip` samples them";
 
 pub const WORKLOADS: &[Workload] = &[
     Workload {
@@ -158,7 +159,7 @@ pub const WORKLOADS: &[Workload] = &[
         libs: &[],
         env: &[],
         denormals: true,
-        skip_by_default: &[("dip", DIP_TRAPS)],
+        skip_by_default: &[("dip-exact", DIP_TRAPS)],
         not_applicable: &[],
         mpi_ranks: None,
     },
@@ -263,6 +264,7 @@ pub const WORKLOADS: &[Workload] = &[
         skip_by_default: &[
             ("valgrind-none", MPI_VALGRIND),
             ("dip", MPI_DIP),
+            ("dip-exact", MPI_DIP),
         ],
         not_applicable: &[("dfsan", MPI_DFSAN)],
         mpi_ranks: Some(2),
@@ -470,9 +472,18 @@ pub const CONFIGS: &[Config] = &[
     },
     Config {
         name: "dip",
-        about: "the native binary under taintprof dip (denormal exceptions; a trap per denormal instruction)",
+        about: "the native binary under taintprof dip (denormal exceptions, sampled within a 10% overhead budget)",
         build: NATIVE_BUILD,
         runner: Runner::Under(Tool::Taintprof, &["dip", "--"]),
+        reports: Reports::Dip,
+        timeout: Some(300),
+        default: true,
+    },
+    Config {
+        name: "dip-exact",
+        about: "the native binary under taintprof dip --exact (every denormal exception counted: a trap per denormal instruction)",
+        build: NATIVE_BUILD,
+        runner: Runner::Under(Tool::Taintprof, &["dip", "--exact", "--"]),
         reports: Reports::Dip,
         timeout: Some(300),
         default: true,
@@ -541,11 +552,12 @@ mod tests {
                 "denormal",
                 "time",
                 "valgrind-none",
-                "dip"
+                "dip",
+                "dip-exact"
             ]
         );
-        // The default set is all of them (dip skips jacobi-denormal by itself, the MPI
-        // workload skips dfsan, valgrind-none and dip).
+        // The default set is all of them (dip-exact skips jacobi-denormal by itself,
+        // the MPI workload skips dfsan, valgrind-none, dip and dip-exact).
         assert!(CONFIGS.iter().all(|c| c.default));
         let find = |n: &str| WORKLOADS.iter().find(|w| w.name == n).unwrap();
         assert_eq!(find("accessors").lang, Lang::Cxx);
@@ -559,12 +571,19 @@ mod tests {
         for n in ["cg", "nbody"] {
             assert!(find(n).libs.contains(&"-lm"), "{n}");
         }
-        // Only the denormal variant produces denormals; dip is skipped there and on the
-        // MPI workload.
+        // Only the denormal variant produces denormals; the sampled dip runs it (its
+        // overhead is bounded), the exact one is skipped there; both skip the MPI
+        // workload.
         for w in WORKLOADS {
             assert_eq!(w.denormals, w.name == "jacobi-denormal", "{}", w.name);
             assert_eq!(
                 w.skipped_by_default("dip").is_some(),
+                w.name == "mpi_stencil",
+                "{}",
+                w.name
+            );
+            assert_eq!(
+                w.skipped_by_default("dip-exact").is_some(),
                 ["jacobi-denormal", "mpi_stencil"].contains(&w.name),
                 "{}",
                 w.name
@@ -616,7 +635,7 @@ mod tests {
         // DFSan cannot link against an uninstrumented libmpi: not applicable (even when
         // asked for); the tools that would run on every rank are skipped by default.
         assert!(w.not_applicable_to("dfsan").is_some());
-        for c in ["valgrind-none", "dip"] {
+        for c in ["valgrind-none", "dip", "dip-exact"] {
             assert!(w.skipped_by_default(c).is_some(), "{c}");
         }
         // Denormal mode runs it (no MPI library to link: no labels to move).
@@ -697,7 +716,7 @@ mod tests {
         assert_eq!(rest, ["-O2"]);
         assert_eq!(d.reports, Reports::Denormal);
         // valgrind-none and dip run the native binary; they are time-limited.
-        for n in ["valgrind-none", "dip"] {
+        for n in ["valgrind-none", "dip", "dip-exact"] {
             let c = find(n);
             assert_eq!(c.build.id, NATIVE_BUILD.id);
             assert!(c.timeout.is_some(), "{n}");
@@ -711,6 +730,11 @@ mod tests {
             Runner::Under(Tool::Taintprof, &["dip", "--"])
         );
         assert_eq!(find("dip").reports, Reports::Dip);
+        assert_eq!(
+            find("dip-exact").runner,
+            Runner::Under(Tool::Taintprof, &["dip", "--exact", "--"])
+        );
+        assert_eq!(find("dip-exact").reports, Reports::Dip);
         // The baseline is in the default set.
         assert!(find(BASELINE).default);
     }

@@ -49,6 +49,7 @@ pub fn color_of(config: &str, index: usize) -> Rgb {
         "denormal" => [44, 160, 44],
         "valgrind-none" => [148, 103, 189],
         "dip" => [255, 127, 14],
+        "dip-exact" => [255, 187, 120],
         _ => {
             const MORE: [Rgb; 5] = [
                 [140, 86, 75],

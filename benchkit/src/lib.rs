@@ -43,10 +43,10 @@
 //!
 //! A configuration that cannot be measured does not stop the others: a failed build,
 //! a failed run, a run stopped at its time limit (`--timeout`, or the configuration's
-//! own: `dip` traps on every denormal instruction and may take minutes), a configuration
-//! that does not apply (`dip` under `--callgrind`, a missing `valgrind`, `dfsan` on the
-//! MPI workload) and one a workload leaves out of the default set (`dip` on
-//! `jacobi-denormal`) each get their own cell (`build failed`, `failed`, `timed out`, `n/a`, `skipped`) and a line saying
+//! own: `dip-exact` traps on every denormal instruction and may take minutes), a
+//! configuration that does not apply (`dip` under `--callgrind`, a missing `valgrind`,
+//! `dfsan` on the MPI workload) and one a workload leaves out of the default set
+//! (`dip-exact` on `jacobi-denormal`) each get their own cell (`build failed`, `failed`, `timed out`, `n/a`, `skipped`) and a line saying
 //! why. Missed targets do not change the exit status (timings are noisy); failures and
 //! checksum mismatches do.
 

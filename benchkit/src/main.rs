@@ -54,13 +54,14 @@ struct Cli {
     #[arg(long = "workload", value_name = "NAME")]
     workloads: Vec<String>,
     /// Only this configuration (repeatable): native, taint, taint-nocf, dfsan,
-    /// denormal, time, valgrind-none, dip. The native baseline always runs. Default: all
-    /// (dip skips jacobi-denormal unless named here: it traps on every denormal;
-    /// mpi_stencil skips valgrind-none and dip unless named here, and dfsan always).
+    /// denormal, time, valgrind-none, dip (sampled), dip-exact. The native baseline
+    /// always runs. Default: all (dip-exact skips jacobi-denormal unless named here: it
+    /// traps on every denormal; mpi_stencil skips valgrind-none, dip and dip-exact
+    /// unless named here, and dfsan always).
     #[arg(long = "config", value_name = "NAME")]
     configs: Vec<String>,
     /// Give up on a run after this many seconds and show "timed out" for its
-    /// configuration (default: per configuration; dip 300 s, valgrind-none 600 s,
+    /// configuration (default: per configuration; dip and dip-exact 300 s, valgrind-none 600 s,
     /// the others none).
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<u64>,

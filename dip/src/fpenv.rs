@@ -132,7 +132,10 @@ pub fn set_exit(mx: u32) {
 pub fn observe(at: Where, mx: u32, cw: u16) {
     let ftz = mx & MX_FTZ != 0;
     let daz = mx & MX_DAZ != 0;
-    let masked = mx & fpu::armed_mx_masks() != 0 || cw & fpu::armed_cw_masks() != 0;
+    // Sampled mode masks the exceptions itself between windows (and unmasks them at
+    // every window, whatever the program did): masked is normal there.
+    let masked = !crate::sampling::sampled()
+        && (mx & fpu::armed_mx_masks() != 0 || cw & fpu::armed_cw_masks() != 0);
     if !(ftz || daz || masked) {
         return;
     }

@@ -14,6 +14,15 @@
 //!    the signal mask back, release the slot. Return; the program continues at the next
 //!    instruction with the exception armed again.
 //!
+//! Steps 2–4 become one: when the instruction is a register-to-register SSE operation
+//! (`addps %xmm2,%xmm4`), [`crate::emulate`] runs it in the SIGFPE handler on the saved
+//! registers with the exception masked and moves RIP past it — about 5× cheaper than
+//! the step (measured: 15.7 → 2.9 µs per event), the SIGTRAP being the expensive half.
+//!
+//! In sampled mode ([`crate::sampling`]) an event outside a window is not counted and
+//! leaves the exception masked; the event that fills a window is counted and masks it
+//! (no step); the SIGTRAP handler unmasks again only while the window is open.
+//!
 //! With `TAINTPROF_DIP_UNDERFLOW=1` UM is unmasked too and an underflow (tiny result)
 //! is counted at the instruction as a *result* event the same way; an instruction that
 //! both reads a denormal and underflows faults twice (DE first, then UE while stepping)
@@ -38,9 +47,12 @@ use core::ptr::null_mut;
 
 use taintprof_sigsafe::{errno, getpid, gettid, set_errno};
 
+use crate::emulate;
 use crate::fpenv::{self, Where};
 use crate::fpu::*;
+use crate::sampling::{self, Take};
 use crate::steps::{self, Step};
+use crate::table::NO_BATCH;
 use crate::x87::{self, Replay};
 use crate::{disp, real, report, table};
 
@@ -52,6 +64,8 @@ pub static X87_ADJUSTED: AtomicU64 = AtomicU64::new(0);
 pub static X87_UNVERIFIED: AtomicU64 = AtomicU64::new(0);
 /// Denormal `FLD`s that had completed when the fault came (no replay needed).
 pub static X87_COMPLETED: AtomicU64 = AtomicU64::new(0);
+/// SSE events handled by emulating the instruction (no step).
+pub static EMULATED: AtomicU64 = AtomicU64::new(0);
 /// Events for which no stepping slot was free: the exception stayed masked on that
 /// thread from then on.
 pub static GAVE_UP: AtomicU64 = AtomicU64::new(0);
@@ -137,15 +151,47 @@ unsafe fn handle_fpe(info: *mut libc::siginfo_t, uc: *mut libc::ucontext_t) -> b
                 return false;
             };
             let rip = gregs[libc::REG_RIP as usize] as u64;
+            let batch = if sampling::sampled() {
+                match sampling::take(tid) {
+                    Take::Sample(b) => b,
+                    Take::Last(b) => {
+                        // The window is full: count, mask everything we unmask and let
+                        // the instruction run masked (no step, one signal). If this is
+                        // the second exception of a step, the SIGTRAP handler sees the
+                        // window closed and leaves the masks.
+                        table::record_sample(rip, result, b);
+                        (*fp).mxcsr = (mx | armed_mx_masks()) & !flag;
+                        return true;
+                    }
+                    Take::Stray => {
+                        (*fp).mxcsr = (mx | armed_mx_masks()) & !flag;
+                        return true;
+                    }
+                }
+            } else {
+                NO_BATCH
+            };
+            // One signal instead of two: run the instruction here, masked, when it is a
+            // register-to-register SSE operation (`emulate`); else step it.
+            if !result
+                && !stepping_already
+                && crate::options::emulate()
+                && !crate::options::underflow()
+                && emulate::try_emulate(uc, mx)
+            {
+                table::record_sample(rip, result, batch);
+                EMULATED.fetch_add(1, Relaxed);
+                return true;
+            }
             let Some(slot) = slot_for(tid, stepping_already, uc) else {
                 // No slot: keep the program correct, lose the rest of this thread's
                 // profile for this exception.
-                table::record(rip, result);
+                table::record_sample(rip, result, batch);
                 GAVE_UP.fetch_add(1, Relaxed);
                 (*fp).mxcsr = (mx | mask) & !flag;
                 return true;
             };
-            table::record(rip, result);
+            table::record_sample(rip, result, batch);
             slot.step().mx_masked |= mask;
             (*fp).mxcsr = (mx | mask) & !flag;
             gregs[libc::REG_EFL as usize] |= EFLAGS_TF;
@@ -174,7 +220,20 @@ unsafe fn handle_fpe(info: *mut libc::siginfo_t, uc: *mut libc::ucontext_t) -> b
             let fip = (*fp).rip;
             let fdp = (*fp).rdp;
             let rip = gregs[libc::REG_RIP as usize] as u64;
-            table::record(fip, false);
+            // Sampled mode: the abandoned instruction is replayed whether counted or
+            // not; a full window (or none) leaves the x87 masked after it.
+            let (counted, keep_armed) = if sampling::sampled() {
+                match sampling::take(tid) {
+                    Take::Sample(b) => (Some(b), true),
+                    Take::Last(b) => (Some(b), false),
+                    Take::Stray => (None, false),
+                }
+            } else {
+                (Some(NO_BATCH), true)
+            };
+            if let Some(b) = counted {
+                table::record_sample(fip, false, b);
+            }
             let insn = if fip != 0 {
                 x87::decode(fip as *const u8)
             } else {
@@ -182,9 +241,12 @@ unsafe fn handle_fpe(info: *mut libc::siginfo_t, uc: *mut libc::ucontext_t) -> b
             };
             let plan = x87::plan(insn, fip, rip, fdp, gregs);
             if plan == Replay::Completed {
-                // The load is done: clear the flag and go on, DM stays unmasked.
+                // The load is done: clear the flag and go on, DM stays unmasked (masked
+                // when a sampling window just closed).
                 X87_COMPLETED.fetch_add(1, Relaxed);
-                (*fp).swd = x87_fix_summary(cw, sw & !SW_DE);
+                let ncw = if keep_armed { cw } else { cw | CW_DM };
+                (*fp).cwd = ncw;
+                (*fp).swd = x87_fix_summary(ncw, sw & !SW_DE);
                 return true;
             }
             let Some(slot) = slot_for(tid, stepping_already, uc) else {
@@ -277,15 +339,19 @@ unsafe fn handle_trap(uc: *mut libc::ucontext_t) -> bool {
     let st = *slot.step();
     let gregs = &mut (*uc).uc_mcontext.gregs;
     let fp = (*uc).uc_mcontext.fpregs;
+    // Sampled mode: unmask again only while the thread's window is open.
+    let rearm = !sampling::sampled() || sampling::window_open(slot.tid());
     if !fp.is_null() {
         if st.mx_masked != 0 {
             // The replayed instruction set DE again (masked); clear it so a stale DE is
             // never taken for a new one. UE is left as the instruction set it: that is
             // what the program would see without us (fetestexcept(FE_UNDERFLOW)).
-            (*fp).mxcsr = (*fp).mxcsr & !st.mx_masked & !MX_DE;
+            let unmask = if rearm { st.mx_masked } else { 0 };
+            (*fp).mxcsr = (*fp).mxcsr & !unmask & !MX_DE;
         }
         if st.cw_masked != 0 {
-            let cw = (*fp).cwd & !st.cw_masked;
+            let unmask = if rearm { st.cw_masked } else { 0 };
+            let cw = (*fp).cwd & !unmask;
             (*fp).cwd = cw;
             // An x87 flag set while unmasked is a pending exception: clear DE.
             (*fp).swd = x87_fix_summary(cw, (*fp).swd & !SW_DE);
@@ -399,6 +465,11 @@ pub fn install(sig: c_int, prog: &disp::Action) -> c_int {
             // Our own handlers must never wait for each other.
             libc::sigdelset(&mut sa.sa_mask, libc::SIGFPE);
             libc::sigdelset(&mut sa.sa_mask, libc::SIGTRAP);
+            // A sampling tick must not open a window in our handler's own context.
+            let tick = sampling::tick_signal();
+            if tick > 0 {
+                libc::sigaddset(&mut sa.sa_mask, tick);
+            }
         }
         real::sigaction(sig, &sa, null_mut())
     }

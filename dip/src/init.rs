@@ -15,7 +15,7 @@ use core::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering::*};
 use taintprof_sigsafe::{mmap_anon, munmap};
 
 use crate::fpenv::{self, Where};
-use crate::{disp, fpu, handlers, options, real, report, steps, table};
+use crate::{disp, fpu, handlers, options, real, report, sampling, steps, table};
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 static THREADS: AtomicU32 = AtomicU32::new(1);
@@ -74,6 +74,9 @@ fn start(envp: *const *const c_char) {
     }
     fpenv::set_start(fpu::get_mxcsr(), fpu::get_x87_cw());
     ensure_altstack();
+    if sampling::sampled() && !sampling::setup() {
+        crate::diag!("warning: cannot install the sampling timer's signal handler; sampling only the start of each thread");
+    }
     {
         let _block = real::BlockAll::new();
         for &(sig, _) in disp::MANAGED.iter() {
@@ -110,6 +113,7 @@ fn start(envp: *const *const c_char) {
         }
     }
     fpu::arm_thread();
+    sampling::thread_begin();
     fpenv::set_armed(fpu::get_mxcsr(), fpu::get_x87_cw());
     fpenv::observe_now(Where::Start);
     extern "C" {
@@ -177,6 +181,7 @@ pub fn thread_start() {
         unsafe { libc::pthread_setspecific(key as libc::pthread_key_t, v) };
     }
     fpu::arm_thread();
+    sampling::thread_begin();
 }
 
 static NO_STACK: u8 = 0;
@@ -189,6 +194,7 @@ fn no_stack_marker() -> *const c_void {
 /// Thread exit (pthread key destructor): look at the FP environment the thread ends
 /// with and free its alternate stack.
 extern "C" fn thread_exit(v: *mut c_void) {
+    sampling::thread_end();
     fpenv::observe_now(Where::ThreadExit);
     if !v.is_null() && v.cast_const() != no_stack_marker() {
         // SAFETY: disabling this thread's alternate stack before unmapping it; no
@@ -219,4 +225,9 @@ extern "C" fn after_fork_child() {
     report::reset();
     THREADS.store(1, Relaxed);
     INHERITED.store(0, Relaxed);
+    if sampling::sampled() {
+        // POSIX timers are not inherited: a new one, and a window open as at start.
+        fpu::arm_thread();
+        sampling::after_fork();
+    }
 }

@@ -32,6 +32,9 @@ pub unsafe extern "C" fn sigaction(
     act: *const libc::sigaction,
     old: *mut libc::sigaction,
 ) -> c_int {
+    if init::active() && sig == crate::sampling::tick_signal() && !act.is_null() {
+        crate::sampling::give_up_signal();
+    }
     if !init::active() || !disp::managed(sig) {
         return real::sigaction(sig, act, old);
     }
@@ -88,6 +91,9 @@ unsafe fn signal_with(sig: c_int, handler: Handler, flags: c_int, self_mask: boo
 /// As `signal(2)`.
 #[no_mangle]
 pub unsafe extern "C" fn signal(sig: c_int, handler: Handler) -> Handler {
+    if init::active() && sig == crate::sampling::tick_signal() {
+        crate::sampling::give_up_signal();
+    }
     if !init::active() || !disp::managed(sig) {
         let a = real::SIGNAL.get();
         if a == 0 {
@@ -113,6 +119,9 @@ pub unsafe extern "C" fn bsd_signal(sig: c_int, handler: Handler) -> Handler {
 /// As `sysv_signal(3)`.
 #[no_mangle]
 pub unsafe extern "C" fn sysv_signal(sig: c_int, handler: Handler) -> Handler {
+    if init::active() && sig == crate::sampling::tick_signal() {
+        crate::sampling::give_up_signal();
+    }
     if !init::active() || !disp::managed(sig) {
         let a = real::SYSV_SIGNAL.get();
         if a == 0 {
@@ -144,6 +153,10 @@ unsafe fn strip(
     *copy = *set;
     libc::sigdelset(copy, libc::SIGFPE);
     libc::sigdelset(copy, libc::SIGTRAP);
+    let tick = crate::sampling::tick_signal();
+    if tick > 0 {
+        libc::sigdelset(copy, tick);
+    }
     copy
 }
 

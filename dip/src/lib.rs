@@ -9,17 +9,27 @@
 //!   `TAINTPROF_DIP_UNDERFLOW=1` also MXCSR.UM), so a denormal input traps (SIGFPE);
 //! * in the SIGFPE handler count the instruction, mask the exception and set the trap
 //!   flag in the saved context; the instruction runs once, masked, then traps (SIGTRAP);
-//! * in the SIGTRAP handler unmask again and clear the trap flag.
+//! * in the SIGTRAP handler unmask again and clear the trap flag;
+//! * or, for register-to-register SSE arithmetic (the common case in loops), run the
+//!   operation in the SIGFPE handler on the saved registers, masked, and continue after
+//!   the instruction: one signal per event instead of two ([`emulate`]).
 //!
-//! When no denormal occurs nothing runs at all: no timers, no polling, the program runs
-//! at native speed. At exit (or when a signal kills it) the process writes
+//! By default the events are *sampled* ([`sampling`]): the exception is unmasked only in
+//! windows a per-thread CPU-time timer opens every 10 ms, each taking at most as many
+//! events as the overhead budget (10 %) pays for, so a program with hundreds of millions
+//! of denormal operations runs close to native speed; the report gives each
+//! instruction's estimated share with a confidence interval. `TAINTPROF_DIP_EXACT=1`
+//! (`taintprof dip --exact`) counts every event. When no denormal occurs nothing runs
+//! but the timer's tick (a few µs per 10 ms of CPU time): the program runs at native
+//! speed. At exit (or when a signal kills it) the process writes
 //! `<prog>.<pid>.dip-raw.json` (see [`report`]); `taintprof-symbolize` turns it into the
 //! `taintprof.denormal` report (functions, source lines, disassembly).
 //!
 //! ## Environment
 //!
 //! `TAINTPROF_OUT`, `TAINTPROF_DIP_UNDERFLOW`, `TAINTPROF_DIP_INTERVAL_MS`,
-//! `TAINTPROF_DIP_X87` and `TAINTPROF_QUIET`: every knob with its default is listed in
+//! `TAINTPROF_DIP_X87`, `TAINTPROF_DIP_EXACT`, `TAINTPROF_DIP_OVERHEAD`,
+//! `TAINTPROF_DIP_PERIOD_MS`, `TAINTPROF_DIP_EMULATE` and `TAINTPROF_QUIET`: every knob with its default is listed in
 //! one place, [`options`]. `LD_PRELOAD` stays set, so `fork`ed and `exec`ed children
 //! are profiled as well, each writing its own report.
 //!
@@ -29,6 +39,8 @@
 //! |---|---|
 //! | [`init`] | constructor, thread start/exit, fork, exit hook |
 //! | `handlers` | SIGFPE/SIGTRAP dance, forwarding to the program's handlers, dying right |
+//! | [`emulate`] | running a register-to-register SSE instruction in the handler instead of stepping it |
+//! | [`sampling`] | sampled mode: per-thread CPU-time timers, windows, their quota, batches and weights |
 //! | `x87` | replaying the x87 instruction whose exception was reported late |
 //! | `steps` | per-thread step state (tid-keyed slots, no TLS) |
 //! | `table` | lock-free address → counts table, timeline buckets |
@@ -80,7 +92,12 @@
 //! MXCSR), glibc's libm internals that save/mask/restore MXCSR around a computation,
 //! and everything after the program masks the exceptions itself or sets FTZ/DAZ (the
 //! report says so: `fp_environment`). Integer moves of denormal bit patterns never trap
-//! (thesis 4.4.6). x87 underflow is not traced (see `x87`).
+//! (thesis 4.4.6). x87 underflow is not traced (see `x87`). Sampled mode takes the
+//! real-time signal `SIGRTMAX-2` for its timers (a program that installs a handler for
+//! it gets it: the timers are deleted and a warning says so); it cannot estimate how
+//! many events there were where they come faster than the trap cost (the report gives a
+//! lower bound, `--exact` the count), and its share intervals cover the sampling error,
+//! not the small bias left on loops whose events come in short runs (see `sampling`).
 
 #![cfg(all(target_arch = "x86_64", target_os = "linux"))]
 #![cfg_attr(not(test), no_std)]
@@ -122,6 +139,7 @@ macro_rules! diag {
 }
 
 mod disp;
+pub mod emulate;
 mod fpenv;
 mod fpu;
 mod handlers;
@@ -131,6 +149,7 @@ mod interpose;
 pub mod options;
 mod real;
 pub mod report;
+pub mod sampling;
 mod steps;
 mod table;
 mod x87;

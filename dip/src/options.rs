@@ -7,6 +7,10 @@
 //! | `TAINTPROF_DIP_UNDERFLOW` | `0` | `1`: also unmask the SSE underflow exception, so instructions producing denormal *results* are counted (`results`) |
 //! | `TAINTPROF_DIP_INTERVAL_MS` | `100` | width of a timeline bucket in milliseconds (1 to 3 600 000) |
 //! | `TAINTPROF_DIP_X87` | `1` | `0`: leave the x87 unit alone (no `long double` profiling) |
+//! | `TAINTPROF_DIP_EXACT` | `0` | `1`: count every event (the exception stays unmasked all the time; about 16 µs per event). `0`: sample them, within the overhead budget (see `sampling`) |
+//! | `TAINTPROF_DIP_OVERHEAD` | `10` | sampled mode: the overhead budget, in percent of the program's own CPU time (1 to 1000): the trap time each window may take |
+//! | `TAINTPROF_DIP_EMULATE` | `1` | `0`: always step the faulting SSE instruction (two signals per event) instead of emulating the register-to-register ones in the handler (one signal; see `emulate`) |
+//! | `TAINTPROF_DIP_PERIOD_MS` | `10` | sampled mode: a sampling window opens every this many milliseconds of each thread's CPU time (1 to 10 000) |
 //! | `TAINTPROF_QUIET` | `1` if stderr is not a terminal, else `0` | `1`: do not print where the raw report went; `0`: always print it (as the compiler-mode runtime: build tools and test suites read stderr). The line about a crash is printed unless `1` is given |
 //!
 //! Boolean values: `1`, `true`, `yes`, `on` are true, `0`, `false`, `no`, `off` false
@@ -30,6 +34,15 @@ static QUIET: AtomicBool = AtomicBool::new(false);
 /// `TAINTPROF_QUIET=1` given explicitly: silences the crash line too.
 static QUIET_ON_SIGNAL: AtomicBool = AtomicBool::new(false);
 static INTERVAL_MS: AtomicU64 = AtomicU64::new(DEFAULT_INTERVAL_MS);
+static EXACT: AtomicBool = AtomicBool::new(false);
+static EMULATE: AtomicBool = AtomicBool::new(true);
+static OVERHEAD_PCT: AtomicU64 = AtomicU64::new(DEFAULT_OVERHEAD_PCT);
+static PERIOD_MS: AtomicU64 = AtomicU64::new(DEFAULT_PERIOD_MS);
+
+pub const DEFAULT_OVERHEAD_PCT: u64 = 10;
+pub const MAX_OVERHEAD_PCT: u64 = 1000;
+pub const DEFAULT_PERIOD_MS: u64 = 10;
+pub const MAX_PERIOD_MS: u64 = 10_000;
 
 pub const DEFAULT_INTERVAL_MS: u64 = 100;
 const MAX_INTERVAL_MS: u64 = 3_600_000;
@@ -74,6 +87,38 @@ unsafe fn flag(envp: *const *const c_char, name: &str, default: bool) -> bool {
     }
 }
 
+/// A whole-number knob in `1..=max`: unset or empty keeps `default`; anything else is
+/// reported and keeps it too.
+///
+/// # Safety
+/// As [`env`].
+unsafe fn number(
+    envp: *const *const c_char,
+    name: &str,
+    what: &str,
+    max: u64,
+    default: u64,
+) -> u64 {
+    // SAFETY: forwarded contract.
+    match unsafe { env(envp, name) } {
+        None | Some(b"") => default,
+        Some(v) => match parse_u64(v) {
+            Some(n) if (1..=max).contains(&n) => n,
+            _ => {
+                crate::diag!(
+                    "warning: {}={} is not {} in 1..={}; using {}",
+                    name,
+                    Lossy(v),
+                    what,
+                    max,
+                    default
+                );
+                default
+            }
+        },
+    }
+}
+
 /// Reads the environment. Called once from the constructor, with the `envp` the loader
 /// passed it (null: `getenv`).
 ///
@@ -84,13 +129,43 @@ pub unsafe fn load(envp: *const *const c_char) {
     // SAFETY: isatty only inspects descriptor 2.
     let not_a_terminal = unsafe { libc::isatty(2) } == 0;
     // SAFETY: forwarded contract.
-    let (underflow, x87, quiet) = unsafe {
+    let (underflow, x87, quiet, exact) = unsafe {
         (
             flag(envp, "TAINTPROF_DIP_UNDERFLOW", false),
             flag(envp, "TAINTPROF_DIP_X87", true),
             flag(envp, "TAINTPROF_QUIET", not_a_terminal),
+            flag(envp, "TAINTPROF_DIP_EXACT", false),
         )
     };
+    EXACT.store(exact, Relaxed);
+    // SAFETY: forwarded contract.
+    EMULATE.store(
+        unsafe { flag(envp, "TAINTPROF_DIP_EMULATE", true) },
+        Relaxed,
+    );
+    // SAFETY: forwarded contract.
+    let pct = unsafe {
+        number(
+            envp,
+            "TAINTPROF_DIP_OVERHEAD",
+            "a percentage",
+            MAX_OVERHEAD_PCT,
+            DEFAULT_OVERHEAD_PCT,
+        )
+    };
+    OVERHEAD_PCT.store(pct, Relaxed);
+    // SAFETY: forwarded contract.
+    let period = unsafe {
+        number(
+            envp,
+            "TAINTPROF_DIP_PERIOD_MS",
+            "a number of milliseconds",
+            MAX_PERIOD_MS,
+            DEFAULT_PERIOD_MS,
+        )
+    };
+    PERIOD_MS.store(period, Relaxed);
+
     UNDERFLOW.store(underflow, Relaxed);
     X87.store(x87, Relaxed);
     QUIET.store(quiet, Relaxed);
@@ -157,6 +232,27 @@ pub fn quiet() -> bool {
 /// explicit `TAINTPROF_QUIET=1`.
 pub fn quiet_on_signal() -> bool {
     QUIET_ON_SIGNAL.load(Relaxed)
+}
+
+/// `TAINTPROF_DIP_EXACT=1`: every event counted (else sampled).
+pub fn exact() -> bool {
+    EXACT.load(Relaxed)
+}
+
+/// `TAINTPROF_DIP_EMULATE` (default on): emulate simple SSE instructions instead of
+/// stepping them.
+pub fn emulate() -> bool {
+    EMULATE.load(Relaxed)
+}
+
+/// Sampled mode's overhead budget, percent.
+pub fn overhead_pct() -> u64 {
+    OVERHEAD_PCT.load(Relaxed)
+}
+
+/// Sampled mode's window period, milliseconds of thread CPU time.
+pub fn period_ms() -> u64 {
+    PERIOD_MS.load(Relaxed)
 }
 
 pub fn interval_ms() -> u64 {

@@ -26,8 +26,28 @@
 //!   "dropped_events": 0, "timeline_truncated": false,
 //!   "x87": { "armed": true, "fld_completes": true,
 //!            "replays": { "exact": 0, "adjusted": 0, "unverified": 0 }, "completed_loads": 0 },
+//!   "emulated_events": 1200,
+//!   "sampling": { "mode": "sampled", "scheme": "cpu-time windows", "period_ms": 10,
+//!                 "overhead_pct": 10, "burst": 210, "windows": 31, "full_windows": 30,
+//!                 "stray_events": 0, "event_cost_ns": 3100,
+//!                 "full": { "samples": 9000, "window_ns": 31000000, "interval_ns": 300000000 },
+//!                 "open": { "samples": 12, "interval_ns": 2000000 }, "timer_failures": 0,
+//!                 "batch_weights": [ ... 16 ... ], "first_event_wait_us_log2": [ ... 16 ... ] },
 //!   "step_slots_exhausted": 0 }
 //! ```
+//!
+//! `emulated_events`: events handled by emulating the instruction instead of stepping
+//! it (`emulate`). `sampling`: `{"mode": "exact"}`, or the sampled mode's windows
+//! (`sampling`): `burst` the window size (events counted after a random skip of up to
+//! as many), `full_windows` the windows that took their quota, `event_cost_ns` the
+//! measured CPU cost of one event, `full`/`open` the intervals (a window's opening to
+//! the next) whose window filled up or stayed open: the events counted in them, the
+//! CPU time until the window was full, the intervals' CPU time;
+//! `signal_taken_by_program` that the program installed a handler for the timer's
+//! signal (no ticks from then on); `batch_weights` the
+//! weighted events of the 16 window batches (weight 1 = 1000), and in sampled mode each
+//! event has `"weighted"`, its share of them; `first_event_wait_us_log2` windows by the
+//! wait for their first event (bucket i: 2^i to 2^(i+1) µs).
 //!
 //! `fp_environment.mxcsr`/`x87_cw` are the program's own values at start (before we
 //! unmasked anything); `mxcsr_at_exit` the exiting thread's MXCSR at a normal exit (absent
@@ -47,7 +67,7 @@ use taintprof_sigsafe::json::{escape, Sink as _};
 use taintprof_sigsafe::{getpid, gettid, read_file, read_some, sleep_ms, FdSink, Lossy, StackBuf};
 
 use crate::handlers::{GAVE_UP, X87_ADJUSTED, X87_COMPLETED, X87_EXACT, X87_UNVERIFIED};
-use crate::{disp, fpenv, init, options, steps, table};
+use crate::{disp, fpenv, init, options, sampling, steps, table};
 
 /// Why the report is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,15 +224,24 @@ fn write_json(out: &mut FdSink, exit: Exit, pid: i32) {
     write_mappings(out);
     out.put(b"],\n  \"events\": [");
     let mut first = true;
-    table::for_each_event(|a, o, r| {
+    let sampled = sampling::sampled();
+    table::for_each_event_batches(|a, o, r, b| {
         out.put(if first { b"\n    " } else { b",\n    " });
         first = false;
         out.put(b"{ \"address\": ");
         hex(out, a);
         put_fmt(
             out,
-            format_args!(", \"operands\": {}, \"results\": {} }}", o, r),
+            format_args!(", \"operands\": {}, \"results\": {}", o, r),
         );
+        if sampled {
+            out.put(b", \"weighted\": [");
+            for (i, n) in b.iter().enumerate() {
+                put_fmt(out, format_args!("{}{}", if i > 0 { "," } else { "" }, n));
+            }
+            out.put(b"]");
+        }
+        out.put(b" }");
     });
     put_fmt(
         out,
@@ -231,6 +260,7 @@ fn write_json(out: &mut FdSink, exit: Exit, pid: i32) {
         X87_UNVERIFIED.load(Relaxed),
         X87_COMPLETED.load(Relaxed)
     ));
+    write_sampling(out);
     put_fmt(
         out,
         format_args!(
@@ -238,6 +268,57 @@ fn write_json(out: &mut FdSink, exit: Exit, pid: i32) {
             steps::exhausted() + GAVE_UP.load(Relaxed)
         ),
     );
+}
+
+/// `"sampling"`: the mode, and in sampled mode the windows and what they saw.
+fn write_sampling(out: &mut FdSink) {
+    use crate::sampling::*;
+    put_fmt(
+        out,
+        format_args!(
+            "  \"emulated_events\": {},\n",
+            crate::handlers::EMULATED.load(Relaxed)
+        ),
+    );
+    if !sampled() {
+        out.put(b"  \"sampling\": { \"mode\": \"exact\" },\n");
+        return;
+    }
+    let g = |a: &core::sync::atomic::AtomicU64| a.load(Relaxed);
+    put_fmt(out, format_args!(
+        "  \"sampling\": {{ \"mode\": \"sampled\", \"scheme\": \"cpu-time windows\", \"period_ms\": {}, \"overhead_pct\": {}, \"burst\": {}, \"windows\": {}, \"full_windows\": {}, \"stray_events\": {}, \"event_cost_ns\": {},\n",
+        options::period_ms(),
+        options::overhead_pct(),
+        g(&LAST_BURST),
+        g(&WINDOWS),
+        g(&FULL_WINDOWS),
+        g(&STRAY),
+        g(&COST_NS),
+    ));
+    put_fmt(out, format_args!(
+        "    \"full\": {{ \"samples\": {}, \"window_ns\": {}, \"interval_ns\": {} }}, \"open\": {{ \"samples\": {}, \"interval_ns\": {} }}, \"timer_failures\": {}, \"signal_taken_by_program\": {},\n    \"batch_weights\": [",
+        g(&FULL_SAMPLES),
+        g(&FULL_WINDOW_NS),
+        g(&FULL_INTERVAL_NS),
+        g(&OPEN_SAMPLES),
+        g(&OPEN_INTERVAL_NS),
+        g(&TIMER_FAILURES),
+        GAVE_UP_SIGNAL.load(Relaxed),
+    ));
+    for (i, b) in BATCH_WEIGHTS.iter().enumerate() {
+        put_fmt(
+            out,
+            format_args!("{}{}", if i > 0 { "," } else { "" }, g(b)),
+        );
+    }
+    out.put(b"],\n    \"first_event_wait_us_log2\": [");
+    for (i, b) in WAITS.iter().enumerate() {
+        put_fmt(
+            out,
+            format_args!("{}{}", if i > 0 { "," } else { "" }, g(b)),
+        );
+    }
+    out.put(b"] },\n");
 }
 
 /// Streams the executable mappings of `/proc/self/maps`.
@@ -417,6 +498,7 @@ pub fn final_report(exit: Exit) {
         }
         Err(_) => return,
     }
+    sampling::account_current();
     if let Exit::Code(_) = exit {
         fpenv::observe_now(fpenv::Where::Exit);
         fpenv::set_exit(crate::fpu::get_mxcsr());

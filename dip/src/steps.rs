@@ -68,6 +68,11 @@ impl Slot {
         unsafe { &mut *self.step.get() }
     }
 
+    /// The owning thread.
+    pub fn tid(&self) -> i32 {
+        self.owner.load(Relaxed)
+    }
+
     pub fn release(&self) {
         self.owner.store(0, Release);
     }

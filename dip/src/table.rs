@@ -9,6 +9,8 @@ use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsiz
 
 use taintprof_sigsafe::{mmap_anon, munmap, now_ns, remap_zero};
 
+use crate::sampling::{Batch, BATCHES};
+
 /// 2^20 distinct instruction addresses (24 MiB of address space).
 pub const TABLE_BITS: u32 = 20;
 pub const TABLE_LEN: usize = 1 << TABLE_BITS;
@@ -24,7 +26,17 @@ pub struct Entry {
     addr: AtomicU64,
     operands: AtomicU64,
     results: AtomicU64,
+    /// Sampled mode: the events (operands and results) by window batch
+    /// (`sampling::BATCHES`), each weighted by its window's weight (fixed point,
+    /// `sampling::WEIGHT_ONE` = 1). Untouched in exact mode.
+    batches: [AtomicU64; BATCHES],
 }
+
+/// The batch argument of [`record_sample`] in exact mode (no batches).
+pub const NO_BATCH: Batch = Batch {
+    batch: u32::MAX,
+    weight: 0,
+};
 
 static TABLE: AtomicPtr<Entry> = AtomicPtr::new(null_mut());
 /// Indices of the used table entries, in insertion order (so the report visits only
@@ -94,7 +106,14 @@ fn hash(addr: u64) -> usize {
 
 /// Counts one event at instruction `addr`: a denormal operand, or (`result`) an
 /// underflow. Async-signal-safe, lock-free.
+#[cfg(test)]
 pub fn record(addr: u64, result: bool) {
+    record_sample(addr, result, NO_BATCH)
+}
+
+/// As `record`, also counting the event in window batch `batch` (sampled mode; exact
+/// mode passes [`NO_BATCH`]).
+pub fn record_sample(addr: u64, result: bool, batch: Batch) {
     count_time(result);
     let t = TABLE.load(Acquire);
     if t.is_null() || addr == 0 {
@@ -120,6 +139,9 @@ pub fn record(addr: u64, result: bool) {
                 e.results.fetch_add(1, Relaxed);
             } else {
                 e.operands.fetch_add(1, Relaxed);
+            }
+            if let Some(b) = e.batches.get(batch.batch as usize) {
+                b.fetch_add(batch.weight as u64, Relaxed);
             }
             return;
         }
@@ -154,7 +176,13 @@ fn count_time(result: bool) {
 }
 
 /// Calls `f(address, operands, results)` for every counted instruction (table order).
+#[cfg(test)]
 pub fn for_each_event(mut f: impl FnMut(u64, u64, u64)) {
+    for_each_event_batches(|a, o, r, _| f(a, o, r))
+}
+
+/// As [`for_each_event`], with the event's counts by window batch (sampled mode).
+pub fn for_each_event_batches(mut f: impl FnMut(u64, u64, u64, &[u64; BATCHES])) {
     let t = TABLE.load(Acquire);
     let u = USED.load(Acquire);
     // SAFETY: as above.
@@ -174,7 +202,11 @@ pub fn for_each_event(mut f: impl FnMut(u64, u64, u64)) {
         let e = unsafe { &*t.add(i - 1) };
         let a = e.addr.load(Acquire);
         if a != 0 {
-            f(a, e.operands.load(Relaxed), e.results.load(Relaxed));
+            let mut b = [0u64; BATCHES];
+            for (d, s) in b.iter_mut().zip(e.batches.iter()) {
+                *d = s.load(Relaxed);
+            }
+            f(a, e.operands.load(Relaxed), e.results.load(Relaxed), &b);
         }
     }
 }

@@ -132,7 +132,10 @@ fn profiled(b: &Build, args: &[&str], env: &[(&str, &str)]) -> Run {
         .env("LD_PRELOAD", so())
         .env("TAINTPROF_OUT", &outdir)
         .env_remove("TAINTPROF_DIP_UNDERFLOW")
-        .env_remove("TAINTPROF_QUIET");
+        .env_remove("TAINTPROF_QUIET")
+        // These tests count exactly unless they ask for the sampled mode (the
+        // profiler's default) themselves.
+        .env("TAINTPROF_DIP_EXACT", "1");
     for (k, v) in env {
         c.env(k, v);
     }
@@ -594,6 +597,213 @@ fn without_debug_info_the_symbol_table_names_functions() {
                 .iter()
                 .any(|w| w.starts_with("no debug information for") && w.contains("/stencil")),
             "{cc}\n{}",
+            dump(&r)
+        );
+    }
+}
+
+/// The share of all events on `line` (percent): of the counts, or the sampled
+/// profile's estimate with its interval.
+fn line_share(r: &DenormalReport, b: &Build, line: u32) -> taintprof_symbolize::report::Share {
+    let name = b.src.file_name().unwrap().to_str().unwrap();
+    let on = || {
+        r.sites
+            .iter()
+            .filter(move |s| s.line == line && s.file.ends_with(name))
+    };
+    if r.sampled() {
+        r.share_of_sites(on())
+    } else {
+        let p =
+            100.0 * on().map(|s| s.events()).sum::<u64>() as f64 / r.total_events().max(1) as f64;
+        taintprof_symbolize::report::Share {
+            percent: p,
+            low: p,
+            high: p,
+        }
+    }
+}
+
+const SAMPLED: (&str, &str) = ("TAINTPROF_DIP_EXACT", "0");
+
+/// The default, sampled mode on a loop whose events always come in the same mix (3:1
+/// on two lines, between stretches of normal work): the estimated shares are those
+/// of the exact count, within their 95% interval, from a small fraction of the events.
+#[test]
+fn sampled_shares_of_a_steady_loop_match_the_exact_count() {
+    for b in builds("steady.c", &[]) {
+        let exact = compare(&b, &[], &[]).report();
+        assert_eq!(exact.sampling.as_ref().unwrap().mode, "exact");
+        assert!(!exact.sampled());
+        assert_eq!(exact.totals.denormal_operands, 4 * 50_000, "{}", b.what);
+        let run = compare(&b, &[], &[SAMPLED]);
+        let r = run.report();
+        check_common(&b, &r);
+        let sm = r.sampling.clone().unwrap();
+        assert_eq!(sm.mode, "sampled", "{}", b.what);
+        assert!(r.sampled() && !sm.complete, "{}: {sm:?}", b.what);
+        assert!(sm.full_windows >= 5, "{}: {sm:?}", b.what);
+        assert!(
+            sm.samples * 10 < exact.totals.denormal_operands,
+            "{}: {sm:?}",
+            b.what
+        );
+        assert!(sm.events_at_least >= sm.samples);
+        assert!(sm.events_at_least <= exact.totals.denormal_operands);
+        assert!(r.warnings.iter().any(|w| w.starts_with("sampled profile")));
+        let (three, one) = (line_of(&b.src, "@three"), line_of(&b.src, "@one"));
+        for (line, want) in [(three, 75.0), (one, 25.0)] {
+            let e = line_share(&exact, &b, line);
+            assert!((e.percent - want).abs() < 1e-9, "{}: {e:?}", b.what);
+            let s = line_share(&r, &b, line);
+            assert!(
+                (s.percent - e.percent).abs() < 5.0,
+                "{}: line {line}: sampled {s:?}, exact {e:?}\n{}",
+                b.what,
+                dump(&r)
+            );
+            assert!(s.low <= s.percent && s.percent <= s.high, "{s:?}");
+            assert!(s.high - s.low < 15.0, "{}: {s:?}", b.what);
+        }
+        // Each site carries its share and the weighted counts behind it.
+        for s in &r.sites {
+            let sh = s.share.expect("sampled sites have a share");
+            assert!(sh.low <= sh.percent && sh.percent <= sh.high);
+            assert_eq!(s.weighted.len(), 16);
+        }
+        let raw = run.raw_json();
+        assert_eq!(raw["sampling"]["mode"], "sampled");
+        assert_eq!(raw["sampling"]["period_ms"], 10);
+        assert_eq!(raw["sampling"]["overhead_pct"], 10);
+    }
+}
+
+/// A program with few events is counted completely even in sampled mode: no window
+/// fills up, and the report says the counts are exact.
+#[test]
+fn sampled_mode_counts_sparse_events_completely() {
+    for b in builds("steady.c", &[]) {
+        // 40 iterations: 160 events, fewer than one window takes.
+        let r = compare(
+            &b,
+            &["40", "2000"],
+            &[SAMPLED, ("TAINTPROF_DIP_OVERHEAD", "100")],
+        )
+        .report();
+        check_common(&b, &r);
+        let sm = r.sampling.clone().unwrap();
+        assert_eq!(sm.mode, "sampled");
+        assert!(sm.complete, "{}: {sm:?}", b.what);
+        assert!(!r.sampled());
+        assert_eq!(r.totals.denormal_operands, 160, "{}\n{}", b.what, dump(&r));
+        assert!(r
+            .sites
+            .iter()
+            .all(|s| s.share.is_none() && s.weighted.is_empty()));
+    }
+}
+
+/// x87 code in sampled mode: the replay still keeps results exact (compare checks the
+/// output), and the long double lines are sampled.
+#[test]
+fn sampled_mode_keeps_x87_working() {
+    for b in builds("longdouble.c", &[]) {
+        let r = compare(&b, &["10"], &[SAMPLED]).report();
+        check_common(&b, &r);
+        assert_eq!(r.sampling.as_ref().unwrap().mode, "sampled");
+        // A short run: the window at start sees the first events (in `dot`).
+        let dot = sites_at(&r, "dot", &b.src, line_of(&b.src, "@dot"));
+        let fsum = sites_at(&r, "fsum", &b.src, line_of(&b.src, "@fsum"));
+        assert!(
+            operands(&dot) + operands(&fsum) > 0,
+            "{}\n{}",
+            b.what,
+            dump(&r)
+        );
+    }
+    for opt in OPTS {
+        let b = compile("stencil.c", "gcc", opt, &["-mfpmath=387"]);
+        let r = compare(&b, &["150", "80", "0.0", "1060"], &[SAMPLED]).report();
+        check_common(&b, &r);
+        let sweep = sites_at(&r, "sweep", &b.src, line_of(&b.src, "@stencil"));
+        assert!(operands(&sweep) > 0, "{}\n{}", b.what, dump(&r));
+    }
+}
+
+/// Every thread gets its own windows (and timer) in sampled mode.
+#[test]
+fn sampled_mode_samples_every_thread() {
+    for b in builds("threads.c", &["-pthread"]) {
+        let r = compare(&b, &["500"], &[SAMPLED]).report();
+        check_common(&b, &r);
+        assert_eq!(r.threads, 5, "{}", b.what);
+        for (k, f) in ["work0", "work1", "work2", "work3"].iter().enumerate() {
+            let sites = sites_at(&r, f, &b.src, line_of(&b.src, &format!("@w{k}")));
+            assert!(operands(&sites) > 0, "{}: {f}\n{}", b.what, dump(&r));
+        }
+        assert!(!r.fp_environment.changed_by_program, "{}", dump(&r));
+    }
+}
+
+/// Emulating a register-to-register SSE instruction in the handler (one signal per
+/// event) counts exactly what stepping it (two signals) counts, with the same results.
+#[test]
+fn emulated_and_stepped_events_count_the_same() {
+    for b in builds("stencil.c", &[]) {
+        let args = ["150", "80", "0.0"];
+        // (Each run replaces the build's output directory: read before the next.)
+        let stepped = compare(&b, &args, &[("TAINTPROF_DIP_EMULATE", "0")]);
+        assert_eq!(stepped.raw_json()["emulated_events"], 0, "{}", b.what);
+        let s = stepped.report();
+        let emulated = compare(&b, &args, &[]);
+        let e = emulated.report();
+        let counts = |r: &DenormalReport| {
+            let mut v: Vec<(Option<String>, u64, u64)> = r
+                .sites
+                .iter()
+                .map(|x| (x.address.clone(), x.denormal_operands, x.denormal_results))
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(counts(&s), counts(&e), "{}", b.what);
+        if b.what.contains("-O2") {
+            // Optimized code keeps operands in registers: events are emulated (most
+            // of them with clang, which loads first; gcc reads memory operands).
+            let n = emulated.raw_json()["emulated_events"].as_u64().unwrap();
+            let share = if b.what.contains("clang") { 2 } else { 20 };
+            assert!(
+                n * share > e.totals.denormal_operands,
+                "{}: {n} of {} emulated",
+                b.what,
+                e.totals.denormal_operands
+            );
+        }
+    }
+}
+
+/// A program that installs its own handler for the sampling timer's signal gets it:
+/// the profiler deletes its timers, says so, and the handler sees only the program's
+/// own signal.
+#[test]
+fn the_timer_signal_is_handed_over_to_a_program_that_wants_it() {
+    for b in builds("ownrt.c", &[]) {
+        let run = compare(&b, &[], &[SAMPLED]);
+        let out = String::from_utf8_lossy(&run.out.stdout).to_string();
+        assert!(out.contains("handler calls = 1"), "{}: {out}", b.what);
+        let stderr = String::from_utf8_lossy(&run.out.stderr);
+        assert!(
+            stderr.contains("uses the sampling timer's signal"),
+            "{stderr}"
+        );
+        assert_eq!(run.raw_json()["sampling"]["signal_taken_by_program"], true);
+        let r = run.report();
+        check_common(&b, &r);
+        assert!(
+            r.warnings
+                .iter()
+                .any(|w| w.contains("sampling timer's signal")),
+            "{}",
             dump(&r)
         );
     }

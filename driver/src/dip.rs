@@ -32,6 +32,10 @@ pub struct DipOptions {
     pub underflow: bool,
     /// Timeline interval.
     pub interval_ms: Option<u64>,
+    /// Count every event (`TAINTPROF_DIP_EXACT=1`); default: sampled.
+    pub exact: bool,
+    /// Sampled mode's overhead budget, percent (`TAINTPROF_DIP_OVERHEAD`).
+    pub overhead_pct: Option<u64>,
     /// A compiler-mode report to compare with.
     pub compare: Option<PathBuf>,
     /// Write the HTML pages here.
@@ -42,6 +46,23 @@ pub struct DipOptions {
 
 /// Largest timeline interval the profiler accepts.
 pub const MAX_INTERVAL_MS: u64 = 3_600_000;
+/// Largest overhead budget the profiler accepts, percent.
+pub const MAX_OVERHEAD_PCT: u64 = 1000;
+
+/// `--overhead PCT`: a whole number of percent in 1..=1000, with or without `%`.
+pub fn parse_overhead(s: &str) -> std::result::Result<u64, String> {
+    let t = s.trim();
+    let t = t.strip_suffix('%').unwrap_or(t).trim_end();
+    match t.parse::<u64>() {
+        Ok(n) if (1..=MAX_OVERHEAD_PCT).contains(&n) => Ok(n),
+        Ok(n) => Err(format!(
+            "the overhead budget must be between 1 and {MAX_OVERHEAD_PCT} percent (got {n}); use --exact to count every event"
+        )),
+        Err(_) => Err(format!(
+            "`{s}` is not a whole number of percent (e.g. --overhead 10 for 10% over the program's own time)"
+        )),
+    }
+}
 
 /// What kind of executable a file is, as far as preloading goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -266,6 +287,18 @@ pub fn dip(opts: &DipOptions, program: &OsString, args: &[OsString]) -> Result<i
     if let Some(ms) = opts.interval_ms {
         cmd.env("TAINTPROF_DIP_INTERVAL_MS", ms.to_string());
     }
+    if opts.exact && opts.overhead_pct.is_some() {
+        bail!("--overhead applies to the sampled mode; --exact counts every event");
+    }
+    if let Some(p) = opts.overhead_pct {
+        if !(1..=MAX_OVERHEAD_PCT).contains(&p) {
+            bail!("--overhead must be between 1 and {MAX_OVERHEAD_PCT} percent (got {p})");
+        }
+        cmd.env("TAINTPROF_DIP_OVERHEAD", p.to_string());
+    }
+    // Always explicit: a TAINTPROF_DIP_EXACT inherited from the environment must not
+    // decide the mode behind the command line's back.
+    cmd.env("TAINTPROF_DIP_EXACT", if opts.exact { "1" } else { "0" });
     if std::env::var_os("TAINTPROF_QUIET").is_none() {
         cmd.env("TAINTPROF_QUIET", "1");
     }
@@ -409,6 +442,28 @@ mod tests {
         let mut cut = elf(2, EM_X86_64, &[1, 3]);
         cut.truncate(70);
         assert_eq!(classify_executable(&cut), Executable::Dynamic);
+    }
+
+    #[test]
+    fn overhead_values() {
+        assert_eq!(parse_overhead("10"), Ok(10));
+        assert_eq!(parse_overhead(" 25% "), Ok(25));
+        assert_eq!(parse_overhead("1000"), Ok(1000));
+        assert!(parse_overhead("0")
+            .unwrap_err()
+            .contains("between 1 and 1000"));
+        assert!(parse_overhead("1001")
+            .unwrap_err()
+            .contains("between 1 and 1000"));
+        assert!(parse_overhead("ten")
+            .unwrap_err()
+            .contains("not a whole number"));
+        assert!(parse_overhead("1.5")
+            .unwrap_err()
+            .contains("not a whole number"));
+        assert!(parse_overhead("-3")
+            .unwrap_err()
+            .contains("not a whole number"));
     }
 
     #[test]

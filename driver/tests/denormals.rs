@@ -745,6 +745,8 @@ fn dip_profiles_a_real_stencil() {
         &dir,
         &[
             "dip",
+            // Every event: the run spans several timeline intervals.
+            "--exact",
             "--out",
             "reports",
             "--underflow",

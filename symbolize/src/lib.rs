@@ -182,7 +182,7 @@ pub fn symbolize(raw: &RawReport) -> Result<DenormalReport> {
             raw.schema
         )));
     }
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<String> = Vec::new();
     let mut mappings: Vec<&raw::Mapping> = raw.mappings.iter().collect();
     mappings.sort_by_key(|m| m.start);
 
@@ -231,10 +231,13 @@ pub fn symbolize(raw: &RawReport) -> Result<DenormalReport> {
                 address: Some(hex::format(r.address)),
                 module: Some(r.module.clone().unwrap_or_default()),
                 instruction: text,
+                share: None,
+                weighted: Vec::new(),
             }
         });
         site.denormal_operands += ev.operands;
         site.denormal_results += ev.results;
+        report::add_weights(&mut site.weighted, &ev.weighted);
     }
     let mut sites: Vec<Site> = sites.into_values().filter(|s| s.events() > 0).collect();
     // Group by function: functions with the most events first, then sites by events.
@@ -253,6 +256,7 @@ pub fn symbolize(raw: &RawReport) -> Result<DenormalReport> {
             .then_with(|| b.events().cmp(&a.events()))
             .then_with(|| a.address.cmp(&b.address))
     });
+    let (sampling, batch_weights) = sampling_of(raw, &mut sites);
     let totals = Totals {
         fp_operations: None,
         denormal_operands: sites.iter().map(|s| s.denormal_operands).sum(),
@@ -266,6 +270,32 @@ pub fn symbolize(raw: &RawReport) -> Result<DenormalReport> {
     // Warnings, most important first.
     let env = &raw.fp_environment;
     let start_mx = parse_hex32(&env.mxcsr);
+    if let Some(sm) = sampling.as_ref().filter(|s| s.estimated()) {
+        warnings.push(format!(
+            "sampled profile: the counts are the {} events seen in {} windows, not all events (the run had at least {}); the shares are estimates with 95% intervals; run with --exact to count every event",
+            sm.samples, sm.windows, sm.events_at_least
+        ));
+    }
+    if let Some(n) = raw
+        .sampling
+        .as_ref()
+        .map(|r| r.timer_failures)
+        .filter(|&n| n > 0)
+    {
+        warnings.push(format!(
+            "the sampling timer could not be set up for {n} thread(s): they were sampled at their start only"
+        ));
+    }
+    if raw
+        .sampling
+        .as_ref()
+        .is_some_and(|r| r.signal_taken_by_program)
+    {
+        warnings.push(
+            "the program installed a handler for the sampling timer's signal (SIGRTMAX-2): from then on only the start of each thread was sampled; run with --exact"
+                .into(),
+        );
+    }
     if let Some(sig) = &raw.exit.signal {
         warnings.push(format!(
             "the program was killed by {sig}; the profile covers the run until then"
@@ -363,7 +393,86 @@ pub fn symbolize(raw: &RawReport) -> Result<DenormalReport> {
         origin_maps: Vec::new(),
         timeline,
         warnings,
+        sampling,
+        batch_weights,
     })
+}
+
+/// The report's `sampling` and, for a sampled profile that missed events, each site's
+/// estimated share with its interval (sites keep their weighted batch counts; the
+/// batch totals are returned for the shares of groups of sites).
+fn sampling_of(raw: &RawReport, sites: &mut [Site]) -> (Option<report::Sampling>, Vec<u64>) {
+    let Some(rs) = &raw.sampling else {
+        return (
+            Some(report::Sampling {
+                mode: "exact".into(),
+                ..Default::default()
+            }),
+            Vec::new(),
+        );
+    };
+    if rs.mode != "sampled" {
+        for s in sites.iter_mut() {
+            s.weighted.clear();
+        }
+        return (
+            Some(report::Sampling {
+                mode: "exact".into(),
+                ..Default::default()
+            }),
+            Vec::new(),
+        );
+    }
+    let samples: u64 = sites.iter().map(|s| s.events()).sum();
+    let complete = rs.full_windows == 0;
+    let at_least = if complete || rs.full.window_ns == 0 {
+        samples
+    } else {
+        let full = rs.full.samples as f64 * rs.full.interval_ns as f64 / rs.full.window_ns as f64;
+        (rs.open.samples as f64 + full).max(samples as f64) as u64
+    };
+    let mut totals: Vec<u64> = Vec::new();
+    for s in sites.iter() {
+        report::add_weights(&mut totals, &s.weighted);
+    }
+    if complete {
+        for s in sites.iter_mut() {
+            s.weighted.clear();
+        }
+        totals.clear();
+    } else {
+        for s in sites.iter_mut() {
+            s.share = Some(report::share_of(&s.weighted, &totals));
+        }
+    }
+    let note = if complete {
+        format!(
+            "sampled, but no window filled up: all {samples} events were counted (exact counts)"
+        )
+    } else {
+        format!(
+            "sampled: {} of {} windows filled up, so events after their quota went unseen; counts are the {} events seen, shares are estimated from them (95% intervals); the run had at least {} events",
+            rs.full_windows, rs.windows, samples, at_least
+        )
+    };
+    (
+        Some(report::Sampling {
+            mode: "sampled".into(),
+            scheme: rs.scheme.clone(),
+            period_ms: rs.period_ms,
+            overhead_pct: rs.overhead_pct,
+            burst: rs.burst,
+            windows: rs.windows,
+            full_windows: rs.full_windows,
+            samples,
+            complete,
+            event_cost_ns: rs.event_cost_ns,
+            events_at_least: at_least,
+            confidence: if complete { 1.0 } else { 0.95 },
+            note,
+        }),
+        totals,
+    )
 }
 
 fn ftz_daz_text(ftz: bool, daz: bool) -> &'static str {
@@ -516,6 +625,7 @@ mod tests {
                 address: 0xdead0000,
                 operands: 3,
                 results: 1,
+                weighted: Vec::new(),
             }],
             vec![],
         );
@@ -581,6 +691,7 @@ mod tests {
                 address: f,
                 operands: 1,
                 results: 0,
+                weighted: Vec::new(),
             }],
             mappings,
         );

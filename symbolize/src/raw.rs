@@ -47,6 +47,61 @@ pub struct RawReport {
     pub x87: RawX87,
     #[serde(default)]
     pub step_slots_exhausted: u64,
+    /// Exact or sampled, and the sampling windows (absent from older profilers: exact).
+    #[serde(default)]
+    pub sampling: Option<RawSampling>,
+}
+
+/// `"sampling"`: `{"mode": "exact"}`, or the sampled mode's windows (see
+/// `dip/src/sampling.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RawSampling {
+    pub mode: String,
+    #[serde(default)]
+    pub scheme: String,
+    #[serde(default)]
+    pub period_ms: u64,
+    #[serde(default)]
+    pub overhead_pct: u64,
+    /// The window size when the report was written.
+    #[serde(default)]
+    pub burst: u64,
+    #[serde(default)]
+    pub windows: u64,
+    /// Windows that took their full quota (events after it were not seen).
+    #[serde(default)]
+    pub full_windows: u64,
+    #[serde(default)]
+    pub stray_events: u64,
+    /// Measured CPU cost of one event.
+    #[serde(default)]
+    pub event_cost_ns: u64,
+    #[serde(default)]
+    pub full: RawIntervals,
+    #[serde(default)]
+    pub open: RawIntervals,
+    #[serde(default)]
+    pub timer_failures: u64,
+    /// The program installed a handler for the timer's signal: no more ticks.
+    #[serde(default)]
+    pub signal_taken_by_program: bool,
+    /// Weighted events per window batch (weight 1 = 1000).
+    #[serde(default)]
+    pub batch_weights: Vec<u64>,
+    #[serde(default)]
+    pub first_event_wait_us_log2: Vec<u64>,
+}
+
+/// Intervals (window opening to the next opening) of one kind: the events counted in
+/// them, the CPU time until the window filled up (full ones) and the intervals' CPU time.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RawIntervals {
+    #[serde(default)]
+    pub samples: u64,
+    #[serde(default)]
+    pub window_ns: u64,
+    #[serde(default)]
+    pub interval_ns: u64,
 }
 
 fn default_interval() -> u64 {
@@ -149,6 +204,9 @@ pub struct RawEvent {
     pub operands: u64,
     /// Underflow exceptions.
     pub results: u64,
+    /// Sampled mode: the events by window batch, weighted (weight 1 = 1000).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weighted: Vec<u64>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

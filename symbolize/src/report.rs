@@ -99,6 +99,139 @@ pub struct Site {
     /// Exceptions mode: the instruction, AT&T syntax (as objdump prints it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instruction: Option<String>,
+    /// Sampled exceptions profile: the site's estimated share of all denormal events,
+    /// with its 95 % confidence interval ([`Sampling`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<Share>,
+    /// Sampled exceptions profile: the site's weighted events by window batch (weight
+    /// 1 = 1000), from which shares of groups of sites (lines, functions) and their
+    /// intervals are computed ([`share_of`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weighted: Vec<u64>,
+}
+
+/// An estimated share of all events, in percent, with its 95 % confidence interval.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Share {
+    pub percent: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// How the exceptions profile was taken: `"exact"` (every event counted) or
+/// `"sampled"` (events counted in windows; see `dip/src/sampling.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Sampling {
+    pub mode: String,
+    /// `"cpu-time windows"`: a window opens every `period_ms` of each thread's CPU time
+    /// and takes at most `burst` events.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub scheme: String,
+    #[serde(default)]
+    pub period_ms: u64,
+    /// The overhead budget, percent of the program's CPU time.
+    #[serde(default)]
+    pub overhead_pct: u64,
+    #[serde(default)]
+    pub burst: u64,
+    #[serde(default)]
+    pub windows: u64,
+    /// Windows that took their full quota: events after it went unseen.
+    #[serde(default)]
+    pub full_windows: u64,
+    /// Events counted (the sites' `denormal_operands` + `denormal_results`).
+    #[serde(default)]
+    pub samples: u64,
+    /// No window filled up: every event of the run was counted (the counts are exact).
+    #[serde(default)]
+    pub complete: bool,
+    /// Measured CPU cost of one event, ns.
+    #[serde(default)]
+    pub event_cost_ns: u64,
+    /// The run had at least this many denormal events (the windows' events per CPU
+    /// second, trap time included, over their whole intervals); equals `samples` when
+    /// `complete`.
+    #[serde(default)]
+    pub events_at_least: u64,
+    /// Confidence level of the sites' `share` intervals.
+    #[serde(default)]
+    pub confidence: f64,
+    /// What the numbers mean, in a sentence.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+impl Sampling {
+    /// Sampled and incomplete: counts are samples, shares are estimates.
+    pub fn estimated(&self) -> bool {
+        self.mode == "sampled" && !self.complete
+    }
+}
+
+/// Two-sided 97.5 % quantiles of Student's t for 1..=30 degrees of freedom.
+const T975: [f64; 30] = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+    2.052, 2.048, 2.045, 2.042,
+];
+
+/// The share (percent, 95 % interval) of a group of sites whose weighted events by
+/// batch are `part`, among all events whose batch totals are `all`: the ratio of the
+/// sums, with a delete-one-batch jackknife interval (batches hold whole windows spread
+/// round robin, so they are nearly independent while the events of one window are
+/// not), Student's t with (batches used − 1) degrees of freedom. Fewer than two
+/// non-empty batches give the interval 0–100 %.
+pub fn share_of(part: &[u64], all: &[u64]) -> Share {
+    let tot: f64 = all.iter().map(|&x| x as f64).sum();
+    let p: f64 = part.iter().map(|&x| x as f64).sum();
+    if tot <= 0.0 {
+        return Share {
+            percent: 0.0,
+            low: 0.0,
+            high: 100.0,
+        };
+    }
+    let est = p / tot;
+    let used: Vec<usize> = (0..all.len()).filter(|&b| all[b] > 0).collect();
+    let g = used.len();
+    if g < 2 {
+        return Share {
+            percent: 100.0 * est,
+            low: 0.0,
+            high: 100.0,
+        };
+    }
+    let loo: Vec<f64> = used
+        .iter()
+        .map(|&b| {
+            let pb = part.get(b).copied().unwrap_or(0) as f64;
+            let ab = all[b] as f64;
+            if tot - ab > 0.0 {
+                (p - pb) / (tot - ab)
+            } else {
+                est
+            }
+        })
+        .collect();
+    let mean = loo.iter().sum::<f64>() / g as f64;
+    let var = (g as f64 - 1.0) / g as f64 * loo.iter().map(|x| (x - mean).powi(2)).sum::<f64>();
+    let t = T975.get(g - 2).copied().unwrap_or(1.96);
+    let half = t * var.sqrt();
+    Share {
+        percent: 100.0 * est,
+        low: (100.0 * (est - half)).max(0.0),
+        high: (100.0 * (est + half)).min(100.0),
+    }
+}
+
+/// Element-wise sum of weighted batch vectors.
+pub fn add_weights(into: &mut Vec<u64>, w: &[u64]) {
+    if into.len() < w.len() {
+        into.resize(w.len(), 0);
+    }
+    for (a, b) in into.iter_mut().zip(w) {
+        *a = a.saturating_add(*b);
+    }
 }
 
 impl Site {
@@ -232,6 +365,30 @@ pub struct DenormalReport {
     pub timeline: Vec<TimelineEntry>,
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// Exceptions mode: exact or sampled, and how ([`Sampling`]); absent from older
+    /// reports and from compiler mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<Sampling>,
+    /// Sampled exceptions profile: all weighted events by window batch (the
+    /// denominators of the shares).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub batch_weights: Vec<u64>,
+}
+
+impl DenormalReport {
+    /// Whether the counts are samples and the shares estimates.
+    pub fn sampled(&self) -> bool {
+        self.sampling.as_ref().is_some_and(Sampling::estimated)
+    }
+
+    /// The estimated share of a group of sites (see [`share_of`]).
+    pub fn share_of_sites<'a>(&self, sites: impl IntoIterator<Item = &'a Site>) -> Share {
+        let mut w = Vec::new();
+        for s in sites {
+            add_weights(&mut w, &s.weighted);
+        }
+        share_of(&w, &self.batch_weights)
+    }
 }
 
 /// One function's share of a report: the rows of thesis Tables 4.6 / 6.5 are the
@@ -282,5 +439,36 @@ impl DenormalReport {
             i = j;
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_and_their_jackknife_intervals() {
+        // The same mix (1/4) in every batch: the interval is the point.
+        let all = [400u64; 16];
+        let part = [100u64; 16];
+        let s = share_of(&part, &all);
+        assert!((s.percent - 25.0).abs() < 1e-9);
+        assert!((s.high - s.low).abs() < 1e-9);
+        // Spread between batches widens it; the estimate is the ratio of the sums.
+        let part: Vec<u64> = (0..16).map(|b| if b % 2 == 0 { 60 } else { 140 }).collect();
+        let s = share_of(&part, &all);
+        assert!((s.percent - 25.0).abs() < 1e-9);
+        assert!(
+            s.low < 25.0 && s.high > 25.0 && s.high - s.low < 20.0,
+            "{s:?}"
+        );
+        // One batch: no interval worth the name.
+        let s = share_of(&[5, 0], &[10, 0]);
+        assert_eq!((s.percent, s.low, s.high), (50.0, 0.0, 100.0));
+        // Nothing sampled.
+        assert_eq!(share_of(&[], &[]).high, 100.0);
+        let mut w = vec![1, 2];
+        add_weights(&mut w, &[1, 1, 1]);
+        assert_eq!(w, [2, 3, 1]);
     }
 }

@@ -279,6 +279,14 @@ taintprof dip --compare app.4242.denormal.json -- ./app")]
         /// Width of a timeline interval in milliseconds [default: 100].
         #[arg(long, value_name = "N")]
         interval_ms: Option<u64>,
+        /// Count every denormal exception (about 16 µs each: hours for programs with
+        /// hundreds of millions of them). Default: sample them within --overhead.
+        #[arg(long, conflicts_with = "overhead")]
+        exact: bool,
+        /// Sampled mode's overhead budget, in percent of the program's CPU time
+        /// (1 to 1000) [default: 10].
+        #[arg(long, value_name = "PCT", value_parser = dip::parse_overhead)]
+        overhead: Option<u64>,
         /// Also write DIR/index.html with the tables and pictures.
         #[arg(long, value_name = "DIR")]
         html: Option<PathBuf>,
@@ -400,6 +408,8 @@ fn main() {
             out,
             underflow,
             interval_ms,
+            exact,
+            overhead,
             html,
             top,
             compare,
@@ -411,6 +421,8 @@ fn main() {
                     out,
                     underflow,
                     interval_ms,
+                    exact,
+                    overhead_pct: overhead,
                     compare,
                     html,
                     top,

@@ -62,8 +62,12 @@ pub struct Comparison {
     pub underflow_traced: bool,
     pub rows: Vec<LineRow>,
     pub agree: usize,
-    /// Set when the two reports are of different programs or inputs.
+    /// Set when the two reports are of different programs or inputs, or the exception
+    /// profile is sampled.
     pub note: Option<String>,
+    /// The exception profile is sampled: its counts are the events seen in the
+    /// sampling windows, estimates of shares rather than counts; no line can agree.
+    pub sampled: bool,
 }
 
 /// The note codes.
@@ -177,8 +181,30 @@ pub fn compare(
     }
     let mut out: Vec<LineRow> = rows.into_values().collect();
     let mut agree = 0;
+    let sampled = exc.sampled();
+    let (exc_total, comp_total) = (
+        out.iter()
+            .filter_map(|r| r.exceptions.as_ref())
+            .map(|e| e.operand_exceptions)
+            .sum::<u64>()
+            .max(1) as f64,
+        out.iter()
+            .filter_map(|r| r.compiler.as_ref())
+            .map(|c| c.operands)
+            .sum::<u64>()
+            .max(1) as f64,
+    );
     for r in &mut out {
         match (&r.compiler, &r.exceptions) {
+            (Some(c), Some(e)) if sampled => {
+                // Counts of a sampled profile are a fraction of the events: set the
+                // line's share of the samples against its share of the compiler's.
+                r.verdict = format!(
+                    "sampled: {:.1}% of exc. (compiler {:.1}%)",
+                    100.0 * e.operand_exceptions as f64 / exc_total,
+                    100.0 * c.operands as f64 / comp_total
+                );
+            }
             (Some(c), Some(e)) => {
                 if c.operands > 0 {
                     r.ratio = Some(e.operand_exceptions as f64 / c.operands as f64);
@@ -258,8 +284,18 @@ pub fn compare(
     } else {
         None
     };
+    let note = if sampled {
+        let s = "the exception profile is sampled: its counts are the events seen in the sampling windows, estimates of where the events are, not how many (run taintprof dip --exact to compare counts)";
+        Some(match note {
+            Some(n) => format!("{s}; {n}"),
+            None => s.to_string(),
+        })
+    } else {
+        note
+    };
     Ok(Comparison {
         note,
+        sampled,
         exceptions_file: exc_file.to_string(),
         compiler_file: comp_file.to_string(),
         underflow_traced,
@@ -349,16 +385,22 @@ pub fn render(c: &Comparison) -> String {
         .iter()
         .filter(|r| r.compiler.is_some() && r.exceptions.is_some())
         .count();
-    o.push_str(&format!(
-        "  {} of {} lines seen by both agree (operand counts within 5%{})\n",
-        c.agree,
-        both,
-        if c.underflow_traced {
-            ", underflow exceptions vs denormal results too"
-        } else {
-            "; underflow was not traced"
-        }
-    ));
+    if c.sampled {
+        o.push_str(&format!(
+            "  {both} lines seen by both: the sampled counts are estimates and cannot agree; shares are compared instead\n"
+        ));
+    } else {
+        o.push_str(&format!(
+            "  {} of {} lines seen by both agree (operand counts within 5%{})\n",
+            c.agree,
+            both,
+            if c.underflow_traced {
+                ", underflow exceptions vs denormal results too"
+            } else {
+                "; underflow was not traced"
+            }
+        ));
+    }
     for (code, text) in NOTES {
         if used.contains(code) {
             o.push_str(&format!("  {code}: {text}\n"));

@@ -39,6 +39,38 @@ fn pct(p: f64) -> String {
     }
 }
 
+/// A share, with its 95 % interval when it is an estimate (sampled profile).
+fn pct_ci(p: f64, ci: Option<(f64, f64)>) -> String {
+    match ci {
+        Some((lo, hi)) => format!("{} [{:.1}–{:.1}]", pct(p), lo, hi),
+        None => pct(p),
+    }
+}
+
+/// The sampling row of the header (exceptions mode).
+fn sampling_text(s: &Summary) -> Option<String> {
+    let sm = s.sampling.as_ref()?;
+    if sm.mode != "sampled" {
+        return Some("exact — every denormal exception counted".into());
+    }
+    let how = format!(
+        "{}: a window every {} ms of each thread's CPU time, at most {} events each, overhead budget {}%",
+        sm.scheme, sm.period_ms, sm.burst, sm.overhead_pct
+    );
+    Some(if sm.complete {
+        format!(
+            "sampled ({how}); no window filled up, so every event was counted: the counts are exact"
+        )
+    } else {
+        format!(
+            "sampled ({how}); {} of {} windows filled up: the counts are the events seen, the shares estimates [95% interval]; the run had at least {} events (--exact counts them all)",
+            sm.full_windows,
+            sm.windows,
+            th(sm.events_at_least)
+        )
+    })
+}
+
 fn mode_text(s: &Summary) -> &'static str {
     if s.mode == "compiler" {
         "compiler — every floating-point operation of the instrumented code checked: exact counts, arrays, origins, creators"
@@ -63,6 +95,9 @@ pub fn header(s: &Summary) -> String {
     ]);
     t.row(["exit".to_string(), s.exit.clone()]);
     t.row(["mode".to_string(), mode_text(s).to_string()]);
+    if let Some(x) = sampling_text(s) {
+        t.row(["counts".to_string(), x]);
+    }
     let fp = &s.fp_environment;
     t.row([
         "FP env".to_string(),
@@ -93,8 +128,13 @@ pub fn header(s: &Summary) -> String {
         ));
         first.push(format!("{} denormal results", th(tt.denormal_results)));
     } else {
+        let seen = if s.sampling.as_ref().is_some_and(|x| x.estimated()) {
+            " sampled"
+        } else {
+            ""
+        };
         first.push(format!(
-            "{} denormal-operand exceptions",
+            "{} denormal-operand exceptions{seen}",
             th(tt.denormal_operands)
         ));
         first.push(format!(
@@ -365,7 +405,7 @@ pub fn profile(s: &Summary) -> String {
                 String::new(),
                 th(f.denormal_operands),
                 th(f.denormal_results),
-                pct(f.percent),
+                pct_ci(f.percent, f.ci),
             ]);
             for x in &f.sites {
                 t.row([
@@ -374,7 +414,7 @@ pub fn profile(s: &Summary) -> String {
                     x.source.clone(),
                     cell(x.denormal_operands),
                     cell(x.denormal_results),
-                    pct(x.percent),
+                    pct_ci(x.percent, x.ci),
                 ]);
             }
             if f.sites.len() < f.site_count {
@@ -388,6 +428,9 @@ pub fn profile(s: &Summary) -> String {
         o.push_str(
             "  operand exc.: executions that read a denormal operand (once per instruction, not per vector element);\n  underflow exc.: that produced a denormal result. Moves and integer copies of denormals never trap.\n",
         );
+        if s.sampling.as_ref().is_some_and(|x| x.estimated()) {
+            o.push_str("  sampled: exc. columns count the events seen; share is the estimated share of all events [95% interval]\n");
+        }
     }
     if s.sites_shown < s.sites_total {
         o.push_str(&format!(
@@ -440,7 +483,7 @@ pub fn by_line(s: &Summary) -> String {
             row.push(cell_opt(l.denormal_loads));
             row.push(cell_opt(l.denormal_stores));
         }
-        row.push(pct(l.percent));
+        row.push(pct_ci(l.percent, l.ci));
         t.row(row);
     }
     o.push_str(&t.render("  "));

@@ -66,6 +66,9 @@ pub struct Summary {
     pub snapshots: Option<SnapshotTable>,
     pub timeline: Option<Timeline>,
     pub warnings: Vec<String>,
+    /// Exceptions mode: exact or sampled (then the `percent`s are estimated shares
+    /// with their intervals in `ci`).
+    pub sampling: Option<taintprof_symbolize::report::Sampling>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -229,6 +232,8 @@ pub struct FunctionRow {
     pub module: Option<String>,
     pub events: u64,
     pub percent: f64,
+    /// Sampled profile: the 95 % interval of `percent`.
+    pub ci: Option<(f64, f64)>,
     pub denormal_operands: u64,
     pub denormal_results: u64,
     pub denormal_loads: Option<u64>,
@@ -278,6 +283,8 @@ pub struct SiteRow {
     pub denormal_stores: Option<u64>,
     pub events: u64,
     pub percent: f64,
+    /// Sampled profile: the 95 % interval of `percent`.
+    pub ci: Option<(f64, f64)>,
     pub address: Option<String>,
     pub instruction: Option<String>,
 }
@@ -297,6 +304,8 @@ pub struct LineRow {
     pub denormal_stores: Option<u64>,
     pub events: u64,
     pub percent: f64,
+    /// Sampled profile: the 95 % interval of `percent`.
+    pub ci: Option<(f64, f64)>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -446,7 +455,8 @@ fn add_opt(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     }
 }
 
-fn site_row(s: &Site, total: u64) -> SiteRow {
+fn site_row(r: &DenormalReport, s: &Site, total: u64) -> SiteRow {
+    let (percent_, ci) = share(r, std::iter::once(s), s.events(), total);
     let source = if s.file.is_empty() {
         "?".to_string()
     } else if s.column > 0 {
@@ -467,9 +477,26 @@ fn site_row(s: &Site, total: u64) -> SiteRow {
         denormal_loads: s.denormal_loads,
         denormal_stores: s.denormal_stores,
         events: s.events(),
-        percent: percent(s.events(), total),
+        percent: percent_,
+        ci,
         address: s.address.clone(),
         instruction: s.instruction.clone(),
+    }
+}
+
+/// The share of a group of sites: of the counts, or (sampled profile) the estimate
+/// with its interval.
+fn share<'a>(
+    r: &DenormalReport,
+    sites: impl IntoIterator<Item = &'a Site>,
+    events: u64,
+    total: u64,
+) -> (f64, Option<(f64, f64)>) {
+    if r.sampled() {
+        let sh = r.share_of_sites(sites);
+        (sh.percent, Some((sh.low, sh.high)))
+    } else {
+        (percent(events, total), None)
     }
 }
 
@@ -528,6 +555,7 @@ pub fn summarize(r: &DenormalReport, file: &str, opts: &SummaryOptions) -> Summa
                     module: s.module.clone(),
                     events: 0,
                     percent: 0.0,
+                    ci: None,
                     denormal_operands: 0,
                     denormal_results: 0,
                     denormal_loads: None,
@@ -546,15 +574,20 @@ pub fn summarize(r: &DenormalReport, file: &str, opts: &SummaryOptions) -> Summa
         f.denormal_stores = add_opt(f.denormal_stores, s.denormal_stores);
         f.site_count += 1;
         if is_shown[i] {
-            f.sites.push(site_row(s, total_events));
+            f.sites.push(site_row(r, s, total_events));
         }
     }
     for f in &mut functions {
-        f.percent = percent(f.events, total_events);
+        let of_f = r
+            .sites
+            .iter()
+            .filter(|x| x.function == f.function && x.module == f.module);
+        (f.percent, f.ci) = share(r, of_f, f.events, total_events);
     }
     functions.sort_by(|a, b| {
-        b.events
-            .cmp(&a.events)
+        b.percent
+            .total_cmp(&a.percent)
+            .then_with(|| b.events.cmp(&a.events))
             .then_with(|| a.function.cmp(&b.function))
     });
     functions.retain(|f| !f.sites.is_empty());
@@ -584,6 +617,7 @@ pub fn summarize(r: &DenormalReport, file: &str, opts: &SummaryOptions) -> Summa
                     denormal_stores: None,
                     events: 0,
                     percent: 0.0,
+                    ci: None,
                 });
                 lines.len() - 1
             }
@@ -597,11 +631,16 @@ pub fn summarize(r: &DenormalReport, file: &str, opts: &SummaryOptions) -> Summa
         l.events += x.events();
     }
     for l in &mut lines {
-        l.percent = percent(l.events, total_events);
+        let of_l = r
+            .sites
+            .iter()
+            .filter(|x| x.file == l.file && x.line == l.line && x.function == l.function);
+        (l.percent, l.ci) = share(r, of_l, l.events, total_events);
     }
     lines.sort_by(|a, b| {
-        b.events
-            .cmp(&a.events)
+        b.percent
+            .total_cmp(&a.percent)
+            .then_with(|| b.events.cmp(&a.events))
             .then_with(|| a.source.cmp(&b.source))
     });
     if lines.len() >= sites_total {
@@ -811,6 +850,7 @@ pub fn summarize(r: &DenormalReport, file: &str, opts: &SummaryOptions) -> Summa
         snapshots,
         timeline,
         warnings: r.warnings.clone(),
+        sampling: r.sampling.clone(),
     }
 }
 
