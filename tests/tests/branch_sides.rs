@@ -169,6 +169,14 @@ fn adaptive_bisects_where_the_size_branch_changes_and_model_warns() {
                 "{opt}: no bisection at {n}:\n{said}"
             );
         }
+        // `direct` runs at n <= 300 only: said, since Extra-P refuses such files.
+        // (`blocked` never ran in the taint run, so the prior does not time it.)
+        assert!(
+            said.contains(
+                "1 call path was measured at only some of the 8 points (main->solve->direct at 4)"
+            ),
+            "{opt}: {said}"
+        );
         // What Extra-P reads has no branch sides; they are kept apart.
         let measured = std::fs::read_to_string(exp.join("measurements.json")).unwrap();
         assert!(!measured.contains("branch:"), "{measured}");

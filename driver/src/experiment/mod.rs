@@ -591,6 +591,9 @@ impl Session<'_> {
                 )
             }
         );
+        if let Some(note) = partial_callpaths_note(&output::experiment(&self.plan, &self.done)) {
+            errln!("{note}");
+        }
         let prior = self
             .o
             .prior
@@ -620,4 +623,53 @@ fn has_taint_records(dir: &Path) -> bool {
                 .ends_with(crate::run::RECORD_SUFFIX)
         })
     })
+}
+
+/// A note when some call path was measured at fewer points than the experiment has (a
+/// function that runs only on one side of a branch): Extra-P rejects such a file
+/// ("the number of measurements ... does not match the number of coordinates");
+/// `taintprof model` models each call path on the points it has.
+fn partial_callpaths_note(exp: &taintprof_fit::experiment::Experiment) -> Option<String> {
+    let points = exp.points.len();
+    let mut partial: Vec<(&str, usize)> = Vec::new();
+    for s in exp.series.iter().filter(|s| s.metric == "time") {
+        if s.data.len() < points && !partial.iter().any(|(c, _)| *c == s.callpath) {
+            partial.push((&s.callpath, s.data.len()));
+        }
+    }
+    let (first, at) = *partial.first()?;
+    Some(format!(
+        "note: {} measured at only some of the {points} points ({} at {at}{}): Extra-P refuses such a file; taintprof model models each call path on the points it has",
+        if partial.len() == 1 {
+            "1 call path was".to_string()
+        } else {
+            format!("{} call paths were", partial.len())
+        },
+        crate::table::shown_callpath(first),
+        if partial.len() > 1 { ", ..." } else { "" }
+    ))
+}
+
+#[cfg(test)]
+mod partial_tests {
+    use super::*;
+
+    #[test]
+    fn call_paths_missing_at_some_points_are_noted() {
+        let mut e = taintprof_fit::experiment::Experiment::new(vec!["n".into()]);
+        for n in [1.0, 2.0, 4.0] {
+            e.add("main", "time", &[n], &[1.0]);
+            if n > 1.0 {
+                e.add("main->big", "time", &[n], &[1.0]);
+            }
+        }
+        let note = partial_callpaths_note(&e).unwrap();
+        assert!(
+            note.contains("1 call path was measured at only some of the 3 points (main->big at 2)"),
+            "{note}"
+        );
+        let mut full = taintprof_fit::experiment::Experiment::new(vec!["n".into()]);
+        full.add("main", "time", &[1.0], &[1.0]);
+        assert_eq!(partial_callpaths_note(&full), None);
+    }
 }
