@@ -602,39 +602,32 @@ fn instrument(ir: &Ir, source: &str, plans: &[Plan]) {
             ],
         ));
         let mut ptrs = Vec::new();
-        for l in &p.loops {
+        // One `TimeLoopDesc`: (file, line, column), kind, side, target line.
+        let mut desc = |file: &str, (line, column): (u32, u32), kind: u32, side: u32, target| {
             ptrs.push(ir.const_elem_ptr(loops_arr_ty, loops_g, loop_vals.len() as u64));
+            let file = cstr_global(ir, file);
             loop_vals.push(ir.cstruct(
                 loop_ty,
                 &[
                     fptr,
-                    cstr_global(ir, &l.file),
-                    ir.c32(l.line),
-                    ir.c32(l.column),
-                    ir.c32(abi::TIME_KIND_LOOP),
-                    ir.c32(0),
-                    ir.c32(0),
+                    file,
+                    ir.c32(line),
+                    ir.c32(column),
+                    ir.c32(kind),
+                    ir.c32(side),
+                    ir.c32(target),
                     ir.c32(0),
                 ],
             ));
+        };
+        for l in &p.loops {
+            desc(&l.file, (l.line, l.column), abi::TIME_KIND_LOOP, 0, 0);
         }
         // Then each branch's sides, in order (`instrument_function` takes them so).
         for b in &p.branches {
             for (side, &target) in b.side_lines.iter().enumerate() {
-                ptrs.push(ir.const_elem_ptr(loops_arr_ty, loops_g, loop_vals.len() as u64));
-                loop_vals.push(ir.cstruct(
-                    loop_ty,
-                    &[
-                        fptr,
-                        cstr_global(ir, &b.file),
-                        ir.c32(b.line),
-                        ir.c32(b.column),
-                        ir.c32(abi::TIME_KIND_BRANCH_SIDE),
-                        ir.c32(side as u32),
-                        ir.c32(target),
-                        ir.c32(0),
-                    ],
-                ));
+                let kind = abi::TIME_KIND_BRANCH_SIDE;
+                desc(&b.file, (b.line, b.column), kind, side as u32, target);
             }
         }
         loop_ptrs.push(ptrs);

@@ -955,6 +955,24 @@ pub fn run_cmd(cmd: &mut Command) -> Output {
         .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
 }
 
+/// The `taintprof` command under test.
+pub fn taintprof_bin() -> PathBuf {
+    bin_dir().join("taintprof")
+}
+
+/// Runs a command that must succeed; its standard output and error, joined (the
+/// assertion message shows them when it fails).
+pub fn run_ok_text(cmd: &mut Command) -> String {
+    let out = run_cmd(cmd);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{cmd:?} failed:\n{text}");
+    text
+}
+
 /// Extra-P 4.2.5's command-line program, which `scripts/setup.sh` installs in a virtual
 /// environment of its own (its pins need numpy < 1.27): `$TAINTPROF_EXTRAP` if set, else
 /// `~/.cache/taintprof/extrap-4.2.5/bin/extrap`. Panics, naming the package and the

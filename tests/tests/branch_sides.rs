@@ -13,21 +13,6 @@ use taintprof_tests::*;
 
 const SRC: &str = "branch_sides.c";
 
-fn taintprof() -> PathBuf {
-    bin_dir().join("taintprof")
-}
-
-fn run_ok(cmd: &mut Command) -> String {
-    let out = cmd.output().expect("cannot run taintprof");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{cmd:?} failed:\n{text}");
-    text
-}
-
 fn profile(dir: &Path) -> TimeProfile {
     let recs: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
@@ -118,8 +103,8 @@ fn sides_are_recorded_per_call_path_at_o0_and_o2() {
             per_point.push(s);
         }
         // `taintprof run` shows them.
-        let shown = run_ok(
-            Command::new(taintprof())
+        let shown = run_ok_text(
+            Command::new(taintprof_bin())
                 .args(["run", "--"])
                 .arg(&timed.exe)
                 .args(["400", "1"])
@@ -145,8 +130,8 @@ fn adaptive_bisects_where_the_size_branch_changes_and_model_warns() {
         let timed = timed(opt, &prior);
         let by_size = line_of_marker(&timed.sources, "@by-size");
         let exp = timed.dir.join("exp");
-        let said = run_ok(
-            Command::new(taintprof())
+        let said = run_ok_text(
+            Command::new(taintprof_bin())
                 .args(["experiment", "--quiet", "--adaptive", "--out"])
                 .arg(&exp)
                 .args([
@@ -184,8 +169,8 @@ fn adaptive_bisects_where_the_size_branch_changes_and_model_warns() {
         assert!(kept.contains(&format!("branch:{by_size}:")), "{kept}");
 
         let json = timed.dir.join("models.json");
-        let text = run_ok(
-            Command::new(taintprof())
+        let text = run_ok_text(
+            Command::new(taintprof_bin())
                 .arg("model")
                 .arg("--prior")
                 .arg(&prior)

@@ -13,14 +13,10 @@ use taintprof_fit::gen::{generate, XorShift};
 use taintprof_fit::{extrap_json, extrap_text, Factor, Model, Term};
 use taintprof_tests::*;
 
-fn taintprof() -> PathBuf {
-    bin_dir().join("taintprof")
-}
-
 /// Runs `taintprof model ARGS`: (success, stdout, stderr).
 fn model(args: &[&str], dir: &Path) -> (bool, String, String) {
     let out = run_cmd(
-        Command::new(taintprof())
+        Command::new(taintprof_bin())
             .arg("model")
             .args(args)
             .current_dir(dir),

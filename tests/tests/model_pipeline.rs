@@ -18,21 +18,6 @@ use taintprof_tests::*;
 const HEAT: &str = "../../examples/heat.c";
 const ACCESSORS: &str = "../../bench/workloads/accessors.cpp";
 
-fn taintprof() -> PathBuf {
-    bin_dir().join("taintprof")
-}
-
-fn run_ok(cmd: &mut Command) -> String {
-    let out = cmd.output().expect("cannot run taintprof");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{cmd:?} failed:\n{text}");
-    text
-}
-
 /// The models of one pipeline run, and the table `taintprof model` printed.
 struct Models {
     models: Vec<Value>,
@@ -116,7 +101,7 @@ fn pipeline(
     flags.push(&prior_arg);
     let timed = compile(&[src], opt, &flags);
     let exp = timed.dir.join("experiment");
-    let mut cmd = Command::new(taintprof());
+    let mut cmd = Command::new(taintprof_bin());
     cmd.arg("experiment")
         .arg("--quiet")
         .arg("--out")
@@ -129,11 +114,11 @@ fn pipeline(
         .arg(&timed.exe)
         .args(template)
         .current_dir(&timed.dir);
-    let said = run_ok(&mut cmd);
+    let said = run_ok_text(&mut cmd);
     assert!(said.contains("runs measured"), "{said}");
     let json = timed.dir.join("models.json");
-    let table = run_ok(
-        Command::new(taintprof())
+    let table = run_ok_text(
+        Command::new(taintprof_bin())
             .arg("model")
             .arg("--prior")
             .arg(&prior)
@@ -237,8 +222,8 @@ fn same_models_from_the_time_records(m: &Models, opt: &str) {
     }
     assert_eq!(records.len(), 29 * 3, "[{opt}] one record per run");
     let json = m.exp.join("from-records.json");
-    run_ok(
-        Command::new(taintprof())
+    run_ok_text(
+        Command::new(taintprof_bin())
             .arg("model")
             .arg("--prior")
             .arg(&m.prior)
