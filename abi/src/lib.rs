@@ -38,7 +38,7 @@
 use core::ffi::c_char;
 
 /// Bumped whenever a layout, name or meaning below changes.
-pub const ABI_VERSION: u32 = 10;
+pub const ABI_VERSION: u32 = 11;
 
 /// Magic number at the start of every [`ModuleDesc`] ("TPMD").
 pub const MODULE_MAGIC: u32 = 0x544d_5044;
@@ -385,6 +385,14 @@ pub const MODULE_NO_DEBUG_INFO: u32 = 1 << 1;
 
 /// Magic number at the start of every [`DnModuleDesc`] ("TPDN").
 pub const DN_MODULE_MAGIC: u32 = 0x4e44_5054;
+/// `DnModuleDesc::flags` (beside [`MODULE_NO_DEBUG_INFO`]): the module was built in the
+/// profile tier (`taintprof-cc --tp-denormal=profile`, `TAINTPROF_DENORMAL=profile`). It
+/// counts its sites only: every load and store site counts inline (word 0 of its
+/// words, no hook, no cache), operations count inline (or through `__tpd_op`); nothing
+/// carries tags, no array is registered, no shadow memory is read or written, copies
+/// and calls pass no tags. The report has the instruction profile and the creator
+/// sites (the operations' fourth counter), no arrays, origins or heatmaps.
+pub const DN_MODULE_PROFILE: u32 = 1 << 2;
 /// Bits of a tag holding the creator's `FpSiteDesc` address.
 pub const TAG_CREATOR_MASK: u64 = (1 << 48) - 1;
 /// Shift of the origin array id in a tag.
@@ -549,8 +557,9 @@ pub struct FpSiteDesc {
     pub index: u32,
     pub module: *const DnModuleDesc,
     /// [`FPSITE_NO_COUNTERS`], or the index (in the module's block counters) of the
-    /// site's three inline counters: denormal operands, operations with a denormal
-    /// operand, denormal results. An operation site with inline counters is handled
+    /// site's [`DN_OP_WORDS`] inline counters: denormal operands, operations with a
+    /// denormal operand, denormal results, denormal results made from normal operands
+    /// only (the site *created* them). An operation site with inline counters is handled
     /// entirely by the instrumented code (counts and result tags, see [`HOOK_DN_OP`]);
     /// the runtime adds these counters to the site's row of the report. A load or
     /// store site with it set owns [`DN_LOAD_WORDS`] / [`DN_STORE_WORDS`] words there:
@@ -566,16 +575,22 @@ pub struct FpSiteDesc {
 /// `FpSiteDesc::counters` of a site counted by the hooks only.
 pub const FPSITE_NO_COUNTERS: u32 = u32::MAX;
 
+/// Inline counters of an operation site: denormal operands, operations with a denormal
+/// operand, denormal results, results created (denormal with no denormal operand).
+pub const DN_OP_WORDS: u32 = 4;
+/// Index of the created-results counter among an operation site's inline counters.
+pub const DN_OP_CREATED: u32 = 3;
+
 /// Block-counter words owned by a site with `FpSiteDesc::counters` set, by its
-/// `FPSITE_*` flags: three counters for an operation, the inline count and cache of a
-/// load or store.
+/// `FPSITE_*` flags: [`DN_OP_WORDS`] counters for an operation, the inline count and
+/// cache of a load or store.
 pub const fn inline_words(flags: u16) -> u32 {
     if flags & FPSITE_LOAD != 0 {
         DN_LOAD_WORDS
     } else if flags & FPSITE_STORE != 0 {
         DN_STORE_WORDS
     } else {
-        3
+        DN_OP_WORDS
     }
 }
 
