@@ -1,7 +1,7 @@
 ; Denormal mode, operand-only sites: `fcmp`, `fptosi` and `fptoui` read FP operands
 ; and produce no FP value (FPSITE_NO_RESULT = 8, no result tag). Inline, their cold
 ; path only counts (denormal operands, operations with a denormal operand; no result
-; term) into the site's three counters, and computes no tags; with `no-dn-inline-ops`
+; term) into the site's four counters, and computes no tags; with `no-dn-inline-ops`
 ; (prefix HOOK) it calls `__tpd_op` with result mask 0.
 ; `sitofp`/`uitofp` are not sites: an integer converts to a normal value or zero.
 ; RUN: %opt_denormal < %s | %FileCheck %s
@@ -9,26 +9,28 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; Six blocks, then three inline counters per site (6, 9, ..., 21): n_blocks = 24.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 24,
+; Six blocks, then four inline counters per site (6, 10, ..., 26): n_blocks = 30.
+; A constant operand (vcmp's zeroinitializer, cmpconst's 1.0, cmpdenorm's denormal) is
+; operand 1: const_operands 2.
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 30,
 ; CHECK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[FCMP:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 6, i32 0 }
-; CHECK-SAME: ptr @[[FCMP]], i16 2, i16 4, i16 8, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 9, i32 1 }
-; CHECK-SAME: ptr @[[FPTOSI:taintprof.str[.0-9]*]], i16 2, i16 1, i16 8, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 12, i32 2 }
-; CHECK-SAME: ptr @[[FPTOUI:taintprof.str[.0-9]*]], i16 3, i16 2, i16 8, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 15, i32 3 }
-; CHECK-SAME: ptr @[[FCMP]], i16 2, i16 1, i16 8, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 18, i32 4 }
-; CHECK-SAME: ptr @[[FCMP]], i16 2, i16 1, i16 8, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 21, i32 5 }]
+; CHECK-SAME: ptr @[[FCMP]], i16 2, i16 4, i16 8, i16 2, i32 1, i32 1, ptr @taintprof.dn_module, i32 10, i32 1 }
+; CHECK-SAME: ptr @[[FPTOSI:taintprof.str[.0-9]*]], i16 2, i16 1, i16 8, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 14, i32 2 }
+; CHECK-SAME: ptr @[[FPTOUI:taintprof.str[.0-9]*]], i16 3, i16 2, i16 8, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 18, i32 3 }
+; CHECK-SAME: ptr @[[FCMP]], i16 2, i16 1, i16 8, i16 2, i32 4, i32 4, ptr @taintprof.dn_module, i32 22, i32 4 }
+; CHECK-SAME: ptr @[[FCMP]], i16 2, i16 1, i16 8, i16 2, i32 5, i32 5, ptr @taintprof.dn_module, i32 26, i32 5 }]
 ; CHECK-DAG: @[[FCMP]] = private unnamed_addr constant [5 x i8] c"fcmp\00"
 ; CHECK-DAG: @[[FPTOSI]] = private unnamed_addr constant [7 x i8] c"fptosi\00"
 ; CHECK-DAG: @[[FPTOUI]] = private unnamed_addr constant [7 x i8] c"fptoui\00"
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 6,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 6,
 ; HOOK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
-; HOOK-SAME: i16 2, i16 4, i16 8, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
+; HOOK-SAME: i16 2, i16 4, i16 8, i16 2, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
 ; HOOK-SAME: i16 2, i16 1, i16 8, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 -1, i32 2 }
 ; HOOK-SAME: i16 3, i16 2, i16 8, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 -1, i32 3 }
-; HOOK-SAME: i16 2, i16 1, i16 8, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 -1, i32 4 }
-; HOOK-SAME: i16 2, i16 1, i16 8, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 -1, i32 5 }]
+; HOOK-SAME: i16 2, i16 1, i16 8, i16 2, i32 4, i32 4, ptr @taintprof.dn_module, i32 -1, i32 4 }
+; HOOK-SAME: i16 2, i16 1, i16 8, i16 2, i32 5, i32 5, ptr @taintprof.dn_module, i32 -1, i32 5 }]
 
 ; CHECK-LABEL: define i1 @cmp(double %a, double %b)
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
@@ -47,7 +49,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[NEED:%.*]] = icmp ne i64 [[OPM]], 0
 ; CHECK-NEXT: [[NF:%.*]] = freeze i1 [[NEED]]
 ; CHECK-NEXT: br i1 [[NF]], label %[[INL:[0-9]+]], label %[[AFTER:[0-9]+]], !prof
-; Counts only: operands, "any operand" << 8, no result term; counters 6, 7, 8.
+; Counts only: operands, "any operand" << 8, no result term; counters 6, 7, 8, 9.
 ; CHECK: [[INL]]:
 ; CHECK-NEXT: [[ANYOP:%.*]] = or i1 [[DA]], [[DB]]
 ; CHECK-NEXT: [[ZA:%.*]] = zext i1 [[DA]] to i64
@@ -67,7 +69,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[V1:%.*]] = load i64, ptr [[P1]], align 8
 ; CHECK-NEXT: [[S1:%.*]] = add i64 [[V1]], [[K1]]
 ; CHECK-NEXT: store i64 [[S1]], ptr [[P1]], align 8
-; No result count (counter 8 stays unused) and no result tags.
+; No result counts (counters 8 and 9 stay unused) and no result tags.
 ; CHECK-NEXT: br label %[[AFTER]]
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK-NOT: __tpd_ret_tag_tls
@@ -99,9 +101,9 @@ define i1 @cmp(double %a, double %b) {
 ; CHECK-NEXT: [[NANY:%.*]] = shl <4 x i32> [[ZANY]], <i32 8, i32 8, i32 8, i32 8>
 ; CHECK-NEXT: [[LANES:%.*]] = add <4 x i32> [[ZA]], [[NANY]]
 ; CHECK-NEXT: call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> [[LANES]])
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 9
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 10
-; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 11
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 11
+; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 12
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret <4 x i1> %c
 ; HOOK-LABEL: define <4 x i1> @vcmp(
@@ -114,9 +116,9 @@ define <4 x i1> @vcmp(<4 x float> %a) {
 ; CHECK-LABEL: define i32 @toint(float %a)
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 12
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 13
-; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 14
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 14
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 15
+; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 16
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK-NOT: __tpd_ret_tag_tls
 ; CHECK: ret i32 %i
@@ -133,9 +135,9 @@ define i32 @toint(float %a) {
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: call i32 @llvm.vector.reduce.add.v2i32(<2 x i32>
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 15
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 16
-; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 17
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 18
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 19
+; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 20
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret <2 x i64> %i
 ; HOOK-LABEL: define <2 x i64> @touint(
@@ -181,9 +183,9 @@ define i1 @cmpconst(float %a) {
 ; CHECK-NEXT: [[NOPS:%.*]] = add i64 [[ZA]], 1
 ; CHECK-NEXT: [[TOT:%.*]] = add i64 [[NOPS]], 256
 ; CHECK-NEXT: and i64 [[TOT]], 255
-; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 21
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 22
-; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 23
+; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 26
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 27
+; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 28
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret i1 %c
 ; HOOK-LABEL: define i1 @cmpdenorm(

@@ -4,21 +4,22 @@
 ; counter block (null: cold call to __tpd_thread_counters) and the module's base
 ; (DN_BASE_UNREGISTERED: cold call to __tpd_register_module, then reload).
 ; Sites handled inline have more words each (FpSiteDesc::counters), numbered after all
-; the module's blocks in the same counter space: an operation three counters, updated
+; the module's blocks in the same counter space: an operation four counters, updated
 ; in its cold region; a contiguous float/double load or store its inline count and its
-; inline memory cache (9 and 11 words, see dn-load-store.ll).
+; inline memory cache (9 and 11 words, see dn-load-store.ll). An operation's fourth
+; counter counts the results it created (denormal, with no denormal operand).
 ; RUN: %opt_denormal < %s | %FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
 ; Sites: entry's fadd → block 0; loop's fmul and load → block 1 (shared). Inline
-; words after the 2 blocks: the fadd's 2-4, the load's 5-13, the fmul's 14-16;
-; n_blocks = 2 + 3 + 9 + 3.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 3, i32 17,
+; words after the 2 blocks: the fadd's 2-5, the load's 6-14, the fmul's 15-18;
+; n_blocks = 2 + 4 + 9 + 4. The fadd's operand 1 (1.0) is a constant: const_operands 2.
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 3, i32 19,
 ; CHECK: @taintprof.fpsites = private constant [3 x %taintprof.FpSiteDesc]
-; CHECK-SAME: i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 2, i32 0 }
-; CHECK-SAME: i16 2, i16 1, i16 1, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 5, i32 1 }
-; CHECK-SAME: i16 2, i16 1, i16 0, i16 0, i32 1, i32 2, ptr @taintprof.dn_module, i32 14, i32 2 }]
+; CHECK-SAME: i16 2, i16 1, i16 0, i16 2, i32 0, i32 0, ptr @taintprof.dn_module, i32 2, i32 0 }
+; CHECK-SAME: i16 2, i16 1, i16 1, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 6, i32 1 }
+; CHECK-SAME: i16 2, i16 1, i16 0, i16 0, i32 1, i32 2, ptr @taintprof.dn_module, i32 15, i32 2 }]
 
 ; CHECK-LABEL: define float @f(ptr %p, i64 %n, float %x)
 ; CHECK-NEXT: entry:
@@ -50,6 +51,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 2
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 3
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 4
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 5
 ; CHECK-NOT: ptr [[CB]],
 ; Block 1 (the loop), once per iteration for both sites:
 ; CHECK: loop:
@@ -58,15 +60,16 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[W1:%.*]] = add i64 [[W0]], 1
 ; CHECK-NEXT: store i64 [[W1]], ptr [[P1]], align 8
 ; CHECK-NOT: ptr [[CB]],
-; The load's cache (its words 6..13; the hit adds to word 5), the hook on a miss
+; The load's cache (its words 7..14; the hit adds to word 6), the hook on a miss
 ; (through its register-preserving entry: no AVX here); the fmul's inline counters.
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 7
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 6
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 5
 ; CHECK: call preserve_allcc void @__tpd_load_keepregs(
 ; CHECK-NOT: ptr [[CB]],
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 14
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 15
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 16
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 17
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 18
 ; CHECK-NOT: ptr [[CB]],
 ; No counter in a block without sites.
 ; CHECK: exit:

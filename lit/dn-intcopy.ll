@@ -10,8 +10,8 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; One block, then the fadd's three inline counters (1-3).
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 1, i32 4,
+; One block, then the fadd's four inline counters (1-4).
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 1, i32 5,
 ; CHECK: @taintprof.fpsites = private constant [1 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 1, i32 0 }]
 ; HOOK: @taintprof.fpsites = private constant [1 x %taintprof.FpSiteDesc]
@@ -50,6 +50,7 @@ define void @intcopy(ptr %p, ptr %q) {
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 1
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 2
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 3
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 4
 ; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
 ; CHECK-NEXT: [[TM:%.*]] = select i1 [[DR]], i64 [[ME]], i64 0
 ; CHECK-NEXT: br label %[[AFTER]]

@@ -2,7 +2,7 @@
 ; operation site named after the intrinsic without `llvm.` and type suffixes. FP→int
 ; intrinsics have no result (FPSITE_NO_RESULT = 8): inline, they only count (no result
 ; tags). Sites whose operands have the result's lanes are handled inline (counts into
-; the site's three counters, result tags with selects); a reduction is not (its
+; the site's four counters, result tags with selects); a reduction is not (its
 ; operands have other widths): it keeps the `__tpd_op` call and has no inline counters
 ; (-1). Operands of different widths share the site's lanes: a scalar operand is lane
 ; 0 (reductions: the start value is operand 0 in slot 0, the vector operand 1 in slots
@@ -14,19 +14,19 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; Nine blocks (counters 0-8), then three counters for each of the eight inline sites:
-; n_blocks = 9 + 24 = 33.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 33,
+; Nine blocks (counters 0-8), then four counters for each of the eight inline sites:
+; n_blocks = 9 + 32 = 41. No operand is a constant (const_operands 0).
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 41,
 ; CHECK: @taintprof.fpsites = private constant [9 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[SQRT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 9, i32 0 }
-; CHECK-SAME: ptr @[[FMA:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 12, i32 1 }
-; CHECK-SAME: ptr @[[FMULADD:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 15, i32 2 }
-; CHECK-SAME: ptr @[[MINNUM:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 18, i32 3 }
+; CHECK-SAME: ptr @[[FMA:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 13, i32 1 }
+; CHECK-SAME: ptr @[[FMULADD:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 17, i32 2 }
+; CHECK-SAME: ptr @[[MINNUM:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 21, i32 3 }
 ; CHECK-SAME: ptr @[[REDUCE:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 -1, i32 4 }
-; CHECK-SAME: ptr @[[CLASS:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 21, i32 5 }
-; CHECK-SAME: ptr @[[LROUND:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 24, i32 6 }
-; CHECK-SAME: ptr @[[FREXP:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 27, i32 7 }
-; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 30, i32 8 }]
+; CHECK-SAME: ptr @[[CLASS:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 25, i32 5 }
+; CHECK-SAME: ptr @[[LROUND:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 29, i32 6 }
+; CHECK-SAME: ptr @[[FREXP:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 33, i32 7 }
+; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 37, i32 8 }]
 ; CHECK-DAG: @[[SQRT]] = private unnamed_addr constant [5 x i8] c"sqrt\00"
 ; CHECK-DAG: @[[FMA]] = private unnamed_addr constant [4 x i8] c"fma\00"
 ; CHECK-DAG: @[[FMULADD]] = private unnamed_addr constant [8 x i8] c"fmuladd\00"
@@ -35,7 +35,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @[[CLASS]] = private unnamed_addr constant [11 x i8] c"is.fpclass\00"
 ; CHECK-DAG: @[[LROUND]] = private unnamed_addr constant [7 x i8] c"lround\00"
 ; CHECK-DAG: @[[FREXP]] = private unnamed_addr constant [6 x i8] c"frexp\00"
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 9,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 9,
 ; HOOK: @taintprof.fpsites = private constant [9 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: i16 3, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
@@ -47,7 +47,8 @@ target triple = "x86_64-pc-linux-gnu"
 ; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 -1, i32 7 }
 ; HOOK-SAME: i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 -1, i32 8 }]
 
-; One operand: its mask is also the "operation with a denormal operand" count.
+; One operand: its mask is also the "operation with a denormal operand" count, and its
+; complement selects the results created (denormal result, normal operand).
 ; CHECK-LABEL: define double @sqrt(
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: %r = call double @llvm.sqrt.f64(double %x)
@@ -63,11 +64,18 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[N01:%.*]] = add i64 [[ZX]], [[NANY]]
 ; CHECK-NEXT: [[ZR:%.*]] = zext i1 [[DR]] to i64
 ; CHECK-NEXT: [[NRES:%.*]] = shl i64 [[ZR]], 16
-; CHECK-NEXT: [[TOT:%.*]] = add i64 [[N01]], [[NRES]]
+; CHECK-NEXT: [[N012:%.*]] = add i64 [[N01]], [[NRES]]
+; CHECK-NEXT: [[NOTX:%.*]] = xor i1 [[DX]], true
+; CHECK-NEXT: [[CR:%.*]] = and i1 [[DR]], [[NOTX]]
+; CHECK-NEXT: [[ZCR:%.*]] = zext i1 [[CR]] to i64
+; CHECK-NEXT: [[NCR:%.*]] = shl i64 [[ZCR]], 24
+; CHECK-NEXT: [[TOT:%.*]] = add i64 [[N012]], [[NCR]]
 ; CHECK-NEXT: [[K0:%.*]] = and i64 [[TOT]], 255
 ; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 9
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 10
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 11
+; CHECK: [[K3:%.*]] = lshr i64 [[TOT]], 24
+; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 12
 ; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
 ; CHECK-NEXT: and i64 [[TX:%[0-9]+]], 281474976710655
 ; CHECK: [[ACC:%.*]] = select i1 [[DX]], i64 {{%.*}}, i64 [[ME]]
@@ -88,8 +96,8 @@ define double @sqrt(double %x) {
 }
 
 ; Three operands. Inline: the three operand masks are counted, or-ed for the count of
-; operations with a denormal operand, and selected from the last to the first for the
-; result tags. Hook: bits 0-3, 16-19, 32-35 of the operand mask; slots 0, 4, 8.
+; operations with a denormal operand (and again, complemented, for the results
+; created), and selected from the last to the first for the result tags. Hook: bits 0-3, 16-19, 32-35 of the operand mask; slots 0, 4, 8.
 ; CHECK-LABEL: define <4 x float> @fma(
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: [[DA:%.*]] = icmp slt <4 x i32>
@@ -111,11 +119,19 @@ define double @sqrt(double %x) {
 ; CHECK-NEXT: [[N01:%.*]] = add <4 x i32> [[NOPS]], [[NANY]]
 ; CHECK-NEXT: [[ZR:%.*]] = zext <4 x i1> [[DR]] to <4 x i32>
 ; CHECK-NEXT: [[NRES:%.*]] = shl <4 x i32> [[ZR]], <i32 16, i32 16, i32 16, i32 16>
-; CHECK-NEXT: [[LANES:%.*]] = add <4 x i32> [[N01]], [[NRES]]
+; CHECK-NEXT: [[N012:%.*]] = add <4 x i32> [[N01]], [[NRES]]
+; CHECK-NEXT: [[LAB:%.*]] = or <4 x i1> [[DA]], [[DB]]
+; CHECK-NEXT: [[LABC:%.*]] = or <4 x i1> [[LAB]], [[DC]]
+; CHECK-NEXT: [[NOTOP:%.*]] = xor <4 x i1> [[LABC]], <i1 true, i1 true, i1 true, i1 true>
+; CHECK-NEXT: [[CR:%.*]] = and <4 x i1> [[DR]], [[NOTOP]]
+; CHECK-NEXT: [[ZCR:%.*]] = zext <4 x i1> [[CR]] to <4 x i32>
+; CHECK-NEXT: [[NCR:%.*]] = shl <4 x i32> [[ZCR]], <i32 24, i32 24, i32 24, i32 24>
+; CHECK-NEXT: [[LANES:%.*]] = add <4 x i32> [[N012]], [[NCR]]
 ; CHECK-NEXT: call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> [[LANES]])
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 12
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 13
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 14
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 15
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 16
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1) to i64), 281474976710655
 ; CHECK: [[MEV:%.*]] = shufflevector <4 x i64> {{%.*}}, <4 x i64> poison, <4 x i32> zeroinitializer
 ; CHECK-NEXT: and <4 x i64> [[TC:%[0-9]+]],
@@ -149,9 +165,10 @@ define <4 x float> @fma(<4 x float> %a, <4 x float> %b, <4 x float> %c) {
 ; CHECK-LABEL: define double @fmuladd(
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 15
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 16
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 17
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 18
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 19
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 20
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 2) to i64), 281474976710655
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret double %r
@@ -165,9 +182,10 @@ define double @fmuladd(double %a, double %b, double %c) {
 ; CHECK-LABEL: define float @minnum(
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 18
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 19
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 20
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 21
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 22
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 23
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 24
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 3) to i64), 281474976710655
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret float %r
@@ -216,12 +234,12 @@ define float @reduce(float %s, <4 x float> %v) {
 ; CHECK-NEXT: [[NANY:%.*]] = shl i64 [[ZANY]], 8
 ; CHECK-NEXT: [[TOT:%.*]] = add i64 [[ZX]], [[NANY]]
 ; CHECK-NEXT: and i64 [[TOT]], 255
-; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 21
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 22
+; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 25
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 26
 ; CHECK-NEXT: load i64
 ; CHECK-NEXT: add i64
 ; CHECK-NEXT: store i64
-; No result count (counter 23 stays unused).
+; No result counts (counters 27 and 28 stay unused).
 ; CHECK-NEXT: br label
 ; CHECK-NOT: ptrtoint
 ; CHECK-NOT: call void @__tpd_op
@@ -238,9 +256,9 @@ define i1 @cls(double %x) {
 ; CHECK-LABEL: define i64 @lround(
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 24
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 25
-; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 26
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 29
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 30
+; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 31
 ; CHECK-NOT: ptrtoint
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret i64 %r
@@ -255,9 +273,9 @@ define i64 @lround(double %x) {
 ; CHECK-LABEL: define i32 @frexp(
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 27
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 28
-; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 29
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 33
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 34
+; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 35
 ; CHECK-NOT: ptrtoint
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret i32 %e
@@ -277,9 +295,10 @@ define i32 @frexp(double %x) {
 ; CHECK: [[TV:%.*]] = shufflevector <8 x i64> {{%.*}}, <8 x i64> poison, <8 x i32> zeroinitializer
 ; CHECK-NEXT: [[TR:%.*]] = call <4 x i64> @llvm.vector.extract.v4i64.v8i64(<8 x i64> [[TV]], i64 4)
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 30
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 31
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 32
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 37
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 38
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 39
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 40
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([9 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 8) to i64), 281474976710655
 ; CHECK: or <4 x i64> [[TR]], {{%.*}}
 ; CHECK-NOT: call void @__tpd_op

@@ -3,25 +3,25 @@
 ; FPSITE_CALL (4); their result is checked like an operation's, so the call whose
 ; result is a new denormal is its creator; no call-ABI traffic (tag slots, callee).
 ; FP→int functions have no result (FPSITE_CALL | FPSITE_NO_RESULT = 12). Like other
-; operation sites they are handled inline (counts into the site's three counters,
+; operation sites they are handled inline (counts into the site's four counters,
 ; result tags with selects); with `no-dn-inline-ops` (prefix HOOK) they call `__tpd_op`.
 ; RUN: %opt_dn_nomem < %s | %FileCheck %s
 ; RUN: %opt_dn_hooks < %s | %FileCheck %s --check-prefix=HOOK
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; Three blocks, then three inline counters per call site (3, 6, 9): n_blocks = 12; the
+; Three blocks, then four inline counters per call site (3, 7, 11): n_blocks = 15; the
 ; store has none (-1).
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 12,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 15,
 ; CHECK: @taintprof.fpsites = private constant [4 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[EXPF:taintprof.str[.0-9]*]], i16 2, i16 1, i16 4, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 3, i32 0 }
 ; CHECK-SAME: ptr @[[STORE:taintprof.str[.0-9]*]], i16 2, i16 1, i16 2, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
-; CHECK-SAME: ptr @[[POW:taintprof.str[.0-9]*]], i16 3, i16 1, i16 4, i16 0, i32 1, i32 2, ptr @taintprof.dn_module, i32 6, i32 2 }
-; CHECK-SAME: ptr @[[LROUND:taintprof.str[.0-9]*]], i16 3, i16 1, i16 12, i16 0, i32 2, i32 3, ptr @taintprof.dn_module, i32 9, i32 3 }
+; CHECK-SAME: ptr @[[POW:taintprof.str[.0-9]*]], i16 3, i16 1, i16 4, i16 0, i32 1, i32 2, ptr @taintprof.dn_module, i32 7, i32 2 }
+; CHECK-SAME: ptr @[[LROUND:taintprof.str[.0-9]*]], i16 3, i16 1, i16 12, i16 0, i32 2, i32 3, ptr @taintprof.dn_module, i32 11, i32 3 }
 ; CHECK-DAG: @[[EXPF]] = private unnamed_addr constant [10 x i8] c"call expf\00"
 ; CHECK-DAG: @[[POW]] = private unnamed_addr constant [9 x i8] c"call pow\00"
 ; CHECK-DAG: @[[LROUND]] = private unnamed_addr constant [12 x i8] c"call lround\00"
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 3,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 3,
 ; HOOK: @taintprof.fpsites = private constant [4 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: i16 2, i16 1, i16 4, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: i16 2, i16 1, i16 2, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
@@ -42,9 +42,14 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: br i1 {{%.*}}, label %[[INL:[0-9]+]], label %[[AFTER:[0-9]+]], !prof
 ; CHECK: [[INL]]:
 ; CHECK-NOT: call
+; A denormal result with a normal operand is created here (the fourth counter).
+; CHECK: [[NOTX:%.*]] = xor i1 [[DX]], true
+; CHECK-NEXT: and i1 [[DR]], [[NOTX]]
+; CHECK-NOT: call
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 3
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 4
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 5
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 6
 ; The call is the creator of a new denormal result (no denormal operand).
 ; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
 ; CHECK-NEXT: and i64 [[TX:%[0-9]+]], 281474976710655
@@ -80,7 +85,8 @@ define void @kernel(ptr %w, float %x) {
   ret void
 }
 
-; Two operands: both counted, or-ed for the operation count, both in the tag selects.
+; Two operands: both counted, or-ed for the operation count (and for the created count),
+; both in the tag selects.
 ; CHECK-LABEL: define double @twoargs(
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: [[DA:%.*]] = icmp slt i64 {{%.*}}, -9218868437227405313
@@ -90,9 +96,10 @@ define void @kernel(ptr %w, float %x) {
 ; CHECK-NEXT: or i1 [[DA]], [[DB]]
 ; CHECK-NEXT: zext i1 [[DA]] to i64
 ; CHECK-NEXT: zext i1 [[DB]] to i64
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 6
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 7
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 8
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 9
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 10
 ; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([4 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 2) to i64), 281474976710655
 ; CHECK: [[ACB:%.*]] = select i1 [[DB]], i64 {{%.*}}, i64 [[ME]]
 ; CHECK: [[ACA:%.*]] = select i1 [[DA]], i64 {{%.*}}, i64 [[ACB]]
@@ -118,9 +125,9 @@ define double @twoargs(double %a, double %b) {
 ; CHECK-NEXT: [[NANY:%.*]] = shl i64 [[ZANY]], 8
 ; CHECK-NEXT: [[TOT:%.*]] = add i64 [[ZA]], [[NANY]]
 ; CHECK-NEXT: and i64 [[TOT]], 255
-; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 9
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 10
-; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 11
+; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 11
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 12
+; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 13
 ; CHECK-NOT: ptrtoint
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret i64 %r

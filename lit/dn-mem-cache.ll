@@ -14,13 +14,13 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; Two blocks; words: the vector load 2-10, the store 11-21, the double load 22-30, the
 ; double store 31-41 → n_blocks 42. Without the cache loads and stores have none (-1).
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 42,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 42,
 ; CHECK: @taintprof.fpsites = private constant [4 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: i16 2, i16 4, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 2, i32 0 }
 ; CHECK-SAME: i16 2, i16 4, i16 2, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 11, i32 1 }
 ; CHECK-SAME: i16 3, i16 2, i16 1, i16 0, i32 1, i32 2, ptr @taintprof.dn_module, i32 22, i32 2 }
 ; CHECK-SAME: i16 3, i16 2, i16 2, i16 0, i32 1, i32 3, ptr @taintprof.dn_module, i32 31, i32 3 }]
-; NOMEM: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 2,
+; NOMEM: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 2,
 ; NOMEM: i16 2, i16 4, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 
 ; CHECK-LABEL: define void @vec(

@@ -4,7 +4,7 @@
 ; * first-class aggregates holding FP (complex numbers returned in registers) carry one
 ;   collapsed tag through insertvalue/extractvalue, returns and calls;
 ; * inline asm and va_arg produce FP values with tag 0 (counted in the verbose stats).
-; Operation sites are handled inline (counts into their three counters, result tags
+; Operation sites are handled inline (counts into their four counters, result tags
 ; with selects: with operand tags 0 the result's tag is the site alone); with
 ; `no-dn-inline-ops` (prefix HOOK) they call `__tpd_op`.
 ; RUN: %opt_dn_nomem < %s | %FileCheck %s
@@ -12,15 +12,15 @@
 ; RUN: env TAINTPROF_VERBOSE=1 %opt_dn_nomem -disable-output < %s 2>&1 | %FileCheck %s --check-prefix=STATS
 ; STATS: warning: {{.*}}: 1 inline asm statements produce floating-point values: their tags are 0
 
-; Five blocks; inline counters 5-7 (atomicrmw), 8-10 (fadd), 11-13 (fmul).
-; CHECK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 14,
+; Five blocks; inline counters 5-8 (atomicrmw), 9-12 (fadd), 13-16 (fmul): n_blocks = 17.
+; CHECK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 17,
 ; CHECK-DAG: @taintprof.fpsites = private constant [5 x %taintprof.FpSiteDesc] [%taintprof.FpSiteDesc { %taintprof.SiteDesc { ptr @taintprof.chain, i32 1, i32 0, ptr null }, ptr @[[RMW:taintprof.str[.0-9]*]], i16 2, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 5, i32 0 }
 ; CHECK-DAG: @[[RMW]] = private unnamed_addr constant [15 x i8] c"atomicrmw fadd\00"
 ; CHECK-DAG: i16 3, i16 1, i16 1, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
 ; CHECK-DAG: i16 3, i16 1, i16 2, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 -1, i32 2 }
-; CHECK-DAG: i16 2, i16 1, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 8, i32 3 }
-; CHECK-DAG: i16 3, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 11, i32 4 }]
-; HOOK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 5,
+; CHECK-DAG: i16 2, i16 1, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 9, i32 3 }
+; CHECK-DAG: i16 3, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 13, i32 4 }]
+; HOOK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 5,
 ; HOOK-DAG: @taintprof.fpsites = private constant [5 x %taintprof.FpSiteDesc] [%taintprof.FpSiteDesc { %taintprof.SiteDesc { ptr @taintprof.chain, i32 1, i32 0, ptr null }, ptr @[[RMW:taintprof.str[.0-9]*]], i16 2, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-DAG: @[[RMW]] = private unnamed_addr constant [15 x i8] c"atomicrmw fadd\00"
 
@@ -48,6 +48,7 @@
 ; CHECK-NEXT: getelementptr inbounds i64, ptr {{%.*}}, i64 5
 ; CHECK: getelementptr inbounds i64, ptr {{%.*}}, i64 6
 ; CHECK-NOT: getelementptr inbounds i64, ptr {{%.*}}, i64 7
+; CHECK-NOT: getelementptr inbounds i64, ptr {{%.*}}, i64 8
 ; CHECK-NOT: ptrtoint
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: store i64 0, ptr @__tpd_ret_tag_tls, align 8
@@ -75,7 +76,7 @@
 ; CHECK-LABEL: define float @asm()
 ; CHECK: %r = call float asm
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: getelementptr inbounds i64, ptr {{%.*}}, i64 8
+; CHECK: getelementptr inbounds i64, ptr {{%.*}}, i64 9
 ; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([5 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 3) to i64), 281474976710655
 ; CHECK-NEXT: select i1 {{%.*}}, i64 [[ME]], i64 0
 ; CHECK-NOT: call void @__tpd_op
@@ -88,7 +89,7 @@
 ; CHECK-LABEL: define double @va(ptr %ap)
 ; CHECK: %d = va_arg ptr %ap, double
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: getelementptr inbounds i64, ptr {{%.*}}, i64 11
+; CHECK: getelementptr inbounds i64, ptr {{%.*}}, i64 13
 ; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([5 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 4) to i64), 281474976710655
 ; CHECK-NEXT: select i1 {{%.*}}, i64 [[ME]], i64 0
 ; CHECK-NOT: call void @__tpd_op

@@ -5,7 +5,8 @@
 ; the exact per-lane masks ((bits & abs) + bias <s limit) and, only when a mask is
 ; non-zero, handles the site inline, with no call and no tag buffer: it adds the
 ; site's counts (denormal operands, operations with a denormal operand, denormal
-; results) to its three inline counters, numbered after the module's blocks, and
+; results, results created: denormal with no denormal operand) to its four inline
+; counters, numbered after the module's blocks, and
 ; computes the result tags with selects (where the result is denormal: the tag of the
 ; first denormal operand, adopted by this site if it has no creator, or this site
 ; alone if no operand is denormal; 0 elsewhere). The result's tag after the group is
@@ -20,24 +21,25 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-pc-linux-gnu"
 
 ; One FpSiteDesc per operation: op name, FP_* type (1 half, 2 float, 3 double,
-; 4 x86_fp80, 5 fp128), lanes, flags, block counter, index, module, first of the three
-; inline counters. The 11 blocks have counters 0-10, so n_blocks = 11 + 3 * 13 = 50
-; and the sites' counters start at 11, three apart.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 50,
+; 4 x86_fp80, 5 fp128), lanes, flags, const_operands (bit k: operand k is a constant;
+; only chain's `fsub %y, 1.0` has one, operand 1: 2), block counter, index, module,
+; first of the four inline counters. The 11 blocks have counters 0-10, so
+; n_blocks = 11 + 4 * 13 = 63 and the sites' counters start at 11, four apart.
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 63,
 ; CHECK: @taintprof.fpsites = private constant [13 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 11, i32 0 }
-; CHECK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 14, i32 1 }
-; CHECK-SAME: ptr @[[FSUB:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 17, i32 2 }
-; CHECK-SAME: ptr @[[FDIV:taintprof.str[.0-9]*]], i16 3, i16 2, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 20, i32 3 }
-; CHECK-SAME: ptr @[[FREM:taintprof.str[.0-9]*]], i16 1, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 23, i32 4 }
-; CHECK-SAME: ptr @[[FNEG:taintprof.str[.0-9]*]], i16 4, i16 1, i16 0, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 26, i32 5 }
-; CHECK-SAME: ptr @[[FADD]], i16 5, i16 1, i16 0, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 29, i32 6 }
-; CHECK-SAME: ptr @[[FPEXT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 32, i32 7 }
-; CHECK-SAME: ptr @[[FPTRUNC:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 35, i32 8 }
-; CHECK-SAME: ptr @[[FADD]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 9, ptr @taintprof.dn_module, i32 38, i32 9 }
-; CHECK-SAME: ptr @[[FMUL]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 10, ptr @taintprof.dn_module, i32 41, i32 10 }
-; CHECK-SAME: ptr @[[FSUB]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 11, ptr @taintprof.dn_module, i32 44, i32 11 }
-; CHECK-SAME: ptr @[[FADD]], i16 2, i16 8, i16 0, i16 0, i32 10, i32 12, ptr @taintprof.dn_module, i32 47, i32 12 }]
+; CHECK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 15, i32 1 }
+; CHECK-SAME: ptr @[[FSUB:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 19, i32 2 }
+; CHECK-SAME: ptr @[[FDIV:taintprof.str[.0-9]*]], i16 3, i16 2, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 23, i32 3 }
+; CHECK-SAME: ptr @[[FREM:taintprof.str[.0-9]*]], i16 1, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 27, i32 4 }
+; CHECK-SAME: ptr @[[FNEG:taintprof.str[.0-9]*]], i16 4, i16 1, i16 0, i16 0, i32 5, i32 5, ptr @taintprof.dn_module, i32 31, i32 5 }
+; CHECK-SAME: ptr @[[FADD]], i16 5, i16 1, i16 0, i16 0, i32 6, i32 6, ptr @taintprof.dn_module, i32 35, i32 6 }
+; CHECK-SAME: ptr @[[FPEXT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 7, i32 7, ptr @taintprof.dn_module, i32 39, i32 7 }
+; CHECK-SAME: ptr @[[FPTRUNC:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 43, i32 8 }
+; CHECK-SAME: ptr @[[FADD]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 9, ptr @taintprof.dn_module, i32 47, i32 9 }
+; CHECK-SAME: ptr @[[FMUL]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 10, ptr @taintprof.dn_module, i32 51, i32 10 }
+; CHECK-SAME: ptr @[[FSUB]], i16 2, i16 1, i16 0, i16 2, i32 9, i32 11, ptr @taintprof.dn_module, i32 55, i32 11 }
+; CHECK-SAME: ptr @[[FADD]], i16 2, i16 8, i16 0, i16 0, i32 10, i32 12, ptr @taintprof.dn_module, i32 59, i32 12 }]
 ; CHECK-DAG: @[[FADD]] = private unnamed_addr constant [5 x i8] c"fadd\00"
 ; CHECK-DAG: @[[FMUL]] = private unnamed_addr constant [5 x i8] c"fmul\00"
 ; CHECK-DAG: @[[FSUB]] = private unnamed_addr constant [5 x i8] c"fsub\00"
@@ -47,7 +49,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @[[FPEXT]] = private unnamed_addr constant [6 x i8] c"fpext\00"
 ; CHECK-DAG: @[[FPTRUNC]] = private unnamed_addr constant [8 x i8] c"fptrunc\00"
 ; With the hooks: the blocks alone, FPSITE_NO_COUNTERS (-1) everywhere.
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 11,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 11,
 ; HOOK: @taintprof.fpsites = private constant [13 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
@@ -60,7 +62,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; HOOK-SAME: ptr @[[FPTRUNC:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 8, i32 8, ptr @taintprof.dn_module, i32 -1, i32 8 }
 ; HOOK-SAME: ptr @[[FADD]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 9, ptr @taintprof.dn_module, i32 -1, i32 9 }
 ; HOOK-SAME: ptr @[[FMUL]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 10, ptr @taintprof.dn_module, i32 -1, i32 10 }
-; HOOK-SAME: ptr @[[FSUB]], i16 2, i16 1, i16 0, i16 0, i32 9, i32 11, ptr @taintprof.dn_module, i32 -1, i32 11 }
+; HOOK-SAME: ptr @[[FSUB]], i16 2, i16 1, i16 0, i16 2, i32 9, i32 11, ptr @taintprof.dn_module, i32 -1, i32 11 }
 ; HOOK-SAME: ptr @[[FADD]], i16 2, i16 8, i16 0, i16 0, i32 10, i32 12, ptr @taintprof.dn_module, i32 -1, i32 12 }]
 
 ; Scalar float: the whole sequence.
@@ -101,7 +103,8 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[NF:%.*]] = freeze i1 [[NEED]]
 ; CHECK-NEXT: br i1 [[NF]], label %[[INL:[0-9]+]], label %[[AFTER:[0-9]+]], !prof [[UNLIKELY]]
 ; Counts, one byte each: denormal operands, "any operand denormal" << 8, denormal
-; result << 16; added to counters 11, 12, 13 (the site's, from its descriptor).
+; result << 16, created result (denormal, no operand denormal) << 24; added to
+; counters 11, 12, 13, 14 (the site's, from its descriptor).
 ; CHECK: [[INL]]:
 ; CHECK-NEXT: [[ANYOP:%.*]] = or i1 [[DA]], [[DB]]
 ; CHECK-NEXT: [[ZA:%.*]] = zext i1 [[DA]] to i64
@@ -112,7 +115,13 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[N01:%.*]] = add i64 [[NOPS]], [[NANY]]
 ; CHECK-NEXT: [[ZR:%.*]] = zext i1 [[DR]] to i64
 ; CHECK-NEXT: [[NRES:%.*]] = shl i64 [[ZR]], 16
-; CHECK-NEXT: [[TOT:%.*]] = add i64 [[N01]], [[NRES]]
+; CHECK-NEXT: [[N012:%.*]] = add i64 [[N01]], [[NRES]]
+; CHECK-NEXT: [[LIVE:%.*]] = or i1 [[DA]], [[DB]]
+; CHECK-NEXT: [[NOTOP:%.*]] = xor i1 [[LIVE]], true
+; CHECK-NEXT: [[CR:%.*]] = and i1 [[DR]], [[NOTOP]]
+; CHECK-NEXT: [[ZCR:%.*]] = zext i1 [[CR]] to i64
+; CHECK-NEXT: [[NCR:%.*]] = shl i64 [[ZCR]], 24
+; CHECK-NEXT: [[TOT:%.*]] = add i64 [[N012]], [[NCR]]
 ; CHECK-NEXT: [[K0:%.*]] = and i64 [[TOT]], 255
 ; CHECK-NEXT: [[P0:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 11
 ; CHECK-NEXT: [[V0:%.*]] = load i64, ptr [[P0]], align 8
@@ -124,11 +133,17 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[V1:%.*]] = load i64, ptr [[P1]], align 8
 ; CHECK-NEXT: [[S1:%.*]] = add i64 [[V1]], [[K1]]
 ; CHECK-NEXT: store i64 [[S1]], ptr [[P1]], align 8
-; CHECK-NEXT: [[K2:%.*]] = lshr i64 [[TOT]], 16
+; CHECK-NEXT: [[SH2:%.*]] = lshr i64 [[TOT]], 16
+; CHECK-NEXT: [[K2:%.*]] = and i64 [[SH2]], 255
 ; CHECK-NEXT: [[P2:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 13
 ; CHECK-NEXT: [[V2:%.*]] = load i64, ptr [[P2]], align 8
 ; CHECK-NEXT: [[S2:%.*]] = add i64 [[V2]], [[K2]]
 ; CHECK-NEXT: store i64 [[S2]], ptr [[P2]], align 8
+; CHECK-NEXT: [[K3:%.*]] = lshr i64 [[TOT]], 24
+; CHECK-NEXT: [[P3:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 14
+; CHECK-NEXT: [[V3:%.*]] = load i64, ptr [[P3]], align 8
+; CHECK-NEXT: [[S3:%.*]] = add i64 [[V3]], [[K3]]
+; CHECK-NEXT: store i64 [[S3]], ptr [[P3]], align 8
 ; Result tag: this site (its descriptor's address, as creator); operands from last
 ; to first, so that the first denormal one wins; one without a creator is adopted.
 ; CHECK-NEXT: [[ME:%.*]] = and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
@@ -231,25 +246,37 @@ define float @fadd(float %a, float %b) {
 ; CHECK-NEXT: [[N01:%.*]] = add <4 x i32> [[NOPS]], [[NANY]]
 ; CHECK-NEXT: [[ZR:%.*]] = zext <4 x i1> [[DR]] to <4 x i32>
 ; CHECK-NEXT: [[NRES:%.*]] = shl <4 x i32> [[ZR]], <i32 16, i32 16, i32 16, i32 16>
-; CHECK-NEXT: [[LANES:%.*]] = add <4 x i32> [[N01]], [[NRES]]
+; CHECK-NEXT: [[N012:%.*]] = add <4 x i32> [[N01]], [[NRES]]
+; CHECK-NEXT: [[LIVE:%.*]] = or <4 x i1> [[DA]], [[DB]]
+; CHECK-NEXT: [[NOTOP:%.*]] = xor <4 x i1> [[LIVE]], <i1 true, i1 true, i1 true, i1 true>
+; CHECK-NEXT: [[CR:%.*]] = and <4 x i1> [[DR]], [[NOTOP]]
+; CHECK-NEXT: [[ZCR:%.*]] = zext <4 x i1> [[CR]] to <4 x i32>
+; CHECK-NEXT: [[NCR:%.*]] = shl <4 x i32> [[ZCR]], <i32 24, i32 24, i32 24, i32 24>
+; CHECK-NEXT: [[LANES:%.*]] = add <4 x i32> [[N012]], [[NCR]]
 ; CHECK-NEXT: [[SUM:%.*]] = call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> [[LANES]])
 ; CHECK-NEXT: [[TOT:%.*]] = zext i32 [[SUM]] to i64
 ; CHECK-NEXT: [[K0:%.*]] = and i64 [[TOT]], 255
-; CHECK-NEXT: [[P0:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 14
+; CHECK-NEXT: [[P0:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 15
 ; CHECK-NEXT: [[V0:%.*]] = load i64, ptr [[P0]], align 8
 ; CHECK-NEXT: [[S0:%.*]] = add i64 [[V0]], [[K0]]
 ; CHECK-NEXT: store i64 [[S0]], ptr [[P0]], align 8
 ; CHECK-NEXT: [[SH1:%.*]] = lshr i64 [[TOT]], 8
 ; CHECK-NEXT: [[K1:%.*]] = and i64 [[SH1]], 255
-; CHECK-NEXT: [[P1:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 15
+; CHECK-NEXT: [[P1:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 16
 ; CHECK-NEXT: [[V1:%.*]] = load i64, ptr [[P1]], align 8
 ; CHECK-NEXT: [[S1:%.*]] = add i64 [[V1]], [[K1]]
 ; CHECK-NEXT: store i64 [[S1]], ptr [[P1]], align 8
-; CHECK-NEXT: [[K2:%.*]] = lshr i64 [[TOT]], 16
-; CHECK-NEXT: [[P2:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 16
+; CHECK-NEXT: [[SH2:%.*]] = lshr i64 [[TOT]], 16
+; CHECK-NEXT: [[K2:%.*]] = and i64 [[SH2]], 255
+; CHECK-NEXT: [[P2:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 17
 ; CHECK-NEXT: [[V2:%.*]] = load i64, ptr [[P2]], align 8
 ; CHECK-NEXT: [[S2:%.*]] = add i64 [[V2]], [[K2]]
 ; CHECK-NEXT: store i64 [[S2]], ptr [[P2]], align 8
+; CHECK-NEXT: [[K3:%.*]] = lshr i64 [[TOT]], 24
+; CHECK-NEXT: [[P3:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 18
+; CHECK-NEXT: [[V3:%.*]] = load i64, ptr [[P3]], align 8
+; CHECK-NEXT: [[S3:%.*]] = add i64 [[V3]], [[K3]]
+; CHECK-NEXT: store i64 [[S3]], ptr [[P3]], align 8
 ; CHECK-NEXT: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1) to i64), 281474976710655
 ; CHECK-NEXT: [[ME0:%.*]] = insertelement <4 x i64> poison, i64 [[ME]], i32 0
 ; CHECK-NEXT: [[MEV:%.*]] = shufflevector <4 x i64> [[ME0]], <4 x i64> poison, <4 x i32> zeroinitializer
@@ -314,9 +341,10 @@ define <4 x float> @vfmul(<4 x float> %a, <4 x float> %b) {
 ; CHECK: add i64 {{%.*}}, 9223372036854775807
 ; CHECK-NEXT: icmp slt i64 {{%.*}}, -9218868437227405313
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 17
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 18
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 19
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 20
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 21
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 22
 ; CHECK-NEXT: load i64
 ; CHECK-NEXT: add i64
 ; CHECK-NEXT: store i64
@@ -339,9 +367,10 @@ define double @fsub_d(double %a, double %b) {
 ; CHECK: icmp slt <2 x i64> {{%.*}}, <i64 -9218868437227405313, i64 -9218868437227405313>
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: call i32 @llvm.vector.reduce.add.v2i32(<2 x i32>
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 20
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 21
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 22
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 23
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 24
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 25
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 26
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 3) to i64), 281474976710655
 ; CHECK: [[MEV:%.*]] = shufflevector <2 x i64>
 ; CHECK: [[ACB:%.*]] = select <2 x i1> {{%.*}}, <2 x i64> {{%.*}}, <2 x i64> [[MEV]]
@@ -374,7 +403,8 @@ define half @frem_h(half %a, half %b) {
 
 ; x86_fp80: i80, the mantissa includes the explicit integer bit (a pseudo-denormal
 ; counts as denormal, as the x87 treats it); a single operand, so the inline count of
-; operations with a denormal operand is that operand's mask.
+; operations with a denormal operand is that operand's mask (and the created count
+; the result's mask without it).
 ; CHECK-LABEL: define x86_fp80 @fneg_ld(
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: bitcast x86_fp80 %a to i80
@@ -389,9 +419,12 @@ define half @frem_h(half %a, half %b) {
 ; CHECK-NEXT: [[ZA:%.*]] = zext i1 [[DA]] to i64
 ; CHECK-NEXT: [[ZANY:%.*]] = zext i1 [[DA]] to i64
 ; CHECK-NEXT: shl i64 [[ZANY]], 8
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 26
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 27
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 28
+; CHECK: [[NOTA:%.*]] = xor i1 [[DA]], true
+; CHECK-NEXT: and i1 {{%.*}}, [[NOTA]]
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 31
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 32
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 33
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 34
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 5) to i64), 281474976710655
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret x86_fp80 %r
@@ -422,9 +455,10 @@ define fp128 @fadd_q(fp128 %a, fp128 %b) {
 ; CHECK: icmp ult i32 {{%.*}}, 8388607
 ; CHECK: icmp ult i64 {{%.*}}, 4503599627370495
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 32
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 33
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 34
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 39
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 40
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 41
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 42
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 7) to i64), 281474976710655
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret double %r
@@ -448,9 +482,10 @@ define <4 x float> @fptrunc(<4 x double> %a) {
 }
 
 ; Sites of one block share the fast path: three operations, one branch; inside the
-; cold region each site has its own condition and its own counters (38, 41, 44), in
+; cold region each site has its own condition and its own counters (47, 51, 55), in
 ; program order, and the first result's tag reaches the second operation as its
-; operand tag. `1.0` is never denormal: the third site counts and tags one operand.
+; operand tag. `1.0` is never denormal: the third site counts and tags one operand,
+; and its created count leaves the constant out (const_operands 2).
 ; CHECK-LABEL: define float @chain(float %a, float %b, float %c)
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: %x = fadd float %a, %b
@@ -460,12 +495,14 @@ define <4 x float> @fptrunc(<4 x double> %a) {
 ; CHECK-NEXT: freeze i1
 ; CHECK-NEXT: br i1 {{%.*}}, label %{{[0-9]+}}, label %{{[0-9]+}}, !prof
 ; CHECK-NOT: icmp ult
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 38
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 40
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 47
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 49
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 50
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 9) to i64), 281474976710655
 ; CHECK: [[XT:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 41
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 43
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 51
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 53
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 54
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 10) to i64), 281474976710655
 ; %x is an operation's result, so its tag has a creator: no creator test on it.
 ; CHECK-NOT: and i64 [[XT]], 281474976710655
@@ -477,8 +514,11 @@ define <4 x float> @fptrunc(<4 x double> %a) {
 ; CHECK-NEXT: zext i1 [[ZD]] to i64
 ; CHECK-NEXT: [[ZANY:%.*]] = zext i1 [[ZD]] to i64
 ; CHECK-NEXT: shl i64 [[ZANY]], 8
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 44
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 46
+; CHECK: [[ZNOT:%.*]] = xor i1 [[ZD]], true
+; CHECK-NEXT: and i1 {{%.*}}, [[ZNOT]]
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 55
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 57
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 58
 ; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([13 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 11) to i64), 281474976710655
 ; %y has a creator too: its tag goes through as it is.
 ; CHECK-NEXT: [[ONE:%.*]] = select i1 [[ZD]], i64 [[YT]], i64 [[ME]]
@@ -505,14 +545,15 @@ define float @chain(float %a, float %b, float %c) {
 }
 
 ; Three sites of one block share its block counter (9 above); a <8 x float> is one
-; descriptor of 8 lanes (wider vectors: dn-vectors.ll) with three inline counters
-; (47, 48, 49), the last ones.
+; descriptor of 8 lanes (wider vectors: dn-vectors.ll) with four inline counters
+; (59, 60, 61, 62), the last ones.
 ; CHECK-LABEL: define <8 x float> @v8(
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: call i32 @llvm.vector.reduce.add.v8i32(<8 x i32>
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 47
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 48
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 49
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 59
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 60
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 61
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 62
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret <8 x float> %r
 define <8 x float> @v8(<8 x float> %a) {

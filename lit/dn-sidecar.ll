@@ -1,7 +1,7 @@
 ; Denormal mode's compile-time JSON sidecar (same places as in taint mode:
 ; TAINTPROF_SIDECAR, or TAINTPROF_SIDECAR_DIR/<stem>.o.taintprof-static.json): the
 ; number of sites and counted blocks (the basic blocks only: not the operation sites'
-; inline counters, which the module's n_blocks also counts, 106 here), sites per
+; inline counters, which the module's n_blocks also counts), sites per
 ; operation, the global, static and stack arrays, and the FP-typed allocation sites
 ; with how they were typed.
 ; RUN: rm -rf %t.dir && mkdir -p %t.dir

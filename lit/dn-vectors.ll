@@ -3,7 +3,7 @@
 ; lanes (same source position and operation: the report merges them; executions stay
 ; block count x lanes). Each chunk has its own hook call with its lanes' masks and, for
 ; memory, its own address (base + 16 * chunk * element size). An operation's chunks are
-; handled inline, each on its own 16 lanes, with its own three counters and its own
+; handled inline, each on its own 16 lanes, with its own four counters and its own
 ; descriptor as the tags' creator; with `no-dn-inline-ops` (prefix HOOK) each chunk
 ; calls `__tpd_op`.
 ; RUN: %opt_dn_nomem < %s | %FileCheck %s
@@ -11,16 +11,16 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; One block, then three inline counters per fadd chunk (1 and 4): n_blocks = 7.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 7,
+; One block, then four inline counters per fadd chunk (1 and 5): n_blocks = 9.
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 9,
 ; CHECK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[LOAD:taintprof.str[.0-9]*]], i16 2, i16 16, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; CHECK-SAME: ptr @[[LOAD]], i16 2, i16 16, i16 1, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 16, i16 0, i16 0, i32 0, i32 2, ptr @taintprof.dn_module, i32 1, i32 2 }
-; CHECK-SAME: ptr @[[FADD]], i16 2, i16 16, i16 0, i16 0, i32 0, i32 3, ptr @taintprof.dn_module, i32 4, i32 2 }
+; CHECK-SAME: ptr @[[FADD]], i16 2, i16 16, i16 0, i16 0, i32 0, i32 3, ptr @taintprof.dn_module, i32 5, i32 2 }
 ; CHECK-SAME: ptr @[[STORE:taintprof.str[.0-9]*]], i16 2, i16 16, i16 2, i16 0, i32 0, i32 4, ptr @taintprof.dn_module, i32 -1, i32 4 }
 ; CHECK-SAME: ptr @[[STORE]], i16 2, i16 16, i16 2, i16 0, i32 0, i32 5, ptr @taintprof.dn_module, i32 -1, i32 4 }
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 10, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 1,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 1,
 ; HOOK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: i16 2, i16 16, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: i16 2, i16 16, i16 1, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 -1, i32 0 }
@@ -48,7 +48,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: [[DB:%.*]] = icmp slt <32 x i32>
 ; CHECK: [[DR:%.*]] = icmp slt <32 x i32>
 ; CHECK-NOT: call void @__tpd_op
-; Chunk 0: lanes 0-15, counters 1-3, site 2.
+; Chunk 0: lanes 0-15, counters 1-4, site 2.
 ; CHECK: br i1 {{%.*}}, label %[[INL0:[0-9]+]], label %{{[0-9]+}}, !prof
 ; CHECK: [[INL0]]:
 ; CHECK-NEXT: [[A0:%.*]] = shufflevector <32 x i1> [[DA]], <32 x i1> poison, <16 x i32> <i32 0, i32 1,
@@ -57,16 +57,21 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: shufflevector <32 x i64>
 ; CHECK-NEXT: [[R0:%.*]] = shufflevector <32 x i1> [[DR]], <32 x i1> poison, <16 x i32> <i32 0, i32 1,
 ; CHECK-NEXT: or <16 x i1> [[A0]], [[B0]]
+; Created: the chunk's result lanes with neither operand lane denormal.
+; CHECK: [[L0:%.*]] = or <16 x i1> [[A0]], [[B0]]
+; CHECK-NEXT: [[N0:%.*]] = xor <16 x i1> [[L0]], <i1 true,
+; CHECK-NEXT: and <16 x i1> [[R0]], [[N0]]
 ; CHECK: call i32 @llvm.vector.reduce.add.v16i32(<16 x i32>
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 1
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 2
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 3
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 4
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([6 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 2) to i64), 281474976710655
 ; CHECK: [[T0:%.*]] = select <16 x i1> [[R0]], <16 x i64> {{%.*}}, <16 x i64> zeroinitializer
 ; CHECK-NEXT: br label
 ; CHECK: [[P0:%.*]] = phi <16 x i64> [ zeroinitializer, %{{[0-9]+}} ], [ [[T0]], %[[INL0]] ]
 ; CHECK-NOT: call void @__tpd_op
-; Chunk 1: lanes 16-31, counters 4-6, site 3.
+; Chunk 1: lanes 16-31, counters 5-8, site 3.
 ; CHECK: br i1 {{%.*}}, label %[[INL1:[0-9]+]], label %{{[0-9]+}}, !prof
 ; CHECK: [[INL1]]:
 ; CHECK-NEXT: [[A1:%.*]] = shufflevector <32 x i1> [[DA]], <32 x i1> poison, <16 x i32> <i32 16, i32 17,
@@ -75,10 +80,14 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: shufflevector <32 x i64>
 ; CHECK-NEXT: [[R1:%.*]] = shufflevector <32 x i1> [[DR]], <32 x i1> poison, <16 x i32> <i32 16, i32 17,
 ; CHECK-NEXT: or <16 x i1> [[A1]], [[B1]]
+; CHECK: [[L1:%.*]] = or <16 x i1> [[A1]], [[B1]]
+; CHECK-NEXT: [[N1:%.*]] = xor <16 x i1> [[L1]], <i1 true,
+; CHECK-NEXT: and <16 x i1> [[R1]], [[N1]]
 ; CHECK: call i32 @llvm.vector.reduce.add.v16i32(<16 x i32>
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 4
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 5
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 6
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 7
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 8
 ; The second chunk's creator is the first chunk's site (FpSiteDesc::creator).
 ; CHECK: and i64 ptrtoint (ptr getelementptr inbounds ([6 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 2) to i64), 281474976710655
 ; CHECK: [[T1:%.*]] = select <16 x i1> [[R1]], <16 x i64> {{%.*}}, <16 x i64> zeroinitializer

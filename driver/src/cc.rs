@@ -47,6 +47,8 @@ pub const RUNTIME_EXPORTS: &[&str] = &["__tp*", "tp_*"];
 
 /// Environment variables read by the pass plugin.
 pub const ENV_MODE: &str = "TAINTPROF_MODE";
+/// The denormal mode's tier (`full` or `profile`), read by the pass.
+pub const ENV_DENORMAL_TIER: &str = "TAINTPROF_DENORMAL";
 pub const ENV_CONTROL_FLOW: &str = "TAINTPROF_CONTROL_FLOW";
 pub const ENV_SIDECAR: &str = "TAINTPROF_SIDECAR";
 pub const ENV_SIDECAR_DIR: &str = "TAINTPROF_SIDECAR_DIR";
@@ -71,6 +73,8 @@ pub struct TpOptions {
     pub time_select: Option<PathBuf>,
     /// `--tp-control-flow=on|off` → `TAINTPROF_CONTROL_FLOW`.
     pub control_flow: Option<bool>,
+    /// `--tp-denormal=full|profile` → `TAINTPROF_DENORMAL` (implies denormal mode).
+    pub denormal_tier: Option<String>,
     /// `--tp-verbose`: print the clang command; `TAINTPROF_VERBOSE=1` for the pass.
     pub verbose: bool,
     /// `--tp-help`.
@@ -92,6 +96,10 @@ pub const OWN_FLAGS: &[(&str, &str)] = &[
     (
         "--tp-filter=FILE",
         "time mode: measure the functions a Score-P filter FILE includes (`taintprof report --scorep-filter`), and main (implies --tp-mode=time)",
+    ),
+    (
+        "--tp-denormal=full|profile",
+        "denormal mode's tier (implies --tp-mode=denormal): full (default) traces arrays, heatmaps, origins and creators; profile keeps the instruction profile and the creator sites only, for long runs (sets TAINTPROF_DENORMAL)",
     ),
     (
         "--tp-control-flow=on|off",
@@ -142,6 +150,15 @@ pub fn split_own_flags(args: Vec<String>) -> Result<(TpOptions, Vec<String>), St
                     v.map_or("nothing".to_string(), |v| format!("`{v}`"))
                 ))
             }
+            ("denormal", Some(v @ ("full" | "profile"))) => {
+                opts.denormal_tier = Some(v.to_string())
+            }
+            ("denormal", v) => {
+                return Err(format!(
+                    "--tp-denormal needs a value: full or profile (got {})",
+                    v.map_or("nothing".to_string(), |v| format!("`{v}`"))
+                ))
+            }
             ("control-flow", Some("on")) => opts.control_flow = Some(true),
             ("control-flow", Some("off")) => opts.control_flow = Some(false),
             ("control-flow", v) => {
@@ -166,6 +183,16 @@ pub fn split_own_flags(args: Vec<String>) -> Result<(TpOptions, Vec<String>), St
                     "unknown option `{arg}`; the taintprof options are: {}",
                     valid.join(", ")
                 ));
+            }
+        }
+    }
+    if opts.denormal_tier.is_some() {
+        match opts.mode.as_deref() {
+            None | Some("denormal") => opts.mode = Some("denormal".into()),
+            Some(m) => {
+                return Err(format!(
+                    "--tp-denormal chooses what denormal mode records; it does not go with --tp-mode={m}"
+                ))
             }
         }
     }
@@ -410,6 +437,9 @@ pub fn plan(
         out.env_set.push(sidecar(cl, cwd));
         if let Some(mode) = &opts.mode {
             out.env_set.push((ENV_MODE.into(), mode.clone()));
+        }
+        if let Some(tier) = &opts.denormal_tier {
+            out.env_set.push((ENV_DENORMAL_TIER.into(), tier.clone()));
         }
         out.env_remove.push(ENV_TIME_SELECT.into());
         if let Some(sel) = &opts.time_select {
@@ -717,6 +747,14 @@ mod tests {
             "{e}"
         );
         assert!(split_own_flags(args("--tp-mode=fast")).is_err());
+        let (o, _) = split_own_flags(args("--tp-denormal=profile a.c")).unwrap();
+        assert_eq!(o.mode.as_deref(), Some("denormal"));
+        assert_eq!(o.denormal_tier.as_deref(), Some("profile"));
+        let (o, _) = split_own_flags(args("--tp-mode=denormal --tp-denormal=full a.c")).unwrap();
+        assert_eq!(o.denormal_tier.as_deref(), Some("full"));
+        assert!(split_own_flags(args("--tp-denormal=cheap")).is_err());
+        assert!(split_own_flags(args("--tp-denormal")).is_err());
+        assert!(split_own_flags(args("--tp-mode=time --tp-denormal=profile")).is_err());
         assert!(split_own_flags(args("--tp-mode")).is_err());
         assert!(split_own_flags(args("--tp-control-flow=maybe")).is_err());
         assert!(split_own_flags(args("--tp-verbose=1")).is_err());
@@ -916,7 +954,11 @@ mod tests {
 
     #[test]
     fn denormal_mode_adds_full_debug_info_unless_a_level_was_chosen() {
+        let p = plan_for("--tp-denormal=profile -O2 -c a.c -o a.o");
+        assert_eq!(env(&p, ENV_MODE).as_deref(), Some("denormal"));
+        assert_eq!(env(&p, ENV_DENORMAL_TIER).as_deref(), Some("profile"));
         let p = plan_for("--tp-mode=denormal -O2 -c a.c -o a.o");
+        assert_eq!(env(&p, ENV_DENORMAL_TIER), None);
         assert_eq!(env(&p, ENV_MODE).as_deref(), Some("denormal"));
         assert!(p.args.contains(&"-g".to_string()), "{:?}", p.args);
         assert!(!p.args.contains(&"-gline-tables-only".to_string()));

@@ -99,6 +99,12 @@ pub struct Config {
     /// the smallest normal. Counts are the same either way. Pass parameters
     /// `dn-cover` / `no-dn-cover`.
     pub dn_cover: bool,
+    /// `TAINTPROF_DENORMAL` (denormal mode): `full` (default) traces everything the
+    /// report holds; `profile` (the tier `taintprof-cc --tp-denormal=profile` selects)
+    /// counts the sites only — the instruction profile and the creator sites — with no
+    /// tags, no marked arrays and no memory hooks (`abi::DN_MODULE_PROFILE`). Pass
+    /// parameters `dn-profile` / `dn-full`.
+    pub dn_profile: bool,
     /// `TAINTPROF_TEST_PANIC_IN`: the name of a function in whose instrumentation the
     /// pass panics on purpose, half way (shadow or tag PHIs created, not yet filled),
     /// to test that a panic becomes a compile error and leaves no invalid body for the
@@ -130,6 +136,7 @@ impl Default for Config {
             dn_inline_ops: true,
             dn_inline_mem: true,
             dn_cover: true,
+            dn_profile: false,
             test_panic_in: None,
             time_phases: false,
         }
@@ -164,6 +171,17 @@ impl Config {
                 other => {
                     return Err(format!(
                         "TAINTPROF_MODE={other:?} is not a mode; use `taint` (default), `off`, `denormal` or `time`"
+                    ))
+                }
+            };
+        }
+        if let Some(t) = get("TAINTPROF_DENORMAL") {
+            c.dn_profile = match t.trim() {
+                "" | "full" => false,
+                "profile" => true,
+                other => {
+                    return Err(format!(
+                        "TAINTPROF_DENORMAL={other:?} is not a tier; use `full` (default) or `profile`"
                     ))
                 }
             };
@@ -236,6 +254,8 @@ impl Config {
                 "no-dn-inline-mem" => c.dn_inline_mem = false,
                 "dn-cover" => c.dn_cover = true,
                 "no-dn-cover" => c.dn_cover = false,
+                "dn-profile" => c.dn_profile = true,
+                "dn-full" => c.dn_profile = false,
                 "mode=off" => c.mode = Mode::Off,
                 "mode=taint" => c.mode = Mode::Taint,
                 "mode=denormal" => c.mode = Mode::Denormal,
@@ -245,7 +265,7 @@ impl Config {
                 }
                 other => {
                     return Err(format!(
-                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, split, no-split, shadow-sr, no-shadow-sr, dn-inline-ops, no-dn-inline-ops, dn-inline-mem, no-dn-inline-mem, dn-cover, no-dn-cover, verbose, mode=taint, mode=off, mode=denormal, mode=time, select=PATH)"
+                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, split, no-split, shadow-sr, no-shadow-sr, dn-inline-ops, no-dn-inline-ops, dn-inline-mem, no-dn-inline-mem, dn-cover, no-dn-cover, dn-profile, dn-full, verbose, mode=taint, mode=off, mode=denormal, mode=time, select=PATH)"
                     ))
                 }
             }
@@ -328,6 +348,20 @@ mod tests {
                 .dn_cover
         );
         assert!(cfg(&[("TAINTPROF_DN_COVER", "maybe")], "").is_err());
+        assert!(!cfg(&[], "").unwrap().dn_profile);
+        assert!(
+            cfg(&[("TAINTPROF_DENORMAL", "profile")], "")
+                .unwrap()
+                .dn_profile
+        );
+        assert!(!cfg(&[("TAINTPROF_DENORMAL", "full")], "").unwrap().dn_profile);
+        assert!(cfg(&[], "dn-profile").unwrap().dn_profile);
+        assert!(
+            !cfg(&[("TAINTPROF_DENORMAL", "profile")], "dn-full")
+                .unwrap()
+                .dn_profile
+        );
+        assert!(cfg(&[("TAINTPROF_DENORMAL", "cheap")], "").is_err());
     }
 
     #[test]

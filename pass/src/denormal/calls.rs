@@ -21,6 +21,10 @@ impl DnFn<'_> {
     /// After the group ending at `i` closed: a return stores its tag, a call passes its
     /// arguments' tags.
     pub(super) fn after_close(&mut self, i: V) -> Result<(), String> {
+        if self.profile {
+            // No tags to pass, no shadow for a wrapper or a copy to move.
+            return Ok(());
+        }
         match ir::opcode(i) {
             Op::LLVMRet => self.visit_ret(i),
             Op::LLVMCall | Op::LLVMInvoke => self.visit_call(i),

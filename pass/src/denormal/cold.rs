@@ -303,16 +303,23 @@ impl DnFn<'_> {
                 continue;
             }
             let pre = ir::block_of(c.term);
-            let need = ir.freeze(need);
-            // SAFETY: `c.term` is a live instruction of the function (the cold region's
-            // terminator) and `need` an `i1` computed before it.
-            let hook_bb = unsafe { ffi::tp_split_if_then(need, c.term) };
-            let term = ir::terminator(hook_bb);
-            self.at(term);
             // An operation site with inline counters needs no hook; a load or store with
             // them calls it only when its inline cache misses.
             let ctr = Some(self.d.sites[first + ch as usize].counters)
                 .filter(|&c| c != abi::FPSITE_NO_COUNTERS);
+            // The profile tier's inline sites only add counts (zero when the site saw
+            // no denormal): no branch, which the lanes of a wavefront would mispredict.
+            let branchless = self.profile && ctr.is_some();
+            let term = if branchless {
+                c.term
+            } else {
+                let need = ir.freeze(need);
+                // SAFETY: `c.term` is a live instruction of the function (the cold
+                // region's terminator) and `need` an `i1` computed before it.
+                let hook_bb = unsafe { ffi::tp_split_if_then(need, c.term) };
+                ir::terminator(hook_bb)
+            };
+            self.at(term);
             let inline_ctr = ctr.filter(|_| matches!(spec.kind, SiteKind::Op));
             let mem_ctr = ctr.filter(|_| !matches!(spec.kind, SiteKind::Op));
             if inline_ctr.is_none() {
@@ -328,6 +335,12 @@ impl DnFn<'_> {
             };
             let mut result_tags: Option<V> = None;
             match &spec.kind {
+                SiteKind::Load { .. } | SiteKind::Store { .. } if self.profile => {
+                    // The profile tier: the count only (every load and store site has
+                    // its words there). Loaded values carry no tag.
+                    let lm = self.chunk(subject_lm.unwrap(), off, n, ir.cint(ir.i1, 0));
+                    self.count_mem_inline(mem_ctr.expect("profile tier: planned inline"), lm);
+                }
                 SiteKind::Op if inline_ctr.is_some() => {
                     let ctr = inline_ctr.unwrap_or(abi::FPSITE_NO_COUNTERS);
                     let vec =
@@ -335,7 +348,7 @@ impl DnFn<'_> {
                     let (ms, ts) = self.op_chunks(&op_lms, &op_tags, off, n, vec);
                     let rm = subject_lm.map(|lm| self.chunk(lm, off, n, ir.cint(ir.int_ty(1), 0)));
                     self.count_op_inline(ctr, &ms, rm, vec, n);
-                    if let (Some(_), Some(rm)) = (spec.result, rm) {
+                    if let (Some(_), Some(rm), false) = (spec.result, rm, self.profile) {
                         let creator = self.d.creator_ptr(ir, first + ch as usize);
                         let known: Vec<bool> = spec
                             .operands

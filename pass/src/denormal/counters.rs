@@ -77,11 +77,29 @@ impl DnFn<'_> {
         self.ir.load(self.ir.i64, self.word_ptr(ctr, k), 8)
     }
 
-    /// The counts `__tpd_op` would make, into the site's inline counters `ctr..ctr+3`
-    /// of this thread's block counters: denormal operands (set lanes of the operand
-    /// masks `ms`), operations with a denormal operand (lanes set in any of them),
-    /// denormal results (lanes of `rm`). Vectors pack the three per-lane counts into
-    /// bytes of one `i32` lane (at most 48, 16, 16) and need one `reduce.add`; the
+    /// A load's or store's count of denormal lanes `lm` (`i1` or `<n x i1>`) into word
+    /// 0 of its words (what the inline cache's hit adds; the profile tier's only code).
+    pub(super) fn count_mem_inline(&self, ctr: u32, lm: V) {
+        let ir = self.ir;
+        let t = ir::type_of(lm);
+        let k = if ir::is_vector(t) {
+            let ct = ir.vec(ir.i32, ir::vector_len(t));
+            let (f, ft) = ir.intrinsic("llvm.vector.reduce.add", &[ct]);
+            ir.zext(ir.call(ft, f, &[ir.zext(lm, ct)]), ir.i64)
+        } else {
+            ir.zext(lm, ir.i64)
+        };
+        let p = self.word_ptr(ctr, 0);
+        let v = ir.load(ir.i64, p, 8);
+        ir.store(ir.add(v, k), p, 8);
+    }
+
+    /// The counts `__tpd_op` would make, into the site's inline counters
+    /// `ctr..ctr+DN_OP_WORDS` of this thread's block counters: denormal operands (set
+    /// lanes of the operand masks `ms`), operations with a denormal operand (lanes set
+    /// in any of them), denormal results (lanes of `rm`), results created (lanes of
+    /// `rm` with no operand lane set). Vectors pack the four per-lane counts into bytes
+    /// of one `i32` lane (at most 48, 16, 16, 16) and need one `reduce.add`; the
     /// baseline x86-64 target has no `popcnt`.
     pub(super) fn count_op_inline(&self, ctr: u32, ms: &[V], rm: Option<V>, vec: bool, n: u32) {
         let ir = self.ir;
@@ -111,6 +129,18 @@ impl DnFn<'_> {
         }
         if let Some(r) = rm {
             packed = ir.add(packed, shift(ir.zext(r, wide), 16));
+            // Constant operands' masks are constants: they do not count against
+            // creation (`FpSiteDesc::const_operands`).
+            let live = ms
+                .iter()
+                .copied()
+                .filter(|&m| !ir::is_constant(m))
+                .reduce(|a, b| ir.or(a, b));
+            let created = match live {
+                Some(a) => ir.and(r, ir.not(a)),
+                None => r,
+            };
+            packed = ir.add(packed, shift(ir.zext(created, wide), 24));
         }
         let total = if vec {
             let (f, ft) = ir.intrinsic("llvm.vector.reduce.add", &[wide]);
@@ -118,14 +148,17 @@ impl DnFn<'_> {
         } else {
             packed
         };
-        // Sites without an FP result (comparisons, FP→int) have no result count.
-        let counts = if rm.is_some() { 3 } else { 2 };
+        // Sites without an FP result (comparisons, FP→int) have no result counts.
+        let counts = if rm.is_some() {
+            abi::DN_OP_WORDS as u64
+        } else {
+            2
+        };
         for j in 0..counts {
-            let c = ir.and(ir.lshr(total, ir.c64(8 * j)), ir.c64(0xff));
-            let c = if j == 2 {
-                ir.lshr(total, ir.c64(16))
+            let c = if j + 1 == abi::DN_OP_WORDS as u64 {
+                ir.lshr(total, ir.c64(8 * j))
             } else {
-                c
+                ir.and(ir.lshr(total, ir.c64(8 * j)), ir.c64(0xff))
             };
             if ir::is_zero_const(c) {
                 continue;

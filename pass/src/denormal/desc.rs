@@ -70,9 +70,11 @@ pub struct FpSiteInfo {
     pub flags: u16,
     /// Block counter index.
     pub block: u32,
-    /// First of the site's three inline counters (`FpSiteDesc::counters`), or
+    /// First of the site's inline counters (`FpSiteDesc::counters`), or
     /// `FPSITE_NO_COUNTERS`.
     pub counters: u32,
+    /// Bit `k`: operand `k` is a constant (`FpSiteDesc::const_operands`).
+    pub const_operands: u16,
 }
 
 /// A marked array known at compile time (`FpArrayDesc`).
@@ -297,7 +299,7 @@ impl DnDescs {
                         ir.c16(s.fp.code),
                         ir.c16(s.lanes),
                         ir.c16(s.flags),
-                        ir.c16(0),
+                        ir.c16(s.const_operands),
                         ir.c32(s.block),
                         ir.c32(i as u32),
                         module,

@@ -80,6 +80,10 @@ pub struct DnFn<'a> {
     pub(super) keepregs: bool,
     /// Fast-path coverage ([`DnFn::cover`], `Config::dn_cover`).
     pub(super) cover_on: bool,
+    /// The profile tier (`Config::dn_profile`): sites are counted, nothing else. Every
+    /// tag is the constant 0, so the tag code the sites would build folds away; calls
+    /// and returns pass no tags, copies move none, no memory object is registered.
+    pub(super) profile: bool,
     /// Panic half way on purpose (`Config::test_panic_in` names this function).
     test_panic: bool,
     pub warnings: Vec<String>,
@@ -126,6 +130,7 @@ impl<'a> DnFn<'a> {
             merged: HashSet::new(),
             keepregs: keepregs_allowed(f),
             cover_on: true,
+            profile: false,
             test_panic: false,
             warnings: Vec::new(),
         }
@@ -134,6 +139,12 @@ impl<'a> DnFn<'a> {
     /// Turn fast-path coverage ([`DnFn::cover`]) on or off.
     pub fn with_cover(mut self, on: bool) -> Self {
         self.cover_on = on;
+        self
+    }
+
+    /// Build the profile tier ([`DnFn::profile`]).
+    pub fn with_profile(mut self, on: bool) -> Self {
+        self.profile = on;
         self
     }
 

@@ -280,6 +280,9 @@ struct Planner<'a> {
     inline_ops: bool,
     /// Loads and stores get inline caches (`Config::dn_inline_mem`, with `inline_ops`).
     inline_mem: bool,
+    /// The profile tier (`Config::dn_profile`): no arrays, allocation sites or copies
+    /// are planned, and every load and store site counts inline.
+    profile: bool,
 }
 
 impl Planner<'_> {
@@ -289,15 +292,21 @@ impl Planner<'_> {
         let entry = ir::entry_block(f);
         let rpo = p.an.cfg.reverse_post_order();
         let mut restores: Vec<V> = Vec::new();
-        self.containers(p, &mut plan);
+        if !self.profile {
+            self.containers(p, &mut plan);
+        }
         let mut not_sites: HashSet<V> = HashSet::new();
         for &bi in &rpo {
             for i in ir::instructions(p.an.blocks[bi]) {
                 if let Some(stores) = classify::float_pair_copy(i) {
+                    // Not sites in either tier (the profiles must match); the profile
+                    // tier has no tags or arrays for their copy to move or count.
                     not_sites.insert(i);
                     for s in stores {
                         not_sites.insert(s);
-                        plan.pair_copies.insert(s, ir::operand(i, 0));
+                        if !self.profile {
+                            plan.pair_copies.insert(s, ir::operand(i, 0));
+                        }
                     }
                 }
             }
@@ -319,6 +328,9 @@ impl Planner<'_> {
                     } else {
                         self.add_site(&mut plan, p, bi, b, i, spec);
                     }
+                }
+                if self.profile {
+                    continue;
                 }
                 match op {
                     Op::LLVMCall | Op::LLVMInvoke => {
@@ -389,7 +401,11 @@ impl Planner<'_> {
             loop_: p.loop_around(bi),
         };
         let first = d.sites.len();
-        let inline = self.inline_ops
+        // The profile tier counts every load and store inline (word 0 of its words):
+        // it has no hook to call for them.
+        let inline = match spec.kind {
+            SiteKind::Load { .. } | SiteKind::Store { .. } if self.profile => true,
+            _ => self.inline_ops
             && match spec.kind {
                 SiteKind::Op => lane_shaped(&spec),
                 SiteKind::Load { gather, .. } => {
@@ -398,7 +414,18 @@ impl Planner<'_> {
                 SiteKind::Store { scatter, .. } => {
                     self.inline_mem && !scatter && inline_mem_type(&spec)
                 }
-            };
+            },
+        };
+        // A denormal constant operand does not keep the site from creating: the
+        // denormal enters the computation here (the full tier's tags agree: a
+        // constant's tag names no creator, so the site becomes it).
+        let const_operands = spec
+            .operands
+            .iter()
+            .take(16)
+            .enumerate()
+            .filter(|(_, &o)| ir::is_constant(o))
+            .fold(0u16, |m, (k, _)| m | 1 << k);
         for c in 0..spec.chunks() {
             // Inline counters are numbered after all blocks (`number_inline_counters`).
             let counters = if inline {
@@ -414,6 +441,7 @@ impl Planner<'_> {
                 flags: spec.flags,
                 block,
                 counters,
+                const_operands,
             });
         }
         if inline && matches!(spec.kind, SiteKind::Op) {

@@ -70,7 +70,13 @@ impl<'a> ModeInstrumenter<'a> for DenormalMode<'a> {
             describe_function(&mut d, p, fi);
             stats.promoted_allocas += p.promoted_allocas as usize;
         }
-        d.arrays = arrays::global_arrays(ir, &mut d.base.namer, cx.has_debug);
+        let profile = cx.cfg.dn_profile;
+        if profile {
+            // The profile tier marks no arrays (abi::DN_MODULE_PROFILE).
+            d.module_flags |= abi::DN_MODULE_PROFILE;
+        } else {
+            d.arrays = arrays::global_arrays(ir, &mut d.base.namer, cx.has_debug);
+        }
         let plans: Vec<FnPlan> = {
             let mut planner = Planner {
                 ir,
@@ -79,6 +85,7 @@ impl<'a> ModeInstrumenter<'a> for DenormalMode<'a> {
                 stats: &mut stats,
                 inline_ops: cx.cfg.dn_inline_ops,
                 inline_mem: cx.cfg.dn_inline_mem,
+                profile,
             };
             prepared.iter().map(|p| planner.plan(p)).collect()
         };
@@ -112,6 +119,7 @@ impl PlannedModule for DenormalPlanned<'_> {
             &self.instrumented,
         )
         .with_cover(cx.cfg.dn_cover)
+        .with_profile(cx.cfg.dn_profile)
         .with_test_panic(cx.cfg.test_panic_in.as_deref())
         .run();
         self.stats.functions += 1;

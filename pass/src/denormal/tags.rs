@@ -54,6 +54,9 @@ impl DnFn<'_> {
         if !Self::has_tag(ir::type_of(v)) {
             return self.ir.c64(0);
         }
+        if self.profile {
+            return self.zero_tag(v);
+        }
         if ir::is_argument(v) {
             // One tag per argument slot; spread over a vector's lanes where it is used.
             let t = self.param_tag(v);
