@@ -550,7 +550,10 @@ pub struct FpSiteDesc {
     pub lanes: u16,
     /// `FPSITE_*` flags.
     pub flags: u16,
-    pub _reserved: u16,
+    /// Bit `k`: operand `k` is a constant. A denormal constant does not keep a site from
+    /// having created the denormal results it makes (the fourth counter, and
+    /// `__tpd_op`'s count of them): its tag names no creator, so the site becomes it.
+    pub const_operands: u16,
     /// Index of the site's basic block in the module's block counters.
     pub block: u32,
     /// Index of the site in the module's site array.

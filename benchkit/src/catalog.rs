@@ -447,6 +447,21 @@ pub const CONFIGS: &[Config] = &[
         default: true,
     },
     Config {
+        name: "denormal-profile",
+        about: "taintprof-cc -O2 --tp-denormal=profile (denormal mode's profile tier: every FP operation checked and counted, creator sites; no arrays, tags or origins)",
+        build: Build {
+            id: "denormal-profile",
+            compiler: Compiler::TaintprofCc,
+            flags: &["-O2", "--tp-denormal=profile"],
+            define: Some("TP_BENCH_DENORMAL"),
+            hint: "does this taintprof's pass support --tp-denormal=profile? build it with: make build",
+        },
+        runner: Runner::Direct,
+        reports: Reports::Denormal,
+        timeout: None,
+        default: true,
+    },
+    Config {
         name: "time",
         about: "taintprof-cc -O2 --tp-mode=time (time mode without a prior: every function with a loop or a call timed per call path, every loop counted; docs/time-mode.md)",
         build: Build {

@@ -47,6 +47,7 @@ pub fn color_of(config: &str, index: usize) -> Rgb {
         "taint-nocf" => [250, 140, 130],
         "dfsan" => [31, 119, 180],
         "denormal" => [44, 160, 44],
+        "denormal-profile" => [152, 223, 138],
         "valgrind-none" => [148, 103, 189],
         "dip" => [255, 127, 14],
         "dip-exact" => [255, 187, 120],

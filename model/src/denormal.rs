@@ -23,12 +23,21 @@
 //! * `snapshots` oldest first (the exit snapshot last); `origin_maps` cumulative, binned
 //!   into the heatmap grid of the destination array.
 //! * `timeline` is always empty (it belongs to exceptions mode).
+//! * `tier` ([`tier`]): `full`, or `profile` when a module was built with
+//!   `--tp-denormal=profile` (`DN_MODULE_PROFILE`; with full-tier modules beside it, a
+//!   warning says that arrays, origins and heatmaps cover only those). A profile-tier
+//!   program has no arrays, origins, creators, origin maps or snapshot arrays: they are
+//!   empty whatever the record holds.
+//! * `created` of a row: its result lanes that were denormal while no operand of the
+//!   lane was, summed like the other counts; `creator_sites` lists the rows with
+//!   `created > 0`, most first (both tiers).
 
 use std::path::Path;
 
 use serde_json::{json, Map, Value};
 use taintprof_abi::{
-    fp_type_name, ARRAY_GLOBAL, ARRAY_HEAP, ARRAY_STACK, ARRAY_STATIC, TAG_ORIGIN_SHIFT,
+    fp_type_name, ARRAY_GLOBAL, ARRAY_HEAP, ARRAY_STACK, ARRAY_STATIC, DN_MODULE_PROFILE,
+    TAG_ORIGIN_SHIFT,
 };
 use taintprof_record::denormal::read::{self, DnError, DnRecord};
 use taintprof_record::denormal::*;
@@ -68,6 +77,19 @@ fn kind_name(k: u32) -> &'static str {
         k if k == ARRAY_HEAP as u32 => "heap",
         _ => "other",
     }
+}
+
+/// The report's `tier`: `"full"` when no module of the record was built in the profile
+/// tier (`DN_MODULE_PROFILE`), else `"profile"`; and how many modules are profile tier
+/// and full tier.
+pub fn tier(rec: &DnRecord) -> (&'static str, usize, usize) {
+    let profile = rec
+        .modules
+        .iter()
+        .filter(|m| m.info.flags & DN_MODULE_PROFILE != 0)
+        .count();
+    let full = rec.modules.len() - profile;
+    (if profile > 0 { "profile" } else { "full" }, profile, full)
 }
 
 /// Origin array id of a tag.
@@ -171,7 +193,11 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
     );
 
     // ---- sites and totals ----
+    let (tier_name, n_profile, n_full) = tier(rec);
+    // Only profile-tier modules: nothing carried tags or registered arrays.
+    let profile_only = n_profile > 0 && n_full == 0;
     let (mut t_ops, mut t_res, mut t_loads, mut t_stores) = (0u64, 0u64, 0u64, 0u64);
+    let mut t_created = 0u64;
     let mut rows: Vec<Row> = Vec::new();
     for (i, s) in rec.sites.iter().enumerate() {
         let r = Row {
@@ -183,6 +209,7 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
         t_res += r.c.results;
         t_loads += r.c.loads;
         t_stores += r.c.stores;
+        t_created += r.c.created;
         // Every row until merged: a quiet copy adds its executions to a noisy one.
         if r.c.executions > 0 || r.events() > 0 || all_sites {
             rows.push(r);
@@ -194,6 +221,7 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
     t_res += ov.results;
     t_loads += ov.loads;
     t_stores += ov.stores;
+    t_created += ov.created;
     let key = |r: &Row| site_key(rec, &rec.sites[r.site]);
     rows.sort_by(|a, b| key(a).cmp(&key(b)));
     let mut merged: Vec<Row> = Vec::new();
@@ -206,6 +234,7 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
                 last.c.results += r.c.results;
                 last.c.loads += r.c.loads;
                 last.c.stores += r.c.stores;
+                last.c.created += r.c.created;
                 last.widths |= r.widths;
             }
             _ => merged.push(r),
@@ -239,6 +268,32 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
                 "denormal_results": r.c.results,
                 "denormal_loads": r.c.loads,
                 "denormal_stores": r.c.stores,
+                "created": r.c.created,
+            })
+        })
+        .collect();
+
+    // ---- creator sites: the rows that made denormals from normal operands ----
+    let mut made: Vec<&Row> = merged.iter().filter(|r| r.c.created > 0).collect();
+    made.sort_by(|a, b| {
+        let (ka, kb) = (key(a), key(b));
+        b.c.created
+            .cmp(&a.c.created)
+            .then_with(|| (ka.2, ka.3, ka.4).cmp(&(kb.2, kb.3, kb.4)))
+            .then_with(|| ka.cmp(&kb))
+    });
+    let creator_sites: Vec<Value> = made
+        .iter()
+        .map(|r| {
+            let k = key(r);
+            json!({
+                "function": text(k.0),
+                "file": text(k.2),
+                "line": k.3,
+                "column": k.4,
+                "op": text(k.5),
+                "type": fp_type_name(k.6),
+                "created": r.c.created,
             })
         })
         .collect();
@@ -247,7 +302,7 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
     let mut listed: Vec<u32> = Vec::new();
     let mut quiet = 0usize;
     let mut quiet_skipped = 0u64;
-    for (a, _) in &rec.arrays {
+    for (a, _) in rec.arrays.iter().filter(|_| !profile_only) {
         if a.flags & DN_ARRAY_READY == 0 {
             continue;
         }
@@ -299,8 +354,12 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
         .collect();
 
     // ---- origins and creators (merged over threads) ----
-    let mut pairs: Vec<(u32, u32, u64)> =
-        rec.pairs.iter().map(|p| (p.dest, p.src, p.count)).collect();
+    let mut pairs: Vec<(u32, u32, u64)> = rec
+        .pairs
+        .iter()
+        .filter(|_| !profile_only)
+        .map(|p| (p.dest, p.src, p.count))
+        .collect();
     pairs.sort_unstable();
     let mut opairs: Vec<(u32, u32, u64)> = Vec::new();
     for (d, sr, c) in pairs {
@@ -319,6 +378,7 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
     let mut ckeys: Vec<(u64, u32, u64)> = rec
         .creators
         .iter()
+        .filter(|_| !profile_only)
         .map(|c| (c.key, c.site, c.count))
         .collect();
     ckeys.sort_unstable_by_key(|c| (c.0, c.1));
@@ -402,6 +462,7 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
             let arrays: Vec<Value> = h
                 .arrays
                 .iter()
+                .filter(|_| !profile_only)
                 .map(|(e, rc, wc)| {
                     json!({
                         "id": e.id,
@@ -431,7 +492,8 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
         .collect();
 
     // ---- cumulative origin maps ----
-    let mut maps: Vec<&read::OriginMap> = rec.origin_maps.iter().collect();
+    let mut maps: Vec<&read::OriginMap> =
+        rec.origin_maps.iter().filter(|_| !profile_only).collect();
     maps.sort_by_key(|m| (m.info.dest, m.info.src));
     let origin_maps: Vec<Value> = maps
         .iter()
@@ -486,6 +548,12 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
     };
     if modules == 0 {
         warnings.push("no denormal-mode module registered".into());
+    }
+    if n_profile > 0 && n_full > 0 {
+        warnings.push(format!(
+            "{n_profile} of {} modules were built in the profile tier (--tp-denormal=profile): the instruction profile and the creator sites cover every module, but arrays, origins and heatmaps cover only the code of the {n_full} full-tier module(s)",
+            n_profile + n_full
+        ));
     }
     let cb = rec.counter(DN_COUNT_CLAMPED_BLOCKS);
     if cb > 0 {
@@ -560,6 +628,7 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
         "schema": "taintprof.denormal",
         "version": 2,
         "mode": "compiler",
+        "tier": tier_name,
         "taintprof_version": text(&rec.version),
         "program": {
             "name": text(&rec.name),
@@ -582,11 +651,13 @@ pub fn denormal_report(rec: &DnRecord) -> Value {
             "denormal_results": t_res,
             "denormal_loads": t_loads,
             "denormal_stores": t_stores,
+            "created": t_created,
         },
         "sites": sites,
         "arrays": arrays,
         "origins": origins,
         "creators": creators,
+        "creator_sites": creator_sites,
         "snapshots": snapshots,
         "origin_maps": origin_maps,
         "timeline": [],
@@ -666,6 +737,315 @@ mod tests {
             t,
             "{\n  \"a\": [\n    {\n      \"b\": [1,2],\n      \"c\": {\"d\":null}\n    }\n  ],\n  \"e\": [],\n  \"f\": \"x\\\"y\"\n}\n"
         );
+    }
+
+    /// Writes a record through the runtime's writer and reads it back.
+    struct Rec {
+        w: DnWriter<Vec<u8>>,
+        strs: Vec<(String, u32)>,
+    }
+
+    impl Rec {
+        fn new() -> Rec {
+            let mut w = DnWriter::new(Vec::new());
+            w.run(
+                &DnRun {
+                    pid: 7,
+                    abi_version: 11,
+                    threads: 1,
+                    flags: 0,
+                    fp_operations: 1000,
+                },
+                b"p",
+                b"/p",
+                b"0",
+            );
+            w.exit(Exit::Normal(0), 0);
+            Rec { w, strs: vec![] }
+        }
+
+        fn s(&mut self, x: &str) -> u32 {
+            if let Some(&(_, id)) = self.strs.iter().find(|(k, _)| k == x) {
+                return id;
+            }
+            let id = self.w.string(x.as_bytes());
+            self.strs.push((x.to_string(), id));
+            id
+        }
+
+        fn module(&mut self, flags: u32, sites: &[(&str, u32, u32, &str, u16, DnCounts)]) {
+            let src = self.s("k.c");
+            self.w.module(&DnModule {
+                n_sites: sites.len() as u32,
+                n_blocks: 1,
+                flags,
+                source: src,
+            });
+            for &(f, line, column, op, lanes, counts) in sites {
+                let (f, file, op) = (self.s(f), src, self.s(op));
+                self.w.site(&DnSite {
+                    function: f,
+                    linkage: f,
+                    file,
+                    line,
+                    column,
+                    op,
+                    ty: taintprof_abi::FP_FLOAT,
+                    lanes,
+                    flags: 0,
+                    rflags: DN_SITE_HAS_LOC,
+                    counts,
+                });
+            }
+        }
+
+        /// An array with a denormal, its origin pair, creator, snapshot and origin map.
+        fn array_data(&mut self) {
+            let name = b"grid";
+            self.w.array(
+                &DnArray {
+                    id: 1,
+                    kind: ARRAY_HEAP as u32,
+                    elem_ty: taintprof_abi::FP_FLOAT,
+                    flags: DN_ARRAY_READY | DN_ARRAY_TOUCHED,
+                    elements: 4,
+                    reads: 3,
+                    writes: 1,
+                    alloc_function: NONE,
+                    alloc_file: NONE,
+                    ..DnArray::default()
+                },
+                name,
+            );
+            self.w.pair(&DnPair {
+                dest: 1,
+                src: 1,
+                count: 1,
+            });
+            self.w.creator(&DnCreator {
+                key: 1 << 48,
+                site: 0,
+                count: 4,
+            });
+            self.w.snapshot(
+                &DnSnapshot {
+                    index: 0,
+                    fp_operations: 1000,
+                },
+                b"exit",
+            );
+            self.w.snap_array(
+                &DnSnapArray {
+                    id: 1,
+                    has_heatmap: true,
+                    reads: 3,
+                    writes: 1,
+                    hm_rows: 2,
+                    hm_cols: 2,
+                    cell_r: 1,
+                    cell_c: 1,
+                },
+                &[1, 1, 1, 0],
+                &[1, 0, 0, 0],
+            );
+            self.w.origin_map(
+                &DnOriginMap {
+                    dest: 1,
+                    src: 1,
+                    elements: 4,
+                    rows: 0,
+                    cols: 0,
+                },
+                [(0u64, 1u32)].into_iter(),
+            );
+        }
+
+        fn report(mut self, overflow: DnOverflow) -> Value {
+            self.w.overflow(&overflow);
+            let f = self.w.finish();
+            assert!(f.ok);
+            denormal_report(&read::read(&f.out).unwrap())
+        }
+    }
+
+    fn counts(results: u64, created: u64) -> DnCounts {
+        DnCounts {
+            executions: 10,
+            operands: results - created,
+            operand_ops: results - created,
+            results,
+            created,
+            ..DnCounts::default()
+        }
+    }
+
+    fn tier_warnings(v: &Value) -> Vec<&str> {
+        v["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|w| w.as_str())
+            .filter(|w| w.contains("profile tier"))
+            .collect()
+    }
+
+    #[test]
+    fn without_profile_modules_the_tier_is_full_with_everything() {
+        let mut r = Rec::new();
+        r.module(0, &[("f", 3, 5, "fmul", 1, counts(4, 4))]);
+        r.array_data();
+        let v = r.report(DnOverflow::default());
+        assert_eq!(v["tier"], "full");
+        assert!(tier_warnings(&v).is_empty(), "{v}");
+        assert_eq!(v["arrays"].as_array().unwrap().len(), 1);
+        assert_eq!(v["origins"].as_array().unwrap().len(), 1);
+        assert_eq!(v["creators"].as_array().unwrap().len(), 1);
+        assert_eq!(v["origin_maps"].as_array().unwrap().len(), 1);
+        assert_eq!(v["snapshots"][0]["arrays"].as_array().unwrap().len(), 1);
+        // The keys in the schema's order: `tier` after `mode`, `creator_sites` after
+        // `creators`, `created` last in totals and sites.
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        assert_eq!(&keys[..4], ["schema", "version", "mode", "tier"]);
+        let at = |k: &str| keys.iter().position(|x| *x == k).unwrap();
+        assert_eq!(at("creator_sites"), at("creators") + 1);
+        assert_eq!(
+            v["totals"].as_object().unwrap().keys().next_back().unwrap(),
+            "created"
+        );
+        assert_eq!(
+            v["sites"][0]
+                .as_object()
+                .unwrap()
+                .keys()
+                .next_back()
+                .unwrap(),
+            "created"
+        );
+    }
+
+    #[test]
+    fn profile_modules_only_make_the_profile_tier_without_arrays() {
+        let mut r = Rec::new();
+        r.module(DN_MODULE_PROFILE, &[("f", 3, 5, "fmul", 1, counts(4, 4))]);
+        r.module(DN_MODULE_PROFILE, &[("g", 9, 1, "fadd", 1, counts(2, 0))]);
+        // Whatever a record holds besides, a profile-tier program has no arrays.
+        r.array_data();
+        let v = r.report(DnOverflow::default());
+        assert_eq!(v["tier"], "profile");
+        assert!(tier_warnings(&v).is_empty(), "{v}");
+        for k in ["arrays", "origins", "creators", "origin_maps"] {
+            assert_eq!(v[k], json!([]), "{k}");
+        }
+        assert_eq!(v["snapshots"][0]["label"], "exit");
+        assert_eq!(v["snapshots"][0]["arrays"], json!([]));
+        // The instruction profile and the creator sites stay.
+        assert_eq!(v["sites"].as_array().unwrap().len(), 2);
+        assert_eq!(v["creator_sites"][0]["function"], "f");
+        assert_eq!(v["creator_sites"].as_array().unwrap().len(), 1);
+        assert_eq!(v["totals"]["created"], 4);
+    }
+
+    #[test]
+    fn profile_and_full_modules_together_are_the_profile_tier_with_a_warning() {
+        let mut r = Rec::new();
+        r.module(DN_MODULE_PROFILE, &[("f", 3, 5, "fmul", 1, counts(4, 4))]);
+        r.module(0, &[("g", 9, 1, "fadd", 1, counts(2, 1))]);
+        r.module(DN_MODULE_PROFILE, &[]);
+        r.array_data();
+        let v = r.report(DnOverflow::default());
+        assert_eq!(v["tier"], "profile");
+        let w = tier_warnings(&v);
+        assert_eq!(w.len(), 1, "{v}");
+        assert!(
+            w[0].starts_with("2 of 3 modules were built in the profile tier"),
+            "{}",
+            w[0]
+        );
+        assert!(
+            w[0].contains(
+                "arrays, origins and heatmaps cover only the code of the 1 full-tier module"
+            ),
+            "{}",
+            w[0]
+        );
+        // The full-tier module's arrays are reported.
+        assert_eq!(v["arrays"][0]["name"], "grid");
+        assert_eq!(v["origin_maps"].as_array().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn creator_sites_are_the_rows_that_created_denormals_merged_and_sorted() {
+        let mut r = Rec::new();
+        r.module(
+            0,
+            &[
+                // A vectorized copy and its remainder: one row, their counts summed.
+                ("f", 20, 3, "fmul", 4, counts(8, 3)),
+                ("f", 20, 3, "fmul", 1, counts(5, 4)),
+                // Another row with as many created results, at an earlier position.
+                ("g", 10, 9, "call expf", 1, counts(7, 7)),
+                ("g", 11, 2, "fdiv", 1, counts(9, 0)),
+                ("h", 30, 1, "fsub", 1, counts(1, 1)),
+            ],
+        );
+        let v = r.report(DnOverflow {
+            results: 2,
+            created: 2,
+            ..DnOverflow::default()
+        });
+        let fmul = v["sites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["op"] == "fmul")
+            .unwrap();
+        assert_eq!(fmul["lanes"], json!([1, 4]));
+        assert_eq!(fmul["created"], 7);
+        assert_eq!(fmul["denormal_results"], 13);
+        let made: Vec<(&str, u64, u64)> = v["creator_sites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["op"].as_str().unwrap(),
+                    c["line"].as_u64().unwrap(),
+                    c["created"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            made,
+            [("call expf", 10, 7), ("fmul", 20, 7), ("fsub", 30, 1)]
+        );
+        let row = &v["creator_sites"][1];
+        let keys: Vec<&str> = row
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|k| k.as_str())
+            .collect();
+        assert_eq!(
+            keys,
+            ["function", "file", "line", "column", "op", "type", "created"]
+        );
+        assert_eq!(
+            (row["function"].as_str(), row["file"].as_str()),
+            (Some("f"), Some("k.c"))
+        );
+        assert_eq!(
+            (row["column"].as_u64(), row["type"].as_str()),
+            (Some(3), Some("float"))
+        );
+        // Totals: every site's created results and those without a site slot.
+        assert_eq!(v["totals"]["created"], 3 + 4 + 7 + 1 + 2);
+        // No created results: no creator sites.
+        let mut r = Rec::new();
+        r.module(0, &[("g", 11, 2, "fdiv", 1, counts(9, 0))]);
+        let v = r.report(DnOverflow::default());
+        assert_eq!(v["creator_sites"], json!([]));
+        assert_eq!(v["sites"][0]["created"], 0);
+        assert_eq!(v["tier"], "full");
     }
 
     #[test]

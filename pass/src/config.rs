@@ -179,11 +179,9 @@ impl Config {
             c.dn_profile = match t.trim() {
                 "" | "full" => false,
                 "profile" => true,
-                other => {
-                    return Err(format!(
-                        "TAINTPROF_DENORMAL={other:?} is not a tier; use `full` (default) or `profile`"
-                    ))
-                }
+                other => return Err(format!(
+                    "TAINTPROF_DENORMAL={other:?} is not a tier; use `full` (default) or `profile`"
+                )),
             };
         }
         if let Some(l) = get("TAINTPROF_ABILIST") {
@@ -354,7 +352,11 @@ mod tests {
                 .unwrap()
                 .dn_profile
         );
-        assert!(!cfg(&[("TAINTPROF_DENORMAL", "full")], "").unwrap().dn_profile);
+        assert!(
+            !cfg(&[("TAINTPROF_DENORMAL", "full")], "")
+                .unwrap()
+                .dn_profile
+        );
         assert!(cfg(&[], "dn-profile").unwrap().dn_profile);
         assert!(
             !cfg(&[("TAINTPROF_DENORMAL", "profile")], "dn-full")

@@ -21,9 +21,10 @@
 //!  MODULE   {n_sites u32, n_blocks u32, flags u32, source str}
 //!  SITE*    {function, linkage, file str, line, column u32, op str, ty, lanes,
 //!            flags (FPSITE_*), rflags u16} [{executions, operands, operand_ops,
-//!            results, loads, stores u64}]: a module's sites follow it; a site's global
-//!            index is the number of SITEs before it
-//!  OVERFLOW {operands, results, loads, stores u64}: events without a site slot
+//!            results, loads, stores u64} [created u64 (minor 1)]]: a module's sites
+//!            follow it; a site's global index is the number of SITEs before it
+//!  OVERFLOW {operands, results, loads, stores u64} [created u64 (minor 1)]: events
+//!            without a site slot
 //!  ARRAY*   {id u32, kind u32, elem_ty u16, flags u16, elements, rows, cols, reads,
 //!            writes u64, alloc function str, alloc file str, alloc line u32} name
 //!  PAIR*    {dest u32, src u32, count u64}         (repeated per thread: summed)
@@ -51,8 +52,9 @@ use crate::write::{uleb, Buf, Out};
 pub const DN_MAGIC: [u8; 8] = *b"\x89TPDEN\r\n";
 /// Format major version: a reader refuses a newer one.
 pub const DN_VERSION_MAJOR: u16 = 1;
-/// Format minor version (additions an older reader skips).
-pub const DN_VERSION_MINOR: u16 = 0;
+/// Format minor version (additions an older reader skips). 1: SITE's and OVERFLOW's
+/// `created` count.
+pub const DN_VERSION_MINOR: u16 = 1;
 /// Bytes of the header: magic, major, minor, byte-order mark.
 pub const DN_HEADER_LEN: usize = 16;
 
@@ -80,8 +82,13 @@ pub const DN_EXIT_LEN: usize = 12;
 pub const DN_FPENV_LEN: usize = 12;
 pub const DN_MODULE_LEN: usize = 16;
 pub const DN_SITE_LEN: usize = 32;
+/// SITE's counters of minor version 0 (`executions` to `stores`).
 pub const DN_SITE_COUNTS_LEN: usize = 48;
+/// SITE's `created` after its counters (minor version 1; absent before: 0).
+pub const DN_SITE_CREATED_LEN: usize = 8;
 pub const DN_OVERFLOW_LEN: usize = 32;
+/// OVERFLOW's `created` after its counts (minor version 1; absent before: 0).
+pub const DN_OVERFLOW_CREATED_LEN: usize = 8;
 pub const DN_ARRAY_FIXED_LEN: usize = 64;
 pub const DN_PAIR_LEN: usize = 16;
 pub const DN_CREATOR_LEN: usize = 24;
@@ -178,6 +185,10 @@ pub struct DnCounts {
     pub results: u64,
     pub loads: u64,
     pub stores: u64,
+    /// Result lanes that were denormal while no operand of the lane was: the site
+    /// *created* the denormal from normal values (`taintprof_abi::DN_OP_CREATED`).
+    /// Minor version 1; 0 in older records.
+    pub created: u64,
 }
 
 impl DnCounts {
@@ -212,6 +223,8 @@ pub struct DnOverflow {
     pub results: u64,
     pub loads: u64,
     pub stores: u64,
+    /// Created results (see [`DnCounts::created`]); 0 in records before minor 1.
+    pub created: u64,
 }
 
 /// ARRAY: a marked-array record.
@@ -445,7 +458,8 @@ impl<O: Out> DnWriter<O> {
                 .u64(c.operand_ops)
                 .u64(c.results)
                 .u64(c.loads)
-                .u64(c.stores);
+                .u64(c.stores)
+                .u64(c.created);
         }
         self.record(DN_TAG_SITE, b.bytes(), &[]);
         self.sites += 1;
@@ -455,7 +469,11 @@ impl<O: Out> DnWriter<O> {
     /// OVERFLOW.
     pub fn overflow(&mut self, o: &DnOverflow) {
         let mut b = Buf::new();
-        b.u64(o.operands).u64(o.results).u64(o.loads).u64(o.stores);
+        b.u64(o.operands)
+            .u64(o.results)
+            .u64(o.loads)
+            .u64(o.stores)
+            .u64(o.created);
         self.record(DN_TAG_OVERFLOW, b.bytes(), &[]);
     }
 

@@ -865,15 +865,22 @@ impl<O: Out> Writer<O> {
 
 /// A little-endian stack buffer for the fixed parts of a record (the denormal and time
 /// writers': no allocation, so they run in the runtime's exit and signal paths). Bytes
-/// beyond its 80 are dropped; no fixed part is that long.
+/// beyond its [`BUF_CAP`] are dropped; no fixed part is that long (the longest, a
+/// denormal SITE with its counters, is 88).
 pub(crate) struct Buf {
-    b: [u8; 80],
+    b: [u8; BUF_CAP],
     n: usize,
 }
 
+/// Capacity of [`Buf`].
+pub(crate) const BUF_CAP: usize = 96;
+
 impl Buf {
     pub(crate) fn new() -> Self {
-        Buf { b: [0; 80], n: 0 }
+        Buf {
+            b: [0; BUF_CAP],
+            n: 0,
+        }
     }
     pub(crate) fn put(&mut self, bytes: &[u8]) -> &mut Self {
         if let Some(dst) = self.b.get_mut(self.n..self.n + bytes.len()) {

@@ -233,6 +233,7 @@ pub fn symbolize(raw: &RawReport) -> Result<DenormalReport> {
                 instruction: text,
                 share: None,
                 weighted: Vec::new(),
+                created: None,
             }
         });
         site.denormal_operands += ev.operands;
@@ -263,6 +264,7 @@ pub fn symbolize(raw: &RawReport) -> Result<DenormalReport> {
         denormal_results: sites.iter().map(|s| s.denormal_results).sum(),
         denormal_loads: None,
         denormal_stores: None,
+        created: None,
     };
 
     let timeline = build_timeline(raw, &mut warnings);
@@ -366,6 +368,7 @@ pub fn symbolize(raw: &RawReport) -> Result<DenormalReport> {
         schema: report::SCHEMA.into(),
         version: report::VERSION,
         mode: report::MODE_EXCEPTIONS.into(),
+        tier: None,
         taintprof_version: if raw.taintprof_version.is_empty() {
             env!("CARGO_PKG_VERSION").to_string()
         } else {
@@ -389,6 +392,7 @@ pub fn symbolize(raw: &RawReport) -> Result<DenormalReport> {
         arrays: Vec::new(),
         origins: Vec::new(),
         creators: Vec::new(),
+        creator_sites: None,
         snapshots: Vec::new(),
         origin_maps: Vec::new(),
         timeline,

@@ -59,6 +59,11 @@ pub struct Totals {
     /// `null` in exceptions mode (moves never trap).
     pub denormal_loads: Option<u64>,
     pub denormal_stores: Option<u64>,
+    /// Compiler mode: denormal results created from normal operands (the sites'
+    /// `created` summed). Absent in exceptions mode and in older compiler-mode reports
+    /// (read as 0 there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<u64>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -108,6 +113,11 @@ pub struct Site {
     /// intervals are computed ([`share_of`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub weighted: Vec<u64>,
+    /// Compiler mode: result lanes that were denormal while no operand of the lane
+    /// was (the site *created* the denormal from normal values). Absent in exceptions
+    /// mode and in older compiler-mode reports (read as 0 there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<u64>,
 }
 
 /// An estimated share of all events, in percent, with its 95 % confidence interval.
@@ -286,6 +296,21 @@ pub struct Creator {
     pub count: u64,
 }
 
+/// Compiler mode: a site row that created denormals from normal operands
+/// (`creator_sites[]`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CreatorSite {
+    pub function: String,
+    pub file: String,
+    pub line: u32,
+    #[serde(default)]
+    pub column: u32,
+    pub op: String,
+    #[serde(rename = "type", default)]
+    pub ty: String,
+    pub created: u64,
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Heatmap {
     pub rows: u64,
@@ -339,6 +364,12 @@ pub struct DenormalReport {
     pub schema: String,
     pub version: u32,
     pub mode: String,
+    /// Compiler mode: `"full"` or `"profile"` (`--tp-denormal=profile`: the instruction
+    /// profile and the creator sites, no arrays, origins or heatmaps). Absent in
+    /// exceptions mode and in older compiler-mode reports, which are `"full"`
+    /// ([`DenormalReport::tier`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier: Option<String>,
     #[serde(default)]
     pub taintprof_version: String,
     pub program: Program,
@@ -357,6 +388,10 @@ pub struct DenormalReport {
     pub origins: Vec<Origin>,
     #[serde(default)]
     pub creators: Vec<Creator>,
+    /// Compiler mode: the sites that created denormals from normal operands, most
+    /// first. `None` in exceptions mode and in older compiler-mode reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creator_sites: Option<Vec<CreatorSite>>,
     #[serde(default)]
     pub snapshots: Vec<Snapshot>,
     #[serde(default)]
@@ -375,7 +410,18 @@ pub struct DenormalReport {
     pub batch_weights: Vec<u64>,
 }
 
+/// [`DenormalReport::tier`] of a profile-tier report.
+pub const TIER_PROFILE: &str = "profile";
+/// [`DenormalReport::tier`] of a full-tier report.
+pub const TIER_FULL: &str = "full";
+
 impl DenormalReport {
+    /// Compiler mode: the report's tier, `"full"` when it does not say (older
+    /// reports); `None` in exceptions mode.
+    pub fn tier(&self) -> Option<&str> {
+        (self.mode == MODE_COMPILER).then(|| self.tier.as_deref().unwrap_or(TIER_FULL))
+    }
+
     /// Whether the counts are samples and the shares estimates.
     pub fn sampled(&self) -> bool {
         self.sampling.as_ref().is_some_and(Sampling::estimated)

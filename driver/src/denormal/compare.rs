@@ -408,3 +408,48 @@ pub fn render(c: &Comparison) -> String {
     }
     o
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::summary::fixtures::report;
+    use super::*;
+    use taintprof_symbolize::report::Site;
+
+    /// An exception profile of `k.c` matching the fixture's sites.
+    fn exceptions() -> DenormalReport {
+        let site = |line: u32, ins: &str, operands: u64, results: u64| Site {
+            function: "compute".into(),
+            file: "/src/k.c".into(),
+            line,
+            instruction: Some(ins.into()),
+            denormal_operands: operands,
+            denormal_results: results,
+            ..Site::default()
+        };
+        let mut r = report(None, false, false);
+        r.mode = "exceptions".into();
+        r.tier = None;
+        r.sites = vec![
+            site(14, "mulss %xmm1,%xmm0", 4, 4),
+            site(12, "call expf", 0, 7),
+        ];
+        r
+    }
+
+    #[test]
+    fn compare_reads_the_sites_of_both_tiers() {
+        let exc = exceptions();
+        for (tier, arrays) in [(Some("profile"), false), (Some("full"), true), (None, true)] {
+            let comp = report(tier, true, arrays);
+            let c = compare(&exc, "k.6.dip.json", &comp, "k.5.denormal.json").unwrap();
+            let row = c.rows.iter().find(|r| r.source == "k.c:14").unwrap();
+            assert_eq!(row.verdict, "agree exactly", "{tier:?}");
+            assert_eq!(row.compiler.as_ref().unwrap().operands, 4);
+            assert!(c
+                .rows
+                .iter()
+                .any(|r| r.source == "k.c:13" && r.verdict == "compiler only"));
+            assert!(render(&c).contains("k.c:14"));
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! `taintprof denormals REPORT --html DIR`: `DIR/index.html` (self-contained: inline
 //! CSS, no scripts, no external assets; opens from disk) with the same tables as the
-//! text, and PNG pictures next to it:
+//! text (a profile-tier report: the instruction profile and the creator sites, no
+//! arrays), and PNG pictures next to it:
 //!
 //! | file | what |
 //! |---|---|
@@ -176,6 +177,8 @@ pub fn write(r: &DenormalReport, s: &Summary, dir: &Path) -> Result<Written, Str
         Ok(name.to_string())
     };
     let compiler = s.mode == "compiler";
+    // Arrays are shown for a full-tier report (or whatever arrays a report has).
+    let show_arrays = (compiler && !s.profile_tier()) || !s.arrays.is_empty();
     let mut o = String::new();
     let title = format!("Denormals in {} (pid {})", s.program, s.pid);
     let _ = write!(
@@ -186,12 +189,17 @@ pub fn write(r: &DenormalReport, s: &Summary, dir: &Path) -> Result<Written, Str
     let _ = writeln!(o, "<h1>{}</h1>", esc(&title));
     let _ = writeln!(
         o,
-        "<p class=\"sub\">taintprof denormal report <code>{}</code> — {} mode</p>",
+        "<p class=\"sub\">taintprof denormal report <code>{}</code> — {} mode{}</p>",
         esc(&s.file),
-        esc(&s.mode)
+        esc(&s.mode),
+        s.tier
+            .as_deref()
+            .map(|t| format!(", {} tier", esc(t)))
+            .unwrap_or_default()
     );
-    let _ = writeln!(o, "<nav><a href=\"#profile\">Instruction profile</a>{}{}{}{}<a href=\"#warnings\">Warnings</a></nav>",
-        if compiler || !s.arrays.is_empty() { "<a href=\"#arrays\">Arrays</a>" } else { "" },
+    let _ = writeln!(o, "<nav><a href=\"#profile\">Instruction profile</a>{}{}{}{}{}<a href=\"#warnings\">Warnings</a></nav>",
+        if s.creator_sites.is_some() { "<a href=\"#creator-sites\">Creator sites</a>" } else { "" },
+        if show_arrays { "<a href=\"#arrays\">Arrays</a>" } else { "" },
         if !s.origins.is_empty() { "<a href=\"#origins\">Origins</a>" } else { "" },
         if !s.creators.is_empty() { "<a href=\"#creators\">Creators</a>" } else { "" },
         if s.snapshots.is_some() || s.timeline.is_some() { "<a href=\"#time\">Over time</a>" } else { "" },
@@ -230,12 +238,17 @@ pub fn write(r: &DenormalReport, s: &Summary, dir: &Path) -> Result<Written, Str
     dd("exit", esc(&s.exit));
     dd(
         "mode",
-        esc(if compiler {
+        esc(if compiler && s.profile_tier() {
+            "compiler: every floating-point operation of the instrumented code checked — exact counts"
+        } else if compiler {
             "compiler: every floating-point operation of the instrumented code checked — exact counts, arrays, origins, creators"
         } else {
             "exceptions: the CPU's denormal exceptions in an unmodified binary — instructions, not arrays"
         }),
     );
+    if let Some(tier) = &s.tier {
+        dd("tier", esc(&summary::tier_text(tier)));
+    }
     dd(
         "FP environment",
         format!(
@@ -477,8 +490,52 @@ pub fn write(r: &DenormalReport, s: &Summary, dir: &Path) -> Result<Written, Str
         o.push_str("</div>\n");
     }
 
+    // Creator sites.
+    if let Some(cs) = &s.creator_sites {
+        o.push_str("<h2 id=\"creator-sites\">Creator sites</h2>\n");
+        if cs.rows.is_empty() {
+            let _ = writeln!(
+                o,
+                "<p class=\"note\">No instrumented operation made a denormal from normal operands{}.</p>",
+                if s.totals.events > 0 {
+                    " (the denormals came from memory, arguments or uninstrumented code)"
+                } else {
+                    ""
+                }
+            );
+        } else {
+            let _ = writeln!(
+                o,
+                "<p class=\"note\">Where denormals are made: {} result elements that were denormal while no operand of theirs was (a denormal constant in the code does not count), at {} site{}{}.</p>",
+                th(cs.created),
+                cs.sites_total,
+                if cs.sites_total == 1 { "" } else { "s" },
+                if cs.rows.len() < cs.sites_total {
+                    format!(", the top {} shown (--top)", cs.rows.len())
+                } else {
+                    String::new()
+                }
+            );
+            o.push_str("<table>\n<tr><th>function</th><th>site</th><th>op</th><th>type</th><th class=\"n\">created</th><th class=\"n\">share</th></tr>\n");
+            for c in &cs.rows {
+                let _ = writeln!(
+                    o,
+                    "<tr><td class=\"code\">{}</td><td class=\"code\" title=\"{}\">{}</td><td class=\"code\">{}</td><td class=\"code\">{}</td>{}{}</tr>",
+                    esc(&c.function),
+                    esc(&c.file),
+                    esc(&c.source),
+                    esc(&c.op),
+                    esc(&c.ty),
+                    num(c.created),
+                    pct(c.percent)
+                );
+            }
+            o.push_str("</table>\n");
+        }
+    }
+
     // Arrays.
-    if compiler || !s.arrays.is_empty() {
+    if show_arrays {
         let with = s.arrays.len() - s.arrays_without_denormals;
         let _ = writeln!(
             o,
@@ -853,4 +910,74 @@ pub fn write(r: &DenormalReport, s: &Summary, dir: &Path) -> Result<Written, Str
     let index = dir.join("index.html");
     std::fs::write(&index, o).map_err(|e| format!("cannot write {}: {e}", index.display()))?;
     Ok(Written { index, images })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::summary::{fixtures::report, summarize, SummaryOptions};
+    use super::*;
+
+    fn html(tier: Option<&str>, arrays: bool, name: &str) -> (String, Written) {
+        let r = report(tier, true, arrays);
+        let s = summarize(&r, "k.5.denormal.json", &SummaryOptions::default());
+        let dir =
+            std::env::temp_dir().join(format!("taintprof-dn-html-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let w = write(&r, &s, &dir).unwrap();
+        let page = std::fs::read_to_string(&w.index).unwrap();
+        (page, w)
+    }
+
+    #[test]
+    fn a_profile_tier_page_has_the_tier_and_the_creator_sites_and_no_arrays() {
+        let (page, w) = html(Some("profile"), false, "profile");
+        assert!(page.contains("— compiler mode, profile tier</p>"), "{page}");
+        assert!(
+            page.contains("<dt>tier</dt><dd>profile (instruction profile and creator sites; build with --tp-denormal=full for arrays, heatmaps and origins)</dd>"),
+            "{page}"
+        );
+        assert!(
+            page.contains("<a href=\"#creator-sites\">Creator sites</a>"),
+            "{page}"
+        );
+        assert!(
+            page.contains("<h2 id=\"creator-sites\">Creator sites</h2>"),
+            "{page}"
+        );
+        assert!(
+            page.contains("<td class=\"code\">compute</td><td class=\"code\" title=\"/src/k.c\">k.c:12:5</td><td class=\"code\">call expf</td><td class=\"code\">float</td><td class=\"n\">7</td><td class=\"n\">63.6%</td>"),
+            "{page}"
+        );
+        for absent in [
+            "id=\"arrays\"",
+            "href=\"#arrays\"",
+            "id=\"origins\"",
+            "id=\"time\"",
+        ] {
+            assert!(!page.contains(absent), "{absent}: {page}");
+        }
+        // Only the sites chart: no heatmaps, origin maps or over-time pictures.
+        let names: Vec<String> = w
+            .images
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["sites.png"]);
+        let _ = std::fs::remove_dir_all(w.index.parent().unwrap());
+    }
+
+    #[test]
+    fn a_full_tier_page_has_the_tier_the_creator_sites_and_the_arrays() {
+        let (page, w) = html(Some("full"), true, "full");
+        assert!(page.contains("— compiler mode, full tier</p>"), "{page}");
+        assert!(page.contains("<dt>tier</dt><dd>full ("), "{page}");
+        assert!(
+            page.contains("<h2 id=\"creator-sites\">Creator sites</h2>"),
+            "{page}"
+        );
+        assert!(page.contains("<h2 id=\"arrays\">Arrays</h2>"), "{page}");
+        assert!(page.contains("<h2 id=\"creators\">Creators</h2>"), "{page}");
+        assert!(w.images.iter().any(|p| p.ends_with("heat-1-grid.png")));
+        let _ = std::fs::remove_dir_all(w.index.parent().unwrap());
+    }
 }

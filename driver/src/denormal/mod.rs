@@ -10,7 +10,7 @@
 //! | module | what |
 //! |---|---|
 //! | this one | loading and validating a report ([`load`], [`parse`]), denormal records analysed into reports ([`report_from_record`]), report file names |
-//! | [`summary`] | the presentation model: header, instruction profile by function, arrays with their roles, origins, creators, over time; the `--json` output |
+//! | [`summary`] | the presentation model: header (mode, tier), instruction profile by function, creator sites, arrays with their roles, origins, creators, over time; the `--json` output |
 //! | [`render`] | the model as text (full and short) |
 //! | [`html`] | `--html DIR`: `index.html` with the same tables and the pictures |
 //! | [`image`] | drawing: heatmap strips, origin maps, timeline and bar charts, PNG files |

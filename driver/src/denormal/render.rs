@@ -1,8 +1,10 @@
 //! The denormal summary as text: [`full`] for `taintprof denormals` and `taintprof dip`,
 //! [`short`] for `taintprof run`. The tables follow the thesis's: the instruction
-//! profile (Tables 4.6, 6.3, 6.5), arrays (6.7), origins (6.9), over time (4.5).
+//! profile (Tables 4.6, 6.3, 6.5), arrays (6.7), origins (6.9), over time (4.5); and
+//! the creator sites (where denormals are made from normal values), which the profile
+//! tier keeps when it leaves out arrays, origins and heatmaps.
 
-use super::summary::{Summary, FOUND_NOT_MADE};
+use super::summary::{tier_text, Summary, FOUND_NOT_MADE};
 use super::thousands as th;
 use crate::table::{shown_name, Align, Table};
 
@@ -72,7 +74,9 @@ fn sampling_text(s: &Summary) -> Option<String> {
 }
 
 fn mode_text(s: &Summary) -> &'static str {
-    if s.mode == "compiler" {
+    if s.mode == "compiler" && s.profile_tier() {
+        "compiler — every floating-point operation of the instrumented code checked: exact counts"
+    } else if s.mode == "compiler" {
         "compiler — every floating-point operation of the instrumented code checked: exact counts, arrays, origins, creators"
     } else {
         "exceptions — the CPU's denormal exceptions in an unmodified binary: instructions, not arrays"
@@ -95,6 +99,9 @@ pub fn header(s: &Summary) -> String {
     ]);
     t.row(["exit".to_string(), s.exit.clone()]);
     t.row(["mode".to_string(), mode_text(s).to_string()]);
+    if let Some(tier) = &s.tier {
+        t.row(["tier".to_string(), tier_text(tier)]);
+    }
     if let Some(x) = sampling_text(s) {
         t.row(["counts".to_string(), x]);
     }
@@ -270,8 +277,84 @@ pub fn in_short_lines(s: &Summary) -> Vec<String> {
             .map(|(w, arrays)| format!("{w} (for {})", arrays.join(", ")))
             .collect();
         lines.push(format!("created by: {}", parts.join("; ")));
+    } else if let Some(cs) = s.creator_sites.as_ref().filter(|c| !c.rows.is_empty()) {
+        // No per-array creators (the profile tier): where the results were made.
+        let parts: Vec<String> = cs
+            .rows
+            .iter()
+            .take(3)
+            .map(|c| {
+                format!(
+                    "{} in {} at {} ({})",
+                    c.op,
+                    shown_name(&c.function),
+                    c.source,
+                    pct(c.percent)
+                )
+            })
+            .collect();
+        lines.push(format!("created at: {}", parts.join("; ")));
     }
     lines
+}
+
+/// The creator sites: the operations that made denormal results from normal operands
+/// (both tiers; empty when the report has no such list).
+pub fn creator_sites(s: &Summary) -> String {
+    let mut o = String::new();
+    let Some(cs) = &s.creator_sites else {
+        return o;
+    };
+    if cs.rows.is_empty() {
+        o.push_str("Creator sites: no instrumented operation made a denormal from normal operands");
+        o.push_str(if s.totals.events > 0 {
+            " (the denormals came from memory, arguments or uninstrumented code)\n"
+        } else {
+            "\n"
+        });
+        return o;
+    }
+    o.push_str(&format!(
+        "Creator sites: {} denormal {} made from normal operands, at {}{}\n",
+        th(cs.created),
+        if cs.created == 1 { "result" } else { "results" },
+        plural(cs.sites_total, "site", "sites"),
+        if cs.rows.len() < cs.sites_total {
+            format!(" (top {} shown)", cs.rows.len())
+        } else {
+            String::new()
+        }
+    ));
+    let mut t = Table::new(&[
+        Align::Left,
+        Align::Left,
+        Align::Left,
+        Align::Left,
+        Align::Right,
+        Align::Right,
+    ])
+    .header(["function", "site", "op", "type", "created", "share"]);
+    for c in &cs.rows {
+        t.row([
+            shown_name(&c.function),
+            c.source.clone(),
+            c.op.clone(),
+            c.ty.clone(),
+            th(c.created),
+            pct(c.percent),
+        ]);
+    }
+    o.push_str(&t.render("  "));
+    o.push_str(
+        "  created: result elements that were denormal while no operand of theirs was (a denormal\n  constant in the code does not count: the site brings it in)\n",
+    );
+    if cs.rows.len() < cs.sites_total {
+        o.push_str(&format!(
+            "  … {} more: --top 0 shows all\n",
+            plural(cs.sites_total - cs.rows.len(), "site", "sites")
+        ));
+    }
+    o
 }
 
 /// The instruction profile, grouped by function.
@@ -867,7 +950,12 @@ pub fn full(s: &Summary) -> String {
     if !s.lines.is_empty() {
         parts.push(by_line(s));
     }
-    if s.mode == "compiler" || !s.arrays.is_empty() {
+    let made = creator_sites(s);
+    if !made.is_empty() {
+        parts.push(made);
+    }
+    // The profile tier records no arrays (its header says so).
+    if (s.mode == "compiler" && !s.profile_tier()) || !s.arrays.is_empty() {
         if s.arrays.is_empty() {
             parts.push("Arrays: no marked arrays in this report\n".to_string());
         } else {
@@ -949,4 +1037,120 @@ pub fn short(s: &Summary) -> String {
         crate::cc::shell_quote(&s.file)
     ));
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::summary::{fixtures::report, summarize, SummaryOptions};
+    use super::*;
+
+    fn text(tier: Option<&str>, with_created: bool, arrays: bool) -> String {
+        let r = report(tier, with_created, arrays);
+        full(&summarize(
+            &r,
+            "k.5.denormal.json",
+            &SummaryOptions::default(),
+        ))
+    }
+
+    #[test]
+    fn a_profile_tier_report_says_its_tier_and_shows_creator_sites_without_arrays() {
+        let t = text(Some("profile"), true, false);
+        assert!(
+            t.contains("\n  tier     profile (instruction profile and creator sites; build with --tp-denormal=full for arrays, heatmaps and origins)\n"),
+            "{t}"
+        );
+        // The mode line promises no arrays.
+        assert!(
+            t.contains("  mode     compiler — every floating-point operation of the instrumented code checked: exact counts\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains(
+                "Creator sites: 11 denormal results made from normal operands, at 2 sites\n"
+            ),
+            "{t}"
+        );
+        let row = t
+            .lines()
+            .find(|l| {
+                l.contains("k.c:12:5") && l.contains("call expf") && l.starts_with("  compute")
+            })
+            .unwrap_or_else(|| panic!("no creator site row:\n{t}"));
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(
+            cells,
+            ["compute", "k.c:12:5", "call", "expf", "float", "7", "63.6%"]
+        );
+        assert!(t.contains("k.c:14:9") && t.contains("36.4%"), "{t}");
+        // The creator sites come right after the instruction profile (by line).
+        let at = |needle: &str| t.find(needle).unwrap_or_else(|| panic!("{needle}:\n{t}"));
+        assert!(at("Instruction profile:") < at("Creator sites:"));
+        // No arrays, origins, creators or snapshot table in the profile tier.
+        for absent in ["Arrays:", "Origins:", "Creators:", "Over time:"] {
+            assert!(!t.contains(absent), "{absent}:\n{t}");
+        }
+        // In short: where the denormals were made.
+        assert!(
+            t.contains("  created at: call expf in compute at k.c:12:5 (63.6%); fmul in compute at k.c:14:9 (36.4%)\n"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn a_full_tier_report_says_its_tier_and_shows_both_kinds_of_creators() {
+        let t = text(Some("full"), true, true);
+        assert!(
+            t.contains("\n  tier     full (instruction profile, creator sites, arrays, heatmaps, origins)\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("exact counts, arrays, origins, creators\n"),
+            "{t}"
+        );
+        assert!(t.contains("Creator sites: 11 denormal results"), "{t}");
+        assert!(
+            t.contains("Arrays: 1 of 1 marked array holds denormals"),
+            "{t}"
+        );
+        assert!(t.contains("Creators: where each array's denormals"), "{t}");
+        assert!(t.contains("Over time: 1 snapshot"), "{t}");
+        // In short, the per-array creators as before.
+        assert!(
+            t.contains("  created by: call expf in compute at k.c:12"),
+            "{t}"
+        );
+        assert!(!t.contains("created at:"), "{t}");
+    }
+
+    #[test]
+    fn older_reports_are_the_full_tier_and_an_empty_list_is_explained() {
+        // No `tier`, no `created`, no `creator_sites`: full, and no creator sites section.
+        let t = text(None, false, true);
+        assert!(t.contains("\n  tier     full ("), "{t}");
+        assert!(!t.contains("Creator sites"), "{t}");
+        // A list without rows: nothing made a denormal from normal operands.
+        let mut r = report(Some("full"), true, true);
+        r.creator_sites = Some(Vec::new());
+        let t = full(&summarize(&r, "k", &SummaryOptions::default()));
+        assert!(
+            t.contains("Creator sites: no instrumented operation made a denormal from normal operands (the denormals came from memory, arguments or uninstrumented code)\n"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn top_limits_the_creator_sites_and_says_so() {
+        let r = report(Some("profile"), true, false);
+        let t = full(&summarize(&r, "k", &SummaryOptions { top: Some(1) }));
+        assert!(t.contains("at 2 sites (top 1 shown)\n"), "{t}");
+        assert!(t.contains("  … 1 site more: --top 0 shows all\n"), "{t}");
+    }
+
+    #[test]
+    fn the_short_summary_states_the_tier() {
+        let r = report(Some("profile"), true, false);
+        let t = short(&summarize(&r, "k", &SummaryOptions::default()));
+        assert!(t.contains("  tier     profile ("), "{t}");
+    }
 }

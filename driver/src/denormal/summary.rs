@@ -1,12 +1,14 @@
 //! The presentation model of a denormal report: what `taintprof denormals` shows, in
-//! the order it shows it, for both modes. [`summarize`] selects and counts; every
-//! analysis result (counts, roles, origins, creators, heatmaps) is the report's. The
-//! model serializes as the `--json` output (stable keys).
+//! the order it shows it, for both modes and both tiers of compiler mode (`full`, and
+//! `profile`: the instruction profile and the creator sites only). [`summarize`]
+//! selects and counts; every analysis result (counts, roles, origins, creators,
+//! creator sites, heatmaps) is the report's. The model serializes as the `--json`
+//! output (stable keys).
 
 use super::{basename, DenormalReport};
 use serde::Serialize;
 use std::collections::HashMap;
-use taintprof_symbolize::report::{Site, MODE_COMPILER};
+use taintprof_symbolize::report::{Site, MODE_COMPILER, TIER_PROFILE};
 
 /// Default number of sites shown (`--top`).
 pub const DEFAULT_TOP: usize = 30;
@@ -47,6 +49,9 @@ pub struct Summary {
     pub signal: Option<String>,
     /// `compiler` or `exceptions`.
     pub mode: String,
+    /// Compiler mode: `full` or `profile` (`full` for reports that do not say);
+    /// `None` in exceptions mode.
+    pub tier: Option<String>,
     pub fp_environment: FpEnv,
     pub totals: Totals,
     pub functions: Vec<FunctionRow>,
@@ -57,6 +62,9 @@ pub struct Summary {
     pub events_not_shown: u64,
     /// The sites summed per source line (most events first), when that is shorter.
     pub lines: Vec<LineRow>,
+    /// Compiler mode: the sites that created denormals from normal operands; `None`
+    /// when the report has no such list (exceptions mode, older reports).
+    pub creator_sites: Option<CreatorSites>,
     pub arrays: Vec<ArrayRow>,
     pub arrays_without_denormals: usize,
     pub origins: Vec<OriginRow>,
@@ -223,6 +231,9 @@ pub struct Totals {
     pub events: u64,
     /// Denormal operands per checked FP operation, in percent (compiler mode).
     pub operand_percent: Option<f64>,
+    /// Compiler mode: denormal results created from normal operands (0 for reports
+    /// that do not count them).
+    pub created: Option<u64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -281,12 +292,41 @@ pub struct SiteRow {
     pub denormal_results: u64,
     pub denormal_loads: Option<u64>,
     pub denormal_stores: Option<u64>,
+    /// Compiler mode: result lanes made denormal from normal operands.
+    pub created: Option<u64>,
     pub events: u64,
     pub percent: f64,
     /// Sampled profile: the 95 % interval of `percent`.
     pub ci: Option<(f64, f64)>,
     pub address: Option<String>,
     pub instruction: Option<String>,
+}
+
+/// The creator sites of a compiler-mode report: where denormals were made from normal
+/// values (`creator_sites[]`), in the report's order (most first).
+#[derive(Debug, Clone, Serialize)]
+pub struct CreatorSites {
+    /// Denormal results created from normal operands, all sites (`totals.created`).
+    pub created: u64,
+    /// Sites in the report, and the rows shown (`--top`).
+    pub sites_total: usize,
+    pub rows: Vec<CreatorSiteRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CreatorSiteRow {
+    pub function: String,
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    /// `gabor.c:12:18` (`?` when unknown).
+    pub source: String,
+    pub op: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub created: u64,
+    /// Share of all created results, in percent.
+    pub percent: f64,
 }
 
 /// All sites of one source line (thesis Table 6.6 groups instructions this way).
@@ -425,6 +465,23 @@ pub fn role_reading(role: &str) -> &'static str {
     }
 }
 
+impl Summary {
+    /// A compiler-mode report of the profile tier (no arrays, origins or heatmaps were
+    /// recorded).
+    pub fn profile_tier(&self) -> bool {
+        self.tier.as_deref() == Some(TIER_PROFILE)
+    }
+}
+
+/// What a compiler-mode report of `tier` holds, for its header.
+pub fn tier_text(tier: &str) -> String {
+    if tier == TIER_PROFILE {
+        format!("{tier} (instruction profile and creator sites; build with --tp-denormal=full for arrays, heatmaps and origins)")
+    } else {
+        format!("{tier} (instruction profile, creator sites, arrays, heatmaps, origins)")
+    }
+}
+
 /// `exited with code 0`, `killed by SIGSEGV (signal 11)`.
 pub fn exit_text(e: &taintprof_symbolize::report::Exit) -> String {
     match e.reason.as_str() {
@@ -455,15 +512,20 @@ fn add_opt(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     }
 }
 
+/// `file:line:column` with the file's base name (`?` when the file is unknown).
+fn source_of(file: &str, line: u32, column: u32) -> String {
+    if file.is_empty() {
+        "?".to_string()
+    } else if column > 0 {
+        format!("{}:{}:{}", basename(file), line, column)
+    } else {
+        format!("{}:{}", basename(file), line)
+    }
+}
+
 fn site_row(r: &DenormalReport, s: &Site, total: u64) -> SiteRow {
     let (percent_, ci) = share(r, std::iter::once(s), s.events(), total);
-    let source = if s.file.is_empty() {
-        "?".to_string()
-    } else if s.column > 0 {
-        format!("{}:{}:{}", basename(&s.file), s.line, s.column)
-    } else {
-        format!("{}:{}", basename(&s.file), s.line)
-    };
+    let source = source_of(&s.file, s.line, s.column);
     SiteRow {
         source,
         file: s.file.clone(),
@@ -476,6 +538,7 @@ fn site_row(r: &DenormalReport, s: &Site, total: u64) -> SiteRow {
         denormal_results: s.denormal_results,
         denormal_loads: s.denormal_loads,
         denormal_stores: s.denormal_stores,
+        created: (r.mode == MODE_COMPILER).then(|| s.created.unwrap_or(0)),
         events: s.events(),
         percent: percent_,
         ci,
@@ -793,7 +856,42 @@ pub fn summarize(r: &DenormalReport, file: &str, opts: &SummaryOptions) -> Summa
     }
     creators.sort_by(|a, b| b.total.cmp(&a.total).then_with(|| a.array.cmp(&b.array)));
 
-    let snapshots = snapshot_table(r, &arrays);
+    // Creator sites: the report's order (most created first), `--top` of them.
+    let creator_sites = r.creator_sites.as_ref().filter(|_| compiler).map(|all| {
+        let listed: u64 = all.iter().map(|c| c.created).sum();
+        let created = r.totals.created.unwrap_or(0).max(listed);
+        let n = match opts.top {
+            Some(n) if n > 0 => n,
+            _ => all.len(),
+        };
+        CreatorSites {
+            created,
+            sites_total: all.len(),
+            rows: all
+                .iter()
+                .take(n)
+                .map(|c| CreatorSiteRow {
+                    function: c.function.clone(),
+                    file: c.file.clone(),
+                    line: c.line,
+                    column: c.column,
+                    source: source_of(&c.file, c.line, c.column),
+                    op: c.op.clone(),
+                    ty: c.ty.clone(),
+                    created: c.created,
+                    percent: percent(c.created, created),
+                })
+                .collect(),
+        }
+    });
+
+    // A profile-tier report's snapshots hold no arrays: no table of array counts.
+    let profile = compiler && r.tier() == Some(TIER_PROFILE);
+    let snapshots = if profile && r.snapshots.iter().all(|x| x.arrays.is_empty()) {
+        None
+    } else {
+        snapshot_table(r, &arrays)
+    };
     let timeline = (!compiler && !r.timeline.is_empty()).then(|| timeline(r));
 
     let fp = &r.fp_environment;
@@ -817,6 +915,7 @@ pub fn summarize(r: &DenormalReport, file: &str, opts: &SummaryOptions) -> Summa
         exit_code: r.exit.code,
         signal: r.exit.signal.clone(),
         mode: r.mode.clone(),
+        tier: r.tier().map(str::to_string),
         fp_environment: FpEnv {
             mxcsr: fp.mxcsr.clone(),
             mxcsr_at_exit: fp.mxcsr_at_exit.clone(),
@@ -836,12 +935,14 @@ pub fn summarize(r: &DenormalReport, file: &str, opts: &SummaryOptions) -> Summa
                 .fp_operations
                 .filter(|&n| n > 0)
                 .map(|n| percent(t.denormal_operands, n)),
+            created: compiler.then(|| t.created.unwrap_or(0)),
         },
         functions,
         sites_total,
         sites_shown: shown.len(),
         events_not_shown,
         lines,
+        creator_sites,
         arrays,
         arrays_without_denormals,
         origins,
@@ -968,9 +1069,112 @@ fn timeline(r: &DenormalReport) -> Timeline {
     }
 }
 
+/// Compiler-mode reports as `taintprof-model` writes them, for the tests of the
+/// summary, the text, the HTML and `--compare`.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::super::{parse, DenormalReport};
+
+    /// One site row (`created` omitted when `None`, as in older reports).
+    fn site(line: u32, column: u32, op: &str, counts: [u64; 4], created: Option<u64>) -> String {
+        let [operands, results, loads, stores] = counts;
+        format!(
+            r#"{{"function":"compute","linkage":"compute","file":"/src/k.c","line":{line},"column":{column},"op":"{op}","type":"float","lanes":[1,4],"executions":400,"denormal_operands":{operands},"operations_with_denormal_operands":{operands},"denormal_results":{results},"denormal_loads":{loads},"denormal_stores":{stores}{}}}"#,
+            created
+                .map(|c| format!(r#","created":{c}"#))
+                .unwrap_or_default()
+        )
+    }
+
+    /// A report of `k.c`: `tier` (absent when `None`), the sites' `created` and
+    /// `creator_sites` (both absent when `with_created` is false: an older report),
+    /// and, when `arrays`, one array with its origin and creator.
+    pub fn report(tier: Option<&str>, with_created: bool, arrays: bool) -> DenormalReport {
+        let c = |n: u64| with_created.then_some(n);
+        let sites = [
+            site(12, 5, "call expf", [0, 7, 0, 0], c(7)),
+            site(14, 9, "fmul", [4, 4, 0, 0], c(4)),
+            site(13, 3, "load", [0, 0, 6, 0], c(0)),
+            site(15, 3, "store", [0, 0, 0, 3], c(0)),
+        ]
+        .join(",");
+        let creator_sites = if with_created {
+            r#""creator_sites":[{"function":"compute","file":"/src/k.c","line":12,"column":5,"op":"call expf","type":"float","created":7},{"function":"compute","file":"/src/k.c","line":14,"column":9,"op":"fmul","type":"float","created":4}],"#
+        } else {
+            ""
+        };
+        let (arr, origins, creators, snap) = if arrays {
+            (
+                r#"[{"id":1,"name":"grid","kind":"heap","element_type":"float","elements":16,"shape":null,"allocated_at":{"function":"main","file":"/src/k.c","line":3},"denormal_reads":6,"denormal_writes":3,"role":"propagates","live":false}]"#,
+                r#"[{"dest":"grid","src":"grid","count":2}]"#,
+                r#"[{"array":"grid","function":"compute","file":"/src/k.c","line":12,"op":"call expf","count":9}]"#,
+                r#"[{"id":1,"denormal_reads":6,"denormal_writes":3,"heatmap":{"rows":4,"cols":4,"cell":[1,1],"reads":[1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,0],"writes":[1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0]}}]"#,
+            )
+        } else {
+            ("[]", "[]", "[]", "[]")
+        };
+        let text = format!(
+            r#"{{"schema":"taintprof.denormal","version":2,"mode":"compiler",{}"taintprof_version":"0.1.0",
+              "program":{{"name":"k","path":"/k","argv":["./k"],"pid":5}},"exit":{{"reason":"exit","code":0}},"threads":1,
+              "fp_environment":{{"ftz":false,"daz":false,"mxcsr":"0x1f80","mxcsr_at_exit":"0x1f80","changed_by_program":false}},
+              "totals":{{"fp_operations":1600,"denormal_operands":4,"denormal_results":11,"denormal_loads":6,"denormal_stores":3{}}},
+              "sites":[{sites}],"arrays":{arr},"origins":{origins},"creators":{creators},{creator_sites}
+              "snapshots":[{{"index":0,"label":"exit","fp_operations":1600,"arrays":{snap}}}],
+              "origin_maps":[],"timeline":[],"warnings":[]}}"#,
+            tier.map(|t| format!(r#""tier":"{t}","#))
+                .unwrap_or_default(),
+            if with_created { r#","created":11"# } else { "" },
+        );
+        parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tier_and_the_created_counts_come_from_the_report() {
+        let r = fixtures::report(Some("profile"), true, false);
+        let s = summarize(&r, "k.5.denormal.json", &SummaryOptions::default());
+        assert_eq!(s.tier.as_deref(), Some("profile"));
+        assert!(s.profile_tier());
+        assert_eq!(s.totals.created, Some(11));
+        let row = |s: &Summary, op: &str| -> SiteRow {
+            s.functions[0]
+                .sites
+                .iter()
+                .find(|x| x.op == op)
+                .cloned()
+                .unwrap()
+        };
+        assert_eq!(row(&s, "call expf").created, Some(7));
+        assert_eq!(row(&s, "load").created, Some(0));
+        let cs = s.creator_sites.as_ref().unwrap();
+        assert_eq!((cs.created, cs.sites_total, cs.rows.len()), (11, 2, 2));
+        assert_eq!(cs.rows[0].source, "k.c:12:5");
+        assert_eq!(cs.rows[1].op, "fmul");
+        assert!((cs.rows[0].percent - 700.0 / 11.0).abs() < 1e-9);
+        // Snapshots without arrays (the profile tier): no table of array counts.
+        assert!(s.snapshots.is_none());
+        // `--top` limits the creator sites like the sites.
+        let one = summarize(&r, "k", &SummaryOptions { top: Some(1) });
+        let cs = one.creator_sites.unwrap();
+        assert_eq!((cs.sites_total, cs.rows.len()), (2, 1));
+        // A report without `tier` is the full tier; without `created`, 0; without
+        // `creator_sites`, no list.
+        let old = summarize(
+            &fixtures::report(None, false, true),
+            "k",
+            &SummaryOptions::default(),
+        );
+        assert_eq!(old.tier.as_deref(), Some("full"));
+        assert!(!old.profile_tier());
+        assert_eq!(old.totals.created, Some(0));
+        assert_eq!(row(&old, "call expf").created, Some(0));
+        assert!(old.creator_sites.is_none());
+        assert!(old.snapshots.is_some());
+    }
 
     fn env(start: &str, exit: Option<&str>, ftz: bool, daz: bool) -> FpEnv {
         FpEnv {

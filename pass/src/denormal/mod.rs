@@ -405,16 +405,18 @@ impl Planner<'_> {
         // it has no hook to call for them.
         let inline = match spec.kind {
             SiteKind::Load { .. } | SiteKind::Store { .. } if self.profile => true,
-            _ => self.inline_ops
-            && match spec.kind {
-                SiteKind::Op => lane_shaped(&spec),
-                SiteKind::Load { gather, .. } => {
-                    self.inline_mem && !gather && inline_mem_type(&spec)
-                }
-                SiteKind::Store { scatter, .. } => {
-                    self.inline_mem && !scatter && inline_mem_type(&spec)
-                }
-            },
+            _ => {
+                self.inline_ops
+                    && match spec.kind {
+                        SiteKind::Op => lane_shaped(&spec),
+                        SiteKind::Load { gather, .. } => {
+                            self.inline_mem && !gather && inline_mem_type(&spec)
+                        }
+                        SiteKind::Store { scatter, .. } => {
+                            self.inline_mem && !scatter && inline_mem_type(&spec)
+                        }
+                    }
+            }
         };
         // A denormal constant operand does not keep the site from creating: the
         // denormal enters the computation here (the full tier's tags agree: a

@@ -384,7 +384,12 @@ pub fn read(bytes: &[u8]) -> Result<DnRecord, DnError> {
                         results: b.u64(),
                         loads: b.u64(),
                         stores: b.u64(),
+                        created: 0,
                     };
+                    // Minor version 1 appended `created`.
+                    if body.len() >= DN_SITE_LEN + DN_SITE_COUNTS_LEN + DN_SITE_CREATED_LEN {
+                        s.counts.created = b.u64();
+                    }
                 }
                 for id in [s.function, s.linkage, s.file, s.op] {
                     check_str(&r, id)?;
@@ -398,7 +403,11 @@ pub fn read(bytes: &[u8]) -> Result<DnRecord, DnError> {
                     results: b.u64(),
                     loads: b.u64(),
                     stores: b.u64(),
+                    created: 0,
                 };
+                if body.len() >= DN_OVERFLOW_LEN + DN_OVERFLOW_CREATED_LEN {
+                    r.overflow.created = b.u64();
+                }
             }
             DN_TAG_ARRAY => {
                 need(DN_ARRAY_FIXED_LEN, "ARRAY")?;

@@ -56,6 +56,7 @@ fn sample() -> Vec<u8> {
             results: 3,
             loads: 0,
             stores: 0,
+            created: 2,
         },
     });
     let s1 = w.site(&DnSite {
@@ -71,6 +72,7 @@ fn sample() -> Vec<u8> {
         results: 2,
         loads: 3,
         stores: 4,
+        created: 5,
     });
     w.array(
         &DnArray {
@@ -201,10 +203,12 @@ fn a_record_reads_back_field_for_field() {
     assert_eq!(r.modules.len(), 1);
     assert_eq!((r.modules[0].first_site, r.modules[0].sites), (0, 2));
     assert_eq!(r.sites[0].counts.operand_ops, 4);
+    assert_eq!(r.sites[0].counts.created, 2);
     assert_eq!(r.str(r.sites[0].function), b"main");
     assert!(r.sites[1].counts.is_zero());
     assert_eq!(r.str(r.sites[1].file), b"");
     assert_eq!(r.overflow.stores, 4);
+    assert_eq!(r.overflow.created, 5);
     assert_eq!(r.arrays.len(), 2);
     assert_eq!(r.arrays[1].1, b"grid");
     assert_eq!(r.arrays[1].0.rows, 1024);
@@ -252,4 +256,133 @@ fn truncated_and_corrupt_records_are_errors() {
         b[i] ^= 0x5a;
         let _ = read(&b);
     }
+}
+
+/// A record body: tag, ULEB128 length, bytes.
+fn raw(out: &mut Vec<u8>, tag: u8, body: &[u8]) {
+    out.push(tag);
+    let mut n = body.len();
+    loop {
+        let low = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            out.push(low);
+            break;
+        }
+        out.push(low | 0x80);
+    }
+    out.extend_from_slice(body);
+}
+
+#[test]
+fn created_counts_round_trip_and_only_a_non_zero_created_writes_the_counters() {
+    let mut w = DnWriter::new(Vec::new());
+    let op = w.string(b"fmul");
+    w.module(&DnModule {
+        n_sites: 3,
+        n_blocks: 4,
+        flags: 4,
+        source: NONE,
+    });
+    // Only `created` is non-zero: the counters block is written all the same.
+    let only = DnCounts {
+        created: 7,
+        ..DnCounts::default()
+    };
+    for counts in [
+        only,
+        DnCounts::default(),
+        DnCounts {
+            created: u64::MAX,
+            results: 9,
+            ..only
+        },
+    ] {
+        w.site(&DnSite {
+            function: NONE,
+            linkage: NONE,
+            file: NONE,
+            op,
+            counts,
+            ..DnSite::default()
+        });
+    }
+    w.overflow(&DnOverflow {
+        created: 3,
+        ..DnOverflow::default()
+    });
+    let f = w.finish();
+    assert!(f.ok);
+    let r = read(&f.out).unwrap();
+    assert_eq!(r.modules[0].info.flags, 4);
+    assert_eq!(r.sites[0].counts, only);
+    assert!(r.sites[1].counts.is_zero());
+    assert_eq!(
+        (r.sites[2].counts.created, r.sites[2].counts.results),
+        (u64::MAX, 9)
+    );
+    assert_eq!(r.overflow.created, 3);
+    assert_eq!(&f.out[10..12], &DN_VERSION_MINOR.to_le_bytes());
+    assert_eq!(DN_VERSION_MINOR, 1);
+}
+
+#[test]
+fn a_minor_version_0_record_without_created_reads_with_created_0() {
+    // What a writer of minor version 0 wrote: SITE counters of 48 bytes, OVERFLOW of 32.
+    let mut b = Vec::new();
+    b.extend_from_slice(&DN_MAGIC);
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&0u16.to_le_bytes());
+    b.extend_from_slice(&crate::format::BYTE_ORDER_MARK.to_le_bytes());
+    raw(&mut b, DN_TAG_STR, b"fadd");
+    let mut m = Vec::new();
+    for v in [1u32, 2, 0, NONE] {
+        m.extend_from_slice(&v.to_le_bytes());
+    }
+    raw(&mut b, DN_TAG_MODULE, &m);
+    let mut site = Vec::new();
+    for v in [NONE, NONE, NONE, 12, 3, 0] {
+        site.extend_from_slice(&v.to_le_bytes());
+    }
+    for v in [2u16, 4, 0, 0] {
+        site.extend_from_slice(&v.to_le_bytes());
+    }
+    for v in [100u64, 5, 4, 3, 2, 1] {
+        site.extend_from_slice(&v.to_le_bytes());
+    }
+    assert_eq!(site.len(), DN_SITE_LEN + DN_SITE_COUNTS_LEN);
+    raw(&mut b, DN_TAG_SITE, &site);
+    let mut ov = Vec::new();
+    for v in [1u64, 2, 3, 4] {
+        ov.extend_from_slice(&v.to_le_bytes());
+    }
+    raw(&mut b, DN_TAG_OVERFLOW, &ov);
+    raw(&mut b, crate::format::TAG_END, &4u64.to_le_bytes());
+    let r = read(&b).unwrap();
+    assert_eq!(
+        r.sites[0].counts,
+        DnCounts {
+            executions: 100,
+            operands: 5,
+            operand_ops: 4,
+            results: 3,
+            loads: 2,
+            stores: 1,
+            created: 0,
+        }
+    );
+    assert_eq!(r.str(r.sites[0].op), b"fadd");
+    assert_eq!(
+        r.overflow,
+        DnOverflow {
+            operands: 1,
+            results: 2,
+            loads: 3,
+            stores: 4,
+            created: 0,
+        }
+    );
+    // Written back by this version, the counts are the same and `created` 0 again.
+    let again = write(&r, Vec::new());
+    assert_eq!(read(&again.out).unwrap().sites, r.sites);
 }

@@ -3,9 +3,12 @@
 //!
 //! ## Tag semantics
 //!
-//! * `__tpd_op` (only for modules built with `TAINTPROF_DN_INLINE_OPS=0`: by default the
-//!   pass emits these semantics inline, see `FpSiteDesc::counters`): counts the site's denormal operands (per operand and lane) and denormal
-//!   results (per lane). Result tag per lane, where the result is denormal: the tag of
+//! * `__tpd_op` (only for modules built with `TAINTPROF_DN_INLINE_OPS=0`, and for the
+//!   operations the pass does not count inline, such as reductions, in either tier: by
+//!   default the pass emits these semantics inline, see `FpSiteDesc::counters`): counts
+//!   the site's denormal operands (per operand and lane), denormal results (per lane)
+//!   and created results (result lanes denormal while no operand is denormal in that
+//!   lane, `DN_OP_CREATED`). Result tag per lane, where the result is denormal: the tag of
 //!   the first denormal operand in that lane if it has a creator (its origin and creator
 //!   carry on); else (that operand's origin, **this site**); with no denormal operand,
 //!   `(0, this site)` — this site created the denormal from normal operands. Where the
@@ -414,6 +417,17 @@ pub unsafe extern "C" fn __tpd_op(
     }
     if rmask != 0 {
         bump(&c.results, ones(rmask));
+        // Created: denormal result lanes without a denormal operand in the lane (lanes
+        // past 16 have no operand bits: created, as their tags say below). A constant
+        // operand does not count against it (`FpSiteDesc::const_operands`): its tag
+        // names no creator, so the site becomes it.
+        let live = (0..3)
+            .filter(|k| s.const_operands & (1 << k) == 0)
+            .fold(0u64, |m, k| m | (omask >> (16 * k)) & ob);
+        let made = rmask & !live;
+        if made != 0 {
+            bump(&c.created, ones(made));
+        }
     }
     if result_tags.is_null() || s.flags & FPSITE_NO_RESULT != 0 {
         return;

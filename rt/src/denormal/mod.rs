@@ -9,6 +9,13 @@
 //! is denormal; in memory the tag of the FP element at `a` is the `u64` at
 //! `shadow_addr(a)`.
 //!
+//! A module built in the profile tier (`DN_MODULE_PROFILE`, `--tp-denormal=profile`)
+//! only counts: its loads and stores count inline (word 0 of their counters), its
+//! operations inline or through `__tpd_op`; it registers no arrays and reads or writes
+//! no tags, so the registry, the shadow tags, origins and heatmaps stay empty for it
+//! (the shadow region is still reserved at start-up, `MAP_NORESERVE`, before any module
+//! says its tier). The record passes the module's flags on; the model makes the tier.
+//!
 //! Instrumented code does the fast path (denormal checks, block counters). This module
 //! is the **cold path** (the hooks run once per denormal event — tens of millions of
 //! times in the Jacobi wavefront, so they take no lock, call no malloc and use per-thread
@@ -35,11 +42,11 @@
 //! ## Counting strategy (why per thread / why atomics)
 //!
 //! * **Block counters** are per thread (the ABI: instrumented code does `blk[base+i] += 1`).
-//! * **Site denormal counters** (operands, results, loads, stores) are per thread too,
-//!   indexed by `site_base(module) + site.index`: every thread in the Jacobi wavefront
-//!   hits the same handful of sites, and a shared relaxed atomic there would bounce one
-//!   cache line between all cores on every event. The owner updates them with a relaxed
-//!   load + store (a plain `add`); the record sums over threads.
+//! * **Site denormal counters** (operands, results, loads, stores, created results) are
+//!   per thread too, indexed by `site_base(module) + site.index`: every thread in the
+//!   Jacobi wavefront hits the same handful of sites, and a shared relaxed atomic there
+//!   would bounce one cache line between all cores on every event. The owner updates
+//!   them with a relaxed load + store (a plain `add`); the record sums over threads.
 //! * **Creator counts** and **origin-pair counts** are per thread (small open-addressing
 //!   tables, owner-only writes) for the same reason, merged offline (the record has each table).
 //! * **Per-element counters** (array heatmaps, origin maps) are shared relaxed atomics:

@@ -9,8 +9,8 @@
 //! operations, whether `TAINTPROF_ALL_SITES` was set), the exit, MXCSR at start and
 //! exit; every registered module with every site of it (its position: the last entry of
 //! its inline chain; its operation, element type, lanes, flags; its counters summed over
-//! threads: block count × lanes, inline and hook counters); the events without a site
-//! slot; every marked-array record (id order; name, kind, element type, sizes, shape,
+//! threads: block count × lanes, inline and hook counters, the results it created from
+//! normal operands among them); the events without a site slot; every marked-array record (id order; name, kind, element type, sizes, shape,
 //! where it was declared or allocated, denormal reads and writes, whether it is live);
 //! the origin-pair and creator counts of every thread and of the shared tables (a
 //! creator's address as the index of the site it is, if it is one); the snapshots as
@@ -25,8 +25,8 @@ use core::ffi::c_char;
 use core::sync::atomic::Ordering::*;
 
 use taintprof_abi::{
-    inline_words, FpSiteDesc, ABI_VERSION, ARRAY_STACK, FPSITE_LOAD, FPSITE_NO_COUNTERS,
-    FPSITE_STORE,
+    FpSiteDesc, ABI_VERSION, ARRAY_STACK, DN_OP_CREATED, DN_OP_WORDS, FPSITE_LOAD,
+    FPSITE_NO_COUNTERS, FPSITE_STORE,
 };
 use taintprof_record::denormal::*;
 use taintprof_record::{Out, NONE};
@@ -184,9 +184,15 @@ pub fn write_record<O: Out>(inp: &Inputs<'_>, out: O) -> DnFinished<O> {
                 .filter(|&x| x != OVERFLOW_SITE)
             };
             let lanes = d.lanes.max(1) as u64;
-            // Sites counted inline (FpSiteDesc::counters): an operation's three
-            // counters, a load's or store's count (then its cache words).
-            let words = inline_words(d.flags);
+            // Sites counted inline (FpSiteDesc::counters): an operation's
+            // `DN_OP_WORDS` counters, a load's or store's count (word 0; in the full
+            // tier its cache words follow, which are not read here, so a profile-tier
+            // module may give such a site that one word only).
+            let words = if d.flags & (FPSITE_LOAD | FPSITE_STORE) != 0 {
+                1
+            } else {
+                DN_OP_WORDS
+            };
             let inline = (d.counters != FPSITE_NO_COUNTERS
                 && d.counters
                     .checked_add(words)
@@ -203,6 +209,7 @@ pub fn write_record<O: Out>(inp: &Inputs<'_>, out: O) -> DnFinished<O> {
                         c.operands += t.block(i);
                         c.operand_ops += t.block(i + 1);
                         c.results += t.block(i + 2);
+                        c.created += t.block(i + DN_OP_CREATED as usize);
                     }
                     None => {}
                 }
@@ -213,6 +220,7 @@ pub fn write_record<O: Out>(inp: &Inputs<'_>, out: O) -> DnFinished<O> {
                     c.results += sc.results.load(Relaxed);
                     c.loads += sc.loads.load(Relaxed);
                     c.stores += sc.stores.load(Relaxed);
+                    c.created += sc.created.load(Relaxed);
                 }
             });
             let chain = d.site.chain;
@@ -251,6 +259,7 @@ pub fn write_record<O: Out>(inp: &Inputs<'_>, out: O) -> DnFinished<O> {
         ov.results += c.results.load(Relaxed);
         ov.loads += c.loads.load(Relaxed);
         ov.stores += c.stores.load(Relaxed);
+        ov.created += c.created.load(Relaxed);
     });
     w.overflow(&ov);
 

@@ -38,6 +38,8 @@ struct SiteSpec {
     creator: Option<u32>,
     /// `FpSiteDesc::counters` when the site has inline words.
     counters: Option<u32>,
+    /// `FpSiteDesc::const_operands`.
+    const_operands: u16,
 }
 
 fn sp(op: &'static str, ty: u16, lanes: u16, flags: u16, block: u32, line: u32) -> SiteSpec {
@@ -51,6 +53,7 @@ fn sp(op: &'static str, ty: u16, lanes: u16, flags: u16, block: u32, line: u32) 
         line,
         creator: None,
         counters: None,
+        const_operands: 0,
     }
 }
 
@@ -60,6 +63,17 @@ struct Module {
 }
 
 fn module(src: &str, specs: Vec<SiteSpec>, n_blocks: u32, arrays: Vec<FpArrayDesc>) -> Module {
+    module_with_flags(src, specs, n_blocks, arrays, 0)
+}
+
+/// [`module`] with `DnModuleDesc::flags` (`DN_MODULE_PROFILE`: the profile tier).
+fn module_with_flags(
+    src: &str,
+    specs: Vec<SiteSpec>,
+    n_blocks: u32,
+    arrays: Vec<FpArrayDesc>,
+    flags: u32,
+) -> Module {
     let m: *mut DnModuleDesc = leak(DnModuleDesc {
         magic: DN_MODULE_MAGIC,
         abi_version: ABI_VERSION,
@@ -69,7 +83,7 @@ fn module(src: &str, specs: Vec<SiteSpec>, n_blocks: u32, arrays: Vec<FpArrayDes
         n_blocks,
         arrays: null(),
         n_arrays: 0,
-        flags: 0,
+        flags,
         base: DN_BASE_UNREGISTERED,
         next: null_mut(),
     });
@@ -99,7 +113,7 @@ fn module(src: &str, specs: Vec<SiteSpec>, n_blocks: u32, arrays: Vec<FpArrayDes
                 ty: s.ty,
                 lanes: s.lanes,
                 flags: s.flags,
-                _reserved: 0,
+                const_operands: s.const_operands,
                 block: s.block,
                 index: i as u32,
                 module: m,
@@ -1011,14 +1025,16 @@ fn the_report_has_the_schema_keys_and_this_tests_data() {
         "arrays",
         "origins",
         "creators",
+        "creator_sites",
         "snapshots",
         "origin_maps",
         "timeline",
         "warnings",
+        "tier",
     ] {
         assert!(keys.contains(&k), "missing {k} in {keys:?}");
     }
-    assert_eq!(keys.len(), 17, "{keys:?}");
+    assert_eq!(keys.len(), 19, "{keys:?}");
     assert_eq!(v["schema"], "taintprof.denormal");
     assert_eq!(v["version"], 2);
     assert_eq!(v["mode"], "compiler");
@@ -1070,9 +1086,23 @@ fn the_report_has_the_schema_keys_and_this_tests_data() {
         "denormal_results",
         "denormal_loads",
         "denormal_stores",
+        "created",
     ];
     want.sort();
     assert_eq!(keys, want);
+    // The fmul made its result from normal operands once (the hook counts it).
+    assert_eq!(sites[1]["created"], 1);
+    assert_eq!(sites[0]["created"], 0);
+    let made: Vec<&Value> = v["creator_sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["file"] == "json.c")
+        .collect();
+    assert_eq!(made.len(), 1, "{made:?}");
+    assert_eq!(made[0]["op"], "fmul");
+    assert_eq!(made[0]["line"], 71);
+    assert_eq!(made[0]["created"], 1);
     let arr = |name: &str| -> Value {
         v["arrays"]
             .as_array()
@@ -1155,6 +1185,7 @@ fn the_report_has_the_schema_keys_and_this_tests_data() {
         "denormal_results",
         "denormal_loads",
         "denormal_stores",
+        "created",
     ] {
         assert!(tot[k].as_u64().is_some(), "{k}");
     }
@@ -1386,4 +1417,132 @@ fn vla_activations_share_a_record_per_size_class() {
     // The records outlive their activations (like a fixed-size stack array's).
     assert!(!r.live.load(Relaxed));
     assert!(arrays::rec_if_exists(first).is_some() && arrays::is_vla(first));
+}
+
+/// The record's counts of the sites of source file `file` (the process so far).
+fn recorded_sites(file: &str) -> Vec<(String, taintprof_record::denormal::DnCounts)> {
+    let inp = super::record::Inputs {
+        name: b"unit",
+        path: b"/x/unit",
+        argv: &[],
+        pid: 1,
+        exit: crate::report::Exit::Code(0),
+    };
+    let f = super::record::write_record(&inp, Vec::new());
+    assert!(f.ok);
+    let r = taintprof_record::denormal::read::read(&f.out).unwrap();
+    r.sites
+        .iter()
+        .filter(|s| r.str(s.file) == file.as_bytes())
+        .map(|s| (String::from_utf8_lossy(r.str(s.op)).into_owned(), s.counts))
+        .collect()
+}
+
+/// `__tpd_op` counts a result lane as created when no operand is denormal in that lane.
+#[test]
+fn the_op_hook_counts_results_created_from_normal_operands_per_lane() {
+    let mut by_constant = sp("fmul", FP_FLOAT, 4, 0, 0, 92);
+    by_constant.const_operands = 2;
+    let m = module(
+        "created.c",
+        vec![
+            sp("fadd", FP_FLOAT, 4, 0, 0, 90),
+            sp("fcmp", FP_FLOAT, 4, FPSITE_NO_RESULT, 0, 91),
+            by_constant,
+        ],
+        1,
+        vec![],
+    );
+    let (add, cmp, mulc) = (&m.sites[0], &m.sites[1], &m.sites[2]);
+    let mut r = [0u64; 4];
+    unsafe {
+        // Lane 0: operand 0 and the result denormal (carried, not created); lane 1: only
+        // the result (created); lane 2: operand 2 and the result (not created); lane 3:
+        // operand 1 denormal, the result normal.
+        __tpd_op(
+            add,
+            1 | 1 << (16 + 3) | 1 << (32 + 2),
+            0b0111,
+            [0u64; 12].as_ptr(),
+            r.as_mut_ptr(),
+        );
+        // Every result lane denormal, no operand: four created.
+        __tpd_op(add, 0, 0b1111, [0u64; 12].as_ptr(), r.as_mut_ptr());
+        // Operands only: nothing created.
+        __tpd_op(cmp, 0b1111, 0, [0u64; 12].as_ptr(), r.as_mut_ptr());
+        // Times a denormal constant (operand 1): the constant does not count against
+        // creation (lanes 0..3), operand 0 does (lane 0).
+        __tpd_op(
+            mulc,
+            1 | 0b1111 << 16,
+            0b1111,
+            [0u64; 12].as_ptr(),
+            r.as_mut_ptr(),
+        );
+    }
+    let slot = |s: &FpSiteDesc| {
+        let i = modules::find(s.module as usize).unwrap();
+        modules::get(i).unwrap().1 as usize + s.index as usize
+    };
+    let t = threads::current();
+    assert_eq!(t.site(slot(add)).created.load(Relaxed), 5);
+    assert_eq!(t.site(slot(add)).results.load(Relaxed), 7);
+    assert_eq!(t.site(slot(cmp)).created.load(Relaxed), 0);
+    assert_eq!(t.site(slot(mulc)).created.load(Relaxed), 3);
+    let rows = recorded_sites("created.c");
+    assert_eq!(rows[0].0, "fadd");
+    assert_eq!((rows[0].1.created, rows[0].1.results), (5, 7));
+    assert_eq!(rows[1].1.created, 0);
+}
+
+/// Inline counters: an operation's fourth word is its created count; a profile-tier
+/// module's loads and stores count into their word 0 (which may be the only word they
+/// own), and the module's flags reach the record and the report's tier.
+#[test]
+fn inline_created_counts_and_profile_tier_modules_are_recorded() {
+    let mut op = sp("fmul", FP_FLOAT, 4, 0, 0, 80);
+    op.counters = Some(1); // words 1..=4
+    let mut ld = sp("load", FP_FLOAT, 4, FPSITE_LOAD, 0, 81);
+    ld.counters = Some(5); // one word: the last of the module
+    let mut st = sp("store", FP_DOUBLE, 1, FPSITE_STORE, 0, 82);
+    st.counters = Some(6);
+    let m = module_with_flags("profile.c", vec![op, ld, st], 7, vec![], DN_MODULE_PROFILE);
+    let blk = __tpd_thread_counters();
+    let base = unsafe { &*m.m }.base as usize;
+    unsafe {
+        *blk.add(base) += 10;
+        for (w, v) in [(1, 6), (2, 5), (3, 4), (4, 3), (5, 2), (6, 1)] {
+            *blk.add(base + w) += v;
+        }
+    }
+    let rows = recorded_sites("profile.c");
+    let c = |op: &str| rows.iter().find(|r| r.0 == op).unwrap().1;
+    assert_eq!(
+        (
+            c("fmul").operands,
+            c("fmul").operand_ops,
+            c("fmul").results,
+            c("fmul").created
+        ),
+        (6, 5, 4, 3)
+    );
+    assert_eq!(c("fmul").executions, 40);
+    assert_eq!((c("load").loads, c("load").created), (2, 0));
+    assert_eq!(c("store").stores, 1);
+    let v = model_report();
+    // Whatever else this process registered, a profile-tier module makes it "profile".
+    assert_eq!(v["tier"], "profile");
+    let row = v["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["file"] == "profile.c" && s["op"] == "fmul")
+        .cloned()
+        .unwrap();
+    assert_eq!(row["created"], 3);
+    assert!(v["creator_sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["file"] == "profile.c" && c["created"] == 3 && c["op"] == "fmul"));
 }

@@ -9,7 +9,8 @@
 //!  DnThread (one mmap)                                   THREADS: t3 → t2 → t1
 //!   ├─ counters ──► u64[DN_THREAD_COUNTERS]  block counters (separate NORESERVE mmap;
 //!   │                                         instrumented code: blk[base+i] += 1)
-//!   ├─ sites    ──► SiteCounters[MAX_SITES]  operands/results/loads/stores per site
+//!   ├─ sites    ──► SiteCounters[MAX_SITES]  operands/results/loads/stores/created
+//!   │                                         per site
 //!   ├─ shards   ──► per array id: this thread's cumulative element counters (u32[2n]:
 //!   │               reads, then writes), mapped on the thread's first event in the array
 //!   ├─ creators:   open addressing (array id, creator) → count
@@ -51,6 +52,9 @@ pub struct SiteCounters {
     pub results: AtomicU64,
     pub loads: AtomicU64,
     pub stores: AtomicU64,
+    /// Result lanes that were denormal while no operand of the lane was: the site made
+    /// the denormal from normal values (`taintprof_abi::DN_OP_CREATED`).
+    pub created: AtomicU64,
 }
 
 /// Owner-only increment (a plain load and store: no `lock` prefix).
