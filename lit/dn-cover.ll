@@ -12,7 +12,7 @@
 ; the threshold to 2^-968. With `no-dn-cover` (prefix PLAIN) every value is tested
 ; against the smallest normal and there is no re-test.
 ; RUN: %opt_denormal < %s | %FileCheck %s
-; RUN: %opt -passes='taintprof-taint<mode=denormal;no-dn-cover>,verify' -S < %s | %FileCheck %s --check-prefix=PLAIN
+; RUN: %opt -passes='taintprof-taint<mode=denormal;no-dn-cover;no-dn-outline>,verify' -S < %s | %FileCheck %s --check-prefix=PLAIN
 ; RUN: env TAINTPROF_DN_COVER=0 %opt_denormal < %s | %FileCheck %s --check-prefix=PLAIN
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"

@@ -22,13 +22,18 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; DN: @taintprof.dn_module = internal global %taintprof.DnModuleDesc
 ; DN-NOT: @taintprof.module =
-; The fmul's site, inline: its counters (1-3, after the block's) and its result tag.
-; DN: getelementptr inbounds i64, ptr {{%.*}}, i64 1
-; DN: and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
+; The cold region is a function of its own (dn-outline.ll); in it, the fmul's site,
+; inline: its counters (1-4, after the block's) and its result tag.
 ; DN-NOT: __tp_enter
 ; DN-NOT: __tp_arg_tls
 ; DN-NOT: call void @__tpd_op
+; DN: call void @f.tp.cold(
 ; DN: ret float %r
+; DN: define internal void @f.tp.cold(
+; DN: getelementptr inbounds i64, ptr {{%.*}}, i64 1
+; DN: and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
+; DN-NOT: call void @__tpd_op
+; DN: ret void
 
 ; TAINT: @taintprof.module = internal global %taintprof.ModuleDesc
 ; TAINT-NOT: __tpd_
@@ -36,8 +41,8 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; OFF-NOT: __tp
 
-; VERBOSE: taintprof: {{.*}} (opt level opt, denormal mode): 1 functions instrumented (0 skipped), {{.*}} 1 FP sites (1 descriptors) in 1 counted blocks, {{.*}}, 1 cold regions (0 re-testing exactly), 0 hook calls, 1 operation sites inline, {{[0-9]+}} values rematerialized,
-; VERBOSE-HOOK: taintprof: {{.*}} (opt level opt, denormal mode): 1 functions instrumented (0 skipped), {{.*}} 1 FP sites (1 descriptors) in 1 counted blocks, {{.*}}, 1 cold regions (0 re-testing exactly), 1 hook calls, 0 operation sites inline, {{[0-9]+}} values rematerialized,
+; VERBOSE: taintprof: {{.*}} (opt level opt, denormal mode): 1 functions instrumented (0 skipped), {{.*}} 1 FP sites (1 descriptors) in 1 counted blocks, {{.*}}, 1 cold regions (0 re-testing exactly, 1 outlined), 0 hook calls, 1 operation sites inline, {{[0-9]+}} values rematerialized,
+; VERBOSE-HOOK: taintprof: {{.*}} (opt level opt, denormal mode): 1 functions instrumented (0 skipped), {{.*}} 1 FP sites (1 descriptors) in 1 counted blocks, {{.*}}, 1 cold regions (0 re-testing exactly, 0 outlined), 1 hook calls, 0 operation sites inline, {{[0-9]+}} values rematerialized,
 ; VERBOSE: warning: {{.*}}compiled without debug info
 define float @f(float %a) {
   %r = fmul float %a, %a

@@ -6,7 +6,7 @@
 ; no wrapper for malloc, no shadow memory. Loads and stores count their denormal lanes
 ; inline into word 0 of their words, operations their four counters, with no branch
 ; per site: a region that was entered exactly counts zeros where a site saw nothing.
-; RUN: %opt '-passes=taintprof-taint<mode=denormal;dn-profile>,verify' -S < %s | %FileCheck %s
+; RUN: %opt '-passes=taintprof-taint<mode=denormal;dn-profile;no-dn-outline>,verify' -S < %s | %FileCheck %s
 ; The same module in the full tier traces all of it (the contrast this test rests on).
 ; RUN: %opt_denormal < %s | %FileCheck %s --check-prefix=FULL
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -12,8 +12,10 @@
 #                (control-writes.ll checks the split)
 #   %opt_dataflow  %opt_rules with control-flow tainting off (data flow only), for the
 #                tests of data-flow propagation (control flow has its own tests)
-#   %opt_denormal  opt-19 with the plugin loaded, running `taintprof-denormal`
-#                (denormal mode), printing IR; tests of denormal mode are `dn-*.ll`
+#   %opt_denormal  opt-19 with the plugin loaded, running denormal mode with its cold
+#                regions left inline (`no-dn-outline`, so that the tests read them in
+#                place; dn-outline.ll checks the outlining), printing IR; tests of
+#                denormal mode are `dn-*.ll`
 #   %opt_dn_hooks  the same denormal mode (`taintprof-taint<mode=denormal;...>`) with
 #                `no-dn-inline-ops`: operation sites call `__tpd_op` instead of being
 #                handled inline (no inline counters), for the checks of the hook path
@@ -46,9 +48,11 @@ opt = "opt-19"
 config.substitutions.append(("%opt_taint", f"{opt} -load-pass-plugin={plugin} -passes=taintprof-taint -S"))
 config.substitutions.append(("%opt_rules", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<no-hoist;no-split>' -S"))
 config.substitutions.append(("%opt_dataflow", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<no-control-flow;no-hoist>' -S"))
-config.substitutions.append(("%opt_denormal", f"{opt} -load-pass-plugin={plugin} -passes=taintprof-denormal,verify -S"))
-config.substitutions.append(("%opt_dn_nomem", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<mode=denormal;no-dn-inline-mem>,verify' -S"))
-config.substitutions.append(("%opt_dn_hooks", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<mode=denormal;no-dn-inline-ops>,verify' -S"))
+# The denormal tests read the cold regions in place: `no-dn-outline` (dn-outline.ll
+# checks the outlining itself).
+config.substitutions.append(("%opt_denormal", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<mode=denormal;no-dn-outline>,verify' -S"))
+config.substitutions.append(("%opt_dn_nomem", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<mode=denormal;no-dn-inline-mem;no-dn-outline>,verify' -S"))
+config.substitutions.append(("%opt_dn_hooks", f"{opt} -load-pass-plugin={plugin} '-passes=taintprof-taint<mode=denormal;no-dn-inline-ops;no-dn-outline>,verify' -S"))
 config.substitutions.append(("%opt", f"{opt} -load-pass-plugin={plugin}"))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%clang", "clang-19"))

@@ -565,6 +565,7 @@ mod tests {
                 "taint-nocf",
                 "dfsan",
                 "denormal",
+                "denormal-profile",
                 "time",
                 "valgrind-none",
                 "dip",

@@ -54,7 +54,7 @@ struct Cli {
     #[arg(long = "workload", value_name = "NAME")]
     workloads: Vec<String>,
     /// Only this configuration (repeatable): native, taint, taint-nocf, dfsan,
-    /// denormal, time, valgrind-none, dip (sampled), dip-exact. The native baseline
+    /// denormal, denormal-profile, time, valgrind-none, dip (sampled), dip-exact. The native baseline
     /// always runs. Default: all (dip-exact skips jacobi-denormal unless named here: it
     /// traps on every denormal; mpi_stencil skips valgrind-none, dip and dip-exact
     /// unless named here, and dfsan always).

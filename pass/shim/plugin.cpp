@@ -46,11 +46,13 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/CodeExtractor.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -293,6 +295,56 @@ extern "C" LLVMBasicBlockRef tp_split_if_then_weighted(LLVMValueRef Cond, LLVMVa
   Instruction *T = SplitBlockAndInsertIfThen(unwrap(Cond), I->getIterator(),
                                              /*Unreachable=*/false, W);
   return wrap(T->getParent());
+}
+
+/// Move each region `Entries[k]` .. `Exits[k]` out of its function into a function of its
+/// own (`cold`, `noinline`), called where the region was: the region is every block
+/// reachable from `Entries[k]` without passing `Exits[k]`, which it must leave to only,
+/// and `Entries[k]` its only entry. All regions are of one function. Returns how many
+/// were moved; a region the extractor refuses stays as it was. One analysis cache for
+/// the whole function (extraction keeps it valid) and no dominator tree: per region,
+/// the work is the region's, not the function's (3,000 regions in one function took
+/// minutes with a tree and a cache per region).
+extern "C" unsigned tp_outline_regions(LLVMBasicBlockRef *Entries, LLVMBasicBlockRef *Exits,
+                                       unsigned N) {
+  if (N == 0)
+    return 0;
+  Function *F = unwrap(Entries[0])->getParent();
+  CodeExtractorAnalysisCache CEAC(*F);
+  unsigned Moved = 0;
+  for (unsigned K = 0; K < N; ++K) {
+    BasicBlock *E = unwrap(Entries[K]);
+    BasicBlock *X = unwrap(Exits[K]);
+    SmallVector<BasicBlock *, 16> Blocks;
+    SmallPtrSet<BasicBlock *, 16> Seen;
+    SmallVector<BasicBlock *, 16> Work{E};
+    Seen.insert(E);
+    while (!Work.empty()) {
+      BasicBlock *B = Work.pop_back_val();
+      Blocks.push_back(B);
+      for (BasicBlock *S : successors(B))
+        if (S != X && Seen.insert(S).second)
+          Work.push_back(S);
+    }
+    // The entry first: the extractor takes the first block as the region's header.
+    CodeExtractor CE(Blocks, /*DT=*/nullptr, /*AggregateArgs=*/false, nullptr, nullptr,
+                     nullptr, /*AllowVarArgs=*/false, /*AllowAlloca=*/false, nullptr,
+                     "tp.cold");
+    if (!CE.isEligible())
+      continue;
+    Function *Out = CE.extractCodeRegion(CEAC);
+    if (!Out)
+      continue;
+    // The extractor copies the parent's function attributes: an `alwaysinline` parent
+    // (OpenMP's outlined regions) would contradict `noinline`.
+    Out->removeFnAttr(Attribute::AlwaysInline);
+    Out->removeFnAttr(Attribute::InlineHint);
+    Out->addFnAttr(Attribute::Cold);
+    Out->addFnAttr(Attribute::NoInline);
+    Out->setLinkage(GlobalValue::InternalLinkage);
+    ++Moved;
+  }
+  return Moved;
 }
 
 /// Turn every function definition of `M` that the verifier rejects into a declaration.

@@ -99,6 +99,12 @@ pub struct Config {
     /// the smallest normal. Counts are the same either way. Pass parameters
     /// `dn-cover` / `no-dn-cover`.
     pub dn_cover: bool,
+    /// `TAINTPROF_DN_OUTLINE` (denormal mode): `1` (default) moves every cold region
+    /// into a function of its own, called where it was (`DnFn::outline_cold_regions`):
+    /// inline, the regions fought the loop around them for registers; `0` leaves them
+    /// inline (the lit tests read the cold code in place). Pass parameters `dn-outline`
+    /// / `no-dn-outline`.
+    pub dn_outline: bool,
     /// `TAINTPROF_DENORMAL` (denormal mode): `full` (default) traces everything the
     /// report holds; `profile` (the tier `taintprof-cc --tp-denormal=profile` selects)
     /// counts the sites only — the instruction profile and the creator sites — with no
@@ -137,6 +143,7 @@ impl Default for Config {
             dn_inline_mem: true,
             dn_cover: true,
             dn_profile: false,
+            dn_outline: true,
             test_panic_in: None,
             time_phases: false,
         }
@@ -179,9 +186,11 @@ impl Config {
             c.dn_profile = match t.trim() {
                 "" | "full" => false,
                 "profile" => true,
-                other => return Err(format!(
+                other => {
+                    return Err(format!(
                     "TAINTPROF_DENORMAL={other:?} is not a tier; use `full` (default) or `profile`"
-                )),
+                ))
+                }
             };
         }
         if let Some(l) = get("TAINTPROF_ABILIST") {
@@ -227,6 +236,7 @@ impl Config {
             ("TAINTPROF_DN_INLINE_OPS", &mut c.dn_inline_ops),
             ("TAINTPROF_DN_INLINE_MEM", &mut c.dn_inline_mem),
             ("TAINTPROF_DN_COVER", &mut c.dn_cover),
+            ("TAINTPROF_DN_OUTLINE", &mut c.dn_outline),
             ("TAINTPROF_CONTROL_FLOW", &mut c.control_flow),
         ] {
             if let Some(v) = get(name).filter(|v| !v.trim().is_empty()) {
@@ -252,6 +262,8 @@ impl Config {
                 "no-dn-inline-mem" => c.dn_inline_mem = false,
                 "dn-cover" => c.dn_cover = true,
                 "no-dn-cover" => c.dn_cover = false,
+                "dn-outline" => c.dn_outline = true,
+                "no-dn-outline" => c.dn_outline = false,
                 "dn-profile" => c.dn_profile = true,
                 "dn-full" => c.dn_profile = false,
                 "mode=off" => c.mode = Mode::Off,
@@ -263,7 +275,7 @@ impl Config {
                 }
                 other => {
                     return Err(format!(
-                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, split, no-split, shadow-sr, no-shadow-sr, dn-inline-ops, no-dn-inline-ops, dn-inline-mem, no-dn-inline-mem, dn-cover, no-dn-cover, dn-profile, dn-full, verbose, mode=taint, mode=off, mode=denormal, mode=time, select=PATH)"
+                        "unknown pass parameter `{other}` (known: pointer-labels, no-pointer-labels, control-flow, no-control-flow, hoist, no-hoist, split, no-split, shadow-sr, no-shadow-sr, dn-inline-ops, no-dn-inline-ops, dn-inline-mem, no-dn-inline-mem, dn-cover, no-dn-cover, dn-outline, no-dn-outline, dn-profile, dn-full, verbose, mode=taint, mode=off, mode=denormal, mode=time, select=PATH)"
                     ))
                 }
             }
@@ -346,6 +358,13 @@ mod tests {
                 .dn_cover
         );
         assert!(cfg(&[("TAINTPROF_DN_COVER", "maybe")], "").is_err());
+        assert!(cfg(&[], "").unwrap().dn_outline);
+        assert!(
+            !cfg(&[("TAINTPROF_DN_OUTLINE", "0")], "")
+                .unwrap()
+                .dn_outline
+        );
+        assert!(!cfg(&[], "no-dn-outline").unwrap().dn_outline);
         assert!(!cfg(&[], "").unwrap().dn_profile);
         assert!(
             cfg(&[("TAINTPROF_DENORMAL", "profile")], "")

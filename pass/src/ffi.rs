@@ -125,6 +125,14 @@ extern "C" {
     pub fn tp_module_has_debug_info(m: LLVMModuleRef) -> c_int;
     /// Turns the definitions the verifier rejects into declarations; returns how many.
     pub fn tp_drop_invalid_bodies(m: LLVMModuleRef) -> u32;
+    /// Moves each region (the blocks reachable from `entries[k]` without passing
+    /// `exits[k]`, of one function) into a `cold`, `noinline` function of its own,
+    /// called in its place; returns how many were moved (the others are unchanged).
+    pub fn tp_outline_regions(
+        entries: *mut LLVMBasicBlockRef,
+        exits: *mut LLVMBasicBlockRef,
+        n: c_uint,
+    ) -> c_uint;
     /// As `tp_split_if_then`; `likely` != 0 makes the new block the likely side.
     pub fn tp_split_if_then_weighted(
         cond: LLVMValueRef,

@@ -848,3 +848,41 @@ fn a_killed_programs_denormal_record_is_analysed() {
         );
     });
 }
+
+/// Cold regions are functions of their own by default (`DnFn::outline_cold_regions`);
+/// `TAINTPROF_DN_OUTLINE=0` leaves them inline. Both must write the same report, in both
+/// tiers, for the stencil, the mix of operation kinds, the creator chain and an OpenMP
+/// region (whose outlined body is `alwaysinline`), at -O0 and -O3.
+#[test]
+fn outlined_cold_regions_write_the_reports_of_inline_ones() {
+    for (src, args, extra) in [
+        ("jacobi_dn.c", &["0.0", "120", "254"][..], &[][..]),
+        ("dn_ops_mix.c", &[][..], &[][..]),
+        ("creator_chain.c", &[][..], &[][..]),
+        ("dn_openmp.c", &[][..], &["-fopenmp"][..]),
+    ] {
+        for tier in [DN, "--tp-denormal=profile"] {
+            for opt in ["-O0", "-O3"] {
+                let flags: Vec<&str> = [tier].iter().chain(extra).copied().collect();
+                let outlined = compile(&[src], opt, &flags);
+                let inline = compile_env(&[src], opt, &flags, &[("TAINTPROF_DN_OUTLINE", "0")]);
+                let (ro, ri) = (outlined.run(args), inline.run(args));
+                assert!(ro.output.status.success(), "{}", ro.stderr());
+                assert_eq!(ro.stdout(), ri.stdout(), "{src} {tier} {opt}: output");
+                let (a, b) = (ro.denormal_report(), ri.denormal_report());
+                assert!(
+                    u(&a["totals"]["denormal_results"]) > 0,
+                    "{src} {tier} {opt}: nothing to compare: {}",
+                    a["totals"]
+                );
+                let (a, b) = (run_independent(a), run_independent(b));
+                for k in a.as_object().unwrap().keys() {
+                    assert_eq!(
+                        a[k], b[k],
+                        "{src} {tier} {opt}: `{k}` differs between outlined and inline cold regions"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -80,6 +80,8 @@ pub struct DnFn<'a> {
     pub(super) keepregs: bool,
     /// Fast-path coverage ([`DnFn::cover`], `Config::dn_cover`).
     pub(super) cover_on: bool,
+    /// Cold regions go into functions of their own (`Config::dn_outline`).
+    pub(super) outline: bool,
     /// The profile tier (`Config::dn_profile`): sites are counted, nothing else. Every
     /// tag is the constant 0, so the tag code the sites would build folds away; calls
     /// and returns pass no tags, copies move none, no memory object is registered.
@@ -131,6 +133,7 @@ impl<'a> DnFn<'a> {
             keepregs: keepregs_allowed(f),
             cover_on: true,
             profile: false,
+            outline: false,
             test_panic: false,
             warnings: Vec::new(),
         }
@@ -139,6 +142,12 @@ impl<'a> DnFn<'a> {
     /// Turn fast-path coverage ([`DnFn::cover`]) on or off.
     pub fn with_cover(mut self, on: bool) -> Self {
         self.cover_on = on;
+        self
+    }
+
+    /// Outline the cold regions ([`DnFn::outline`]).
+    pub fn with_outline(mut self, on: bool) -> Self {
+        self.outline = on;
         self
     }
 
@@ -225,6 +234,9 @@ impl<'a> DnFn<'a> {
         // reads `ours.len()` entries.
         let removed = unsafe { ffi::tp_simplify(ours.as_mut_ptr(), ours.len() as u32) };
         self.stats.simplified += removed as usize;
+        if self.outline {
+            self.outline_cold_regions();
+        }
         Ok(self.warnings)
     }
 

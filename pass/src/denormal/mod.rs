@@ -85,6 +85,8 @@ pub struct DnStats {
     pub covered: usize,
     /// Cold regions that first re-test exactly (their filter's threshold was raised).
     pub exact_retests: usize,
+    /// Cold regions moved into functions of their own (`DnFn::outline_cold_regions`).
+    pub outlined: usize,
     pub merged_stores: usize,
     pub cold_regions: usize,
     pub hook_calls: usize,

@@ -120,6 +120,7 @@ impl PlannedModule for DenormalPlanned<'_> {
         )
         .with_cover(cx.cfg.dn_cover)
         .with_profile(cx.cfg.dn_profile)
+        .with_outline(cx.cfg.dn_outline)
         .with_test_panic(cx.cfg.test_panic_in.as_deref())
         .run();
         self.stats.functions += 1;
@@ -145,7 +146,7 @@ impl PlannedModule for DenormalPlanned<'_> {
         let heap = d.allocs.len() - stats.vlas;
         eprintln!(
         "taintprof: {source} (opt level {}, denormal mode): {} functions instrumented ({} skipped), {} allocas promoted, \
-         {} FP sites ({} descriptors) in {} counted blocks, {} fast-path tests ({} values covered by them), {} stores merged into a preceding test, {} cold regions ({} re-testing exactly), {} hook calls, {} operation sites inline, {} values rematerialized, \
+         {} FP sites ({} descriptors) in {} counted blocks, {} fast-path tests ({} values covered by them), {} stores merged into a preceding test, {} cold regions ({} re-testing exactly, {} outlined), {} hook calls, {} operation sites inline, {} values rematerialized, \
          {} parameter tags, {} call result tags, {} calls passing tags ({} without), {} wrapped calls, {} shadow copies, {} floats-as-double copies, \
          {} zero tag PHIs removed, {} inserted instructions simplified away; \
          arrays: {} global/static, {} stack, {} variable-length; allocations: {} typed ({} sites), {} untyped; {} releases",
@@ -161,6 +162,7 @@ impl PlannedModule for DenormalPlanned<'_> {
         stats.merged_stores,
         stats.cold_regions,
         stats.exact_retests,
+        stats.outlined,
         stats.hook_calls,
         stats.inline_op_sites,
         stats.rematerialized,

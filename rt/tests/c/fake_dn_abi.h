@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define DN_ABI_VERSION 10u
+#define DN_ABI_VERSION 11u
 #define DN_MODULE_MAGIC 0x4e445054u
 #define DN_BASE_UNREGISTERED UINT64_MAX
 enum { FP_HALF = 1, FP_FLOAT = 2, FP_DOUBLE = 3 };
@@ -18,7 +18,7 @@ typedef struct DnModuleDesc DnModuleDesc;
 typedef struct {
   SiteDesc site;
   const char *op;
-  uint16_t ty, lanes, flags, _reserved;
+  uint16_t ty, lanes, flags, const_operands;
   uint32_t block, index;
   const DnModuleDesc *module;
   uint32_t counters, creator; /* FPSITE_NO_COUNTERS: counted by the hooks */
