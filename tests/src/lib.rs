@@ -894,6 +894,35 @@ pub fn filter_includes(text: &str, f: &str) -> bool {
         .any(|l| l.trim() == format!("INCLUDE MANGLED {f}"))
 }
 
+/// A denormal report's instruction profile as sorted, comparable lines: position, op,
+/// type and every count of each site row (not the vector widths, which differ between
+/// optimization levels by design).
+pub fn denormal_site_rows(r: &Value) -> Vec<String> {
+    let mut rows: Vec<String> = r["sites"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no `sites` in the denormal report: {r}"))
+        .iter()
+        .map(|s| {
+            format!(
+                "{}:{}:{} {} {} exec={} ops={} res={} created={} ld={} st={}",
+                s["function"].as_str().unwrap_or("?"),
+                s["line"],
+                s["column"],
+                s["op"].as_str().unwrap_or("?"),
+                s["type"].as_str().unwrap_or("?"),
+                s["executions"],
+                s["denormal_operands"],
+                s["denormal_results"],
+                s["created"],
+                s["denormal_loads"],
+                s["denormal_stores"]
+            )
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
 /// Finds the line (1-based) of `marker` (e.g. `@outer`) in one of `sources`.
 pub fn line_of_marker(sources: &[PathBuf], marker: &str) -> u64 {
     let needle = format!("/* {marker} */");

@@ -167,27 +167,7 @@ fn denormal_counts_agree_at_o0_and_o3() {
                 origin(&r, "a", "b"),
             ],
         ));
-        let mut sites: Vec<String> = r["sites"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| {
-                format!(
-                    "{}:{}:{} {} {} exec={} ops={} res={} ld={} st={}",
-                    s["function"].as_str().unwrap(),
-                    s["line"],
-                    s["column"],
-                    s["op"].as_str().unwrap(),
-                    s["type"].as_str().unwrap(),
-                    s["executions"],
-                    s["denormal_operands"],
-                    s["denormal_results"],
-                    s["denormal_loads"],
-                    s["denormal_stores"]
-                )
-            })
-            .collect();
-        sites.sort();
+        let sites = denormal_site_rows(&r);
         let stencil = r["sites"]
             .as_array()
             .unwrap()

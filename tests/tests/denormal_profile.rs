@@ -21,32 +21,6 @@ fn list(r: &Value, key: &str) -> Vec<Value> {
         .clone()
 }
 
-/// The instruction profile as comparable lines (everything but the vector widths,
-/// which differ between optimization levels by design).
-fn profile_rows(r: &Value) -> Vec<String> {
-    let mut rows: Vec<String> = list(r, "sites")
-        .iter()
-        .map(|s| {
-            format!(
-                "{}:{}:{} {} {} exec={} ops={} res={} created={} ld={} st={}",
-                s["function"].as_str().unwrap(),
-                s["line"],
-                s["column"],
-                s["op"].as_str().unwrap(),
-                s["type"].as_str().unwrap(),
-                s["executions"],
-                s["denormal_operands"],
-                s["denormal_results"],
-                s["created"],
-                s["denormal_loads"],
-                s["denormal_stores"]
-            )
-        })
-        .collect();
-    rows.sort();
-    rows
-}
-
 fn creator_lines(r: &Value) -> Vec<(u64, String, u64)> {
     let mut v: Vec<(u64, String, u64)> = list(r, "creator_sites")
         .iter()
@@ -101,8 +75,8 @@ fn both_tiers(src: &str, args: &[&str], levels_agree: bool) -> Vec<(String, Valu
         }
         assert_eq!(f["totals"], p["totals"], "{src} {opt}: totals");
         assert_eq!(
-            profile_rows(&f),
-            profile_rows(&p),
+            denormal_site_rows(&f),
+            denormal_site_rows(&p),
             "{src} {opt}: the instruction profiles of the two tiers"
         );
         assert_eq!(
@@ -121,8 +95,8 @@ fn both_tiers(src: &str, args: &[&str], levels_agree: bool) -> Vec<(String, Valu
     }
     if levels_agree {
         assert_eq!(
-            profile_rows(&out[0].1),
-            profile_rows(&out[1].1),
+            denormal_site_rows(&out[0].1),
+            denormal_site_rows(&out[1].1),
             "{src}: the profile tier at -O0 and -O3"
         );
     }
