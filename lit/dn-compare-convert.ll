@@ -12,7 +12,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; Six blocks, then four inline counters per site (6, 10, ..., 26): n_blocks = 30.
 ; A constant operand (vcmp's zeroinitializer, cmpconst's 1.0, cmpdenorm's denormal) is
 ; operand 1: const_operands 2.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 30,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 30,
 ; CHECK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[FCMP:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 6, i32 0 }
 ; CHECK-SAME: ptr @[[FCMP]], i16 2, i16 4, i16 8, i16 2, i32 1, i32 1, ptr @taintprof.dn_module, i32 10, i32 1 }
@@ -23,7 +23,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @[[FCMP]] = private unnamed_addr constant [5 x i8] c"fcmp\00"
 ; CHECK-DAG: @[[FPTOSI]] = private unnamed_addr constant [7 x i8] c"fptosi\00"
 ; CHECK-DAG: @[[FPTOUI]] = private unnamed_addr constant [7 x i8] c"fptoui\00"
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 6,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 6,
 ; HOOK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: i16 2, i16 4, i16 8, i16 2, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }

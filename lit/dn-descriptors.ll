@@ -24,7 +24,7 @@
 ; magic "TPDN", ABI 11, source, sites, 80 sites, 137 block counters (13 counted blocks,
 ; then 4 for each of the 31 inline operation sites), 4 arrays, flags 0, base
 ; DN_BASE_UNREGISTERED, next null; mutable (the runtime writes base and next).
-; CHECK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @[[SRC:taintprof.str[.0-9]*]], ptr @taintprof.fpsites, i32 80, i32 137, ptr @taintprof.fparrays, i32 4, i32 0, i64 -1, ptr null }, align 8
+; CHECK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @[[SRC:taintprof.str[.0-9]*]], ptr @taintprof.fpsites, i32 80, i32 137, ptr @taintprof.fparrays, i32 4, i32 0, i64 -1, ptr null }, align 8
 ; CHECK-DAG: @[[SRC]] = private unnamed_addr constant [12 x i8] c"dn-arrays.c\00"
 ; The vectorized load of `src[(i - 1) * n + j]` (line 19, column 33) in `sweep`, inlined
 ; at line 53 of `main`: FP_FLOAT, 4 lanes, FPSITE_LOAD, block 10, index 43, no inline
@@ -57,7 +57,7 @@
 
 ; Without debug info: MODULE_NO_DEBUG_INFO (2), sites named by function, line 0. One
 ; block, then the fmul's four inline counters (1-4).
-; NODEBUG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 1, i32 5, ptr null, i32 0, i32 2, i64 -1, ptr null }
+; NODEBUG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 1, i32 5, ptr null, i32 0, i32 2, i64 -1, ptr null }
 ; NODEBUG: @taintprof.fpsites = private constant [1 x %taintprof.FpSiteDesc] [%taintprof.FpSiteDesc { %taintprof.SiteDesc { ptr @[[CH:taintprof.chain[.0-9]*]], i32 1, i32 0, ptr null },
 ; NODEBUG-SAME: i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 1, i32 0 }]
 ; NODEBUG: @[[CH]] = private constant [1 x %taintprof.SrcLoc] [%taintprof.SrcLoc { ptr @[[F:taintprof.str[.0-9]*]], ptr @[[F]], ptr @{{.*}}, i32 0, i32 0, i32 0, i32 0 }]

@@ -11,7 +11,7 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-pc-linux-gnu"
 
 ; One block, then the fadd's four inline counters (1-4).
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 1, i32 5,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 1, i32 5,
 ; CHECK: @taintprof.fpsites = private constant [1 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 1, i32 0 }]
 ; HOOK: @taintprof.fpsites = private constant [1 x %taintprof.FpSiteDesc]

@@ -16,7 +16,7 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; Nine blocks (counters 0-8), then four counters for each of the eight inline sites:
 ; n_blocks = 9 + 32 = 41. No operand is a constant (const_operands 0).
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 41,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 41,
 ; CHECK: @taintprof.fpsites = private constant [9 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[SQRT:taintprof.str[.0-9]*]], i16 3, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 9, i32 0 }
 ; CHECK-SAME: ptr @[[FMA:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 13, i32 1 }
@@ -35,7 +35,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @[[CLASS]] = private unnamed_addr constant [11 x i8] c"is.fpclass\00"
 ; CHECK-DAG: @[[LROUND]] = private unnamed_addr constant [7 x i8] c"lround\00"
 ; CHECK-DAG: @[[FREXP]] = private unnamed_addr constant [6 x i8] c"frexp\00"
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 9,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 9, i32 9,
 ; HOOK: @taintprof.fpsites = private constant [9 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: i16 3, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }

@@ -12,7 +12,7 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; Three blocks, then four inline counters per call site (3, 7, 11): n_blocks = 15; the
 ; store has none (-1).
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 15,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 15,
 ; CHECK: @taintprof.fpsites = private constant [4 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[EXPF:taintprof.str[.0-9]*]], i16 2, i16 1, i16 4, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 3, i32 0 }
 ; CHECK-SAME: ptr @[[STORE:taintprof.str[.0-9]*]], i16 2, i16 1, i16 2, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
@@ -21,7 +21,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @[[EXPF]] = private unnamed_addr constant [10 x i8] c"call expf\00"
 ; CHECK-DAG: @[[POW]] = private unnamed_addr constant [9 x i8] c"call pow\00"
 ; CHECK-DAG: @[[LROUND]] = private unnamed_addr constant [12 x i8] c"call lround\00"
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 3,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 3,
 ; HOOK: @taintprof.fpsites = private constant [4 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: i16 2, i16 1, i16 4, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: i16 2, i16 1, i16 2, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }

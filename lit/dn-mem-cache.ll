@@ -14,20 +14,23 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; Two blocks; words: the vector load 2-10, the store 11-21, the double load 22-30, the
 ; double store 31-41 → n_blocks 42. Without the cache loads and stores have none (-1).
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 42,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 42,
 ; CHECK: @taintprof.fpsites = private constant [4 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: i16 2, i16 4, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 2, i32 0 }
 ; CHECK-SAME: i16 2, i16 4, i16 2, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 11, i32 1 }
 ; CHECK-SAME: i16 3, i16 2, i16 1, i16 0, i32 1, i32 2, ptr @taintprof.dn_module, i32 22, i32 2 }
 ; CHECK-SAME: i16 3, i16 2, i16 2, i16 0, i32 1, i32 3, ptr @taintprof.dn_module, i32 31, i32 3 }]
-; NOMEM: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 2,
+; NOMEM: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 2,
 ; NOMEM: i16 2, i16 4, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 
 ; CHECK-LABEL: define void @vec(
 ; CHECK: [[CB:%[0-9]+]] = getelementptr inbounds i64, ptr {{%[0-9]+}}, i64 {{%[0-9]+}}
-; The load's probe: key, window, creator bits of the shadow tags against MATCH.
+; The table generation is read once where the cold region starts. The load's probe:
+; key, window, and the creator index of the stored tags against MATCH. Shadow memory
+; has one byte per byte in denormal mode, `(p & mask) + base`, and a float's stored tag
+; is its 4 shadow bytes (origin id << 16 | creator index).
 ; CHECK: [[GEN:%[0-9]+]] = load atomic i64, ptr @__tpd_ranges_gen monotonic, align 8
-; CHECK-NEXT: [[KP:%[0-9]+]] = getelementptr inbounds i64, ptr [[CB]], i64 3
+; CHECK: [[KP:%[0-9]+]] = getelementptr inbounds i64, ptr [[CB]], i64 3
 ; CHECK-NEXT: [[KEY:%[0-9]+]] = load i64, ptr [[KP]], align 8
 ; CHECK-NEXT: [[X:%[0-9]+]] = xor i64 [[GEN]], ptrtoint (ptr @taintprof.fpsites to i64)
 ; CHECK-NEXT: [[KOK:%[0-9]+]] = icmp eq i64 [[KEY]], [[X]]
@@ -35,22 +38,27 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: [[REL:%[0-9]+]] = sub i64
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 5
 ; CHECK: [[WOK:%[0-9]+]] = icmp ule i64 [[REL]],
-; CHECK: [[SH:%[0-9]+]] = load <4 x i64>, ptr {{%[0-9]+}}, align 1
-; CHECK-NEXT: [[CR:%[0-9]+]] = and <4 x i64> [[SH]], <i64 281474976710655,
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 9
-; CHECK: [[D:%[0-9]+]] = xor <4 x i64> [[CR]],
-; CHECK-NEXT: [[LM:%[0-9]+]] = sext <4 x i1> [[M:%[0-9]+]] to <4 x i64>
-; CHECK-NEXT: [[BAD:%[0-9]+]] = and <4 x i64> [[D]], [[LM]]
-; CHECK-NEXT: [[R:%[0-9]+]] = call i64 @llvm.vector.reduce.or.v4i64(<4 x i64> [[BAD]])
+; CHECK: [[SA:%[0-9]+]] = and i64 {{%[0-9]+}}, 17592186044415
+; CHECK-NEXT: add i64 [[SA]], 17592186044416
+; CHECK: [[SH:%[0-9]+]] = load <4 x i32>, ptr {{%[0-9]+}}, align 1
+; CHECK-NEXT: [[CR:%[0-9]+]] = and <4 x i32> [[SH]], <i32 65535,
+; CHECK: [[D:%[0-9]+]] = xor <4 x i32> [[CR]],
+; CHECK-NEXT: [[LM:%[0-9]+]] = sext <4 x i1> [[M:%[0-9]+]] to <4 x i32>
+; CHECK-NEXT: [[BAD:%[0-9]+]] = and <4 x i32> [[D]], [[LM]]
+; CHECK-NEXT: [[R:%[0-9]+]] = call i32 @llvm.vector.reduce.or.v4i32(<4 x i32> [[BAD]])
 ; CHECK: [[HIT:%[0-9]+]] = freeze i1
 ; CHECK-NEXT: br i1 [[HIT]], label %[[HB:[0-9]+]], label %[[JOIN:[0-9]+]], !prof [[LIKELY:![0-9]+]]
 ; Hit: element index from ARR_LO, the thread's read counters (SHARD) lane by lane, the
-; creator count, the inline count (word 0 = index 2), the tags from TAG.
+; number of lanes (looked up in a table of nibble counts: no popcnt on the baseline
+; target), the creator count, the inline count (word 0 = index 2), the tags from TAG.
 ; CHECK: [[HB]]:
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 6
 ; CHECK: lshr i64 {{%[0-9]+}}, 2
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 7
 ; CHECK-COUNT-4: add i32
+; CHECK: [[NIB:%[0-9]+]] = shl i64 {{%[0-9]+}}, 2
+; CHECK-NEXT: lshr i64 4841987667533046032, [[NIB]]
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 10
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 2
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 8
@@ -62,10 +70,11 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[T1:%[0-9]+]] = phi <4 x i64> [ [[HT]], %[[HB]] ], [ zeroinitializer,
 ; CHECK: call preserve_allcc void @__tpd_load_keepregs(ptr @taintprof.fpsites, ptr %p,
 ; The store's probe matches whole value tags (no shadow read), or their creator bits
-; alone (a lane created in place, without the origin); its hit writes the shadow tags
-; of the denormal lanes and counts the origin pair only when there is one, for the
-; lanes whose tag is the match itself.
-; CHECK: xor i64 {{%[0-9]+}}, ptrtoint (ptr getelementptr inbounds ([4 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1) to i64)
+; alone (a lane created in place, without the origin); its hit writes the stored tag
+; TAG (a u32) to the denormal lanes and 0 to the others, without reading the shadow,
+; and counts the origin pair only when there is one, for the lanes whose tag is the
+; match itself.
+; CHECK: xor i64 [[GEN]], ptrtoint (ptr getelementptr inbounds ([4 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1) to i64)
 ; CHECK: [[SMP:%[0-9]+]] = getelementptr inbounds i64, ptr [[CB]], i64 18
 ; CHECK-NEXT: [[SM:%[0-9]+]] = load i64, ptr [[SMP]], align 8
 ; CHECK: [[DIFF:%[0-9]+]] = xor <4 x i64> [[ST:%[0-9]+]], {{%[0-9]+}}
@@ -75,9 +84,12 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: br i1 {{%[0-9]+}}, label %[[SHB:[0-9]+]], label {{%[0-9]+}}, !prof [[LIKELY]]
 ; CHECK: [[SHB]]:
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 16
-; CHECK: [[OLD:%[0-9]+]] = load <4 x i64>, ptr {{%[0-9]+}}, align 1
-; CHECK-NEXT: [[NEW:%[0-9]+]] = select <4 x i1> {{%[0-9]+}}, <4 x i64> {{%[0-9]+}}, <4 x i64> [[OLD]]
-; CHECK: store <4 x i64> [[NEW]], ptr {{%[0-9]+}}, align 1
+; CHECK: [[TW:%[0-9]+]] = getelementptr inbounds i64, ptr [[CB]], i64 17
+; CHECK-NEXT: [[TAGW:%[0-9]+]] = load i64, ptr [[TW]], align 8
+; CHECK-NEXT: trunc i64 [[TAGW]] to i32
+; CHECK: [[NEW:%[0-9]+]] = select <4 x i1> {{%[0-9]+}}, <4 x i32> {{%[0-9]+}}, <4 x i32> zeroinitializer
+; CHECK-NOT: load <4 x i32>
+; CHECK: store <4 x i32> [[NEW]], ptr {{%[0-9]+}}, align 1
 ; CHECK: [[PC:%[0-9]+]] = icmp ne i64 {{%[0-9]+}}, 0
 ; CHECK-NEXT: br i1 [[PC]]
 ; CHECK: [[SAME:%[0-9]+]] = icmp eq <4 x i64> [[ST]], {{%[0-9]+}}
@@ -96,15 +108,17 @@ entry:
   ret void
 }
 
-; Doubles have 16 shadow bytes each, the tag first: the lanes' tags are the even words.
+; Doubles have 8 shadow bytes each, the stored tag first: the lanes' tags are the even
+; words.
 ; CHECK-LABEL: define void @dbl(
-; CHECK: [[RAW:%[0-9]+]] = load <4 x i64>, ptr {{%[0-9]+}}, align 1
-; CHECK-NEXT: shufflevector <4 x i64> [[RAW]], <4 x i64> poison, <2 x i32> <i32 0, i32 2>
+; CHECK: [[RAW:%[0-9]+]] = load <4 x i32>, ptr {{%[0-9]+}}, align 1
+; CHECK-NEXT: shufflevector <4 x i32> [[RAW]], <4 x i32> poison, <2 x i32> <i32 0, i32 2>
 ; CHECK: lshr i64 {{%[0-9]+}}, 3
 ; CHECK: call preserve_allcc void @__tpd_load_keepregs(
-; The store puts the new tags back at the even words.
-; CHECK: [[OLDD:%[0-9]+]] = load <4 x i64>, ptr {{%[0-9]+}}, align 1
-; CHECK: shufflevector <4 x i64> {{%[0-9]+}}, <4 x i64> [[OLDD]], <4 x i32> <i32 0, i32 5, i32 1, i32 7>
+; The store writes the tags at the even words and 0 at the odd ones, reading nothing.
+; CHECK-NOT: load <4 x i32>
+; CHECK: [[NEWD:%[0-9]+]] = shufflevector <2 x i32> {{%[0-9]+}}, <2 x i32> zeroinitializer, <4 x i32> <i32 0, i32 2, i32 1, i32 2>
+; CHECK: store <4 x i32> [[NEWD]], ptr {{%[0-9]+}}, align 1
 ; CHECK: call preserve_allcc void @__tpd_store_keepregs(
 define void @dbl(ptr %p, ptr %q) {
 entry:

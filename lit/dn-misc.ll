@@ -13,14 +13,14 @@
 ; STATS: warning: {{.*}}: 1 inline asm statements produce floating-point values: their tags are 0
 
 ; Five blocks; inline counters 5-8 (atomicrmw), 9-12 (fadd), 13-16 (fmul): n_blocks = 17.
-; CHECK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 17,
+; CHECK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 17,
 ; CHECK-DAG: @taintprof.fpsites = private constant [5 x %taintprof.FpSiteDesc] [%taintprof.FpSiteDesc { %taintprof.SiteDesc { ptr @taintprof.chain, i32 1, i32 0, ptr null }, ptr @[[RMW:taintprof.str[.0-9]*]], i16 2, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 5, i32 0 }
 ; CHECK-DAG: @[[RMW]] = private unnamed_addr constant [15 x i8] c"atomicrmw fadd\00"
 ; CHECK-DAG: i16 3, i16 1, i16 1, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
 ; CHECK-DAG: i16 3, i16 1, i16 2, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 -1, i32 2 }
 ; CHECK-DAG: i16 2, i16 1, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 9, i32 3 }
 ; CHECK-DAG: i16 3, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 13, i32 4 }]
-; HOOK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 5,
+; HOOK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 5,
 ; HOOK-DAG: @taintprof.fpsites = private constant [5 x %taintprof.FpSiteDesc] [%taintprof.FpSiteDesc { %taintprof.SiteDesc { ptr @taintprof.chain, i32 1, i32 0, ptr null }, ptr @[[RMW:taintprof.str[.0-9]*]], i16 2, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-DAG: @[[RMW]] = private unnamed_addr constant [15 x i8] c"atomicrmw fadd\00"
 

@@ -25,7 +25,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; only chain's `fsub %y, 1.0` has one, operand 1: 2), block counter, index, module,
 ; first of the four inline counters. The 11 blocks have counters 0-10, so
 ; n_blocks = 11 + 4 * 13 = 63 and the sites' counters start at 11, four apart.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 63,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 63,
 ; CHECK: @taintprof.fpsites = private constant [13 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 11, i32 0 }
 ; CHECK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 15, i32 1 }
@@ -49,7 +49,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @[[FPEXT]] = private unnamed_addr constant [6 x i8] c"fpext\00"
 ; CHECK-DAG: @[[FPTRUNC]] = private unnamed_addr constant [8 x i8] c"fptrunc\00"
 ; With the hooks: the blocks alone, FPSITE_NO_COUNTERS (-1) everywhere.
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 11,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 13, i32 11,
 ; HOOK: @taintprof.fpsites = private constant [13 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: ptr @[[FADD:taintprof.str[.0-9]*]], i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: ptr @[[FMUL:taintprof.str[.0-9]*]], i16 2, i16 4, i16 0, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }

@@ -23,7 +23,7 @@ declare float @callee(float)
 ; Sites: the <4 x float> load (words 1..9), the fmul by 0.5 (operand 1 constant:
 ; const_operands 2; words 10..13), the <4 x float> store (14..24), expf (25..28), the
 ; fadd of 1.0 (const_operands 2; 29..32), the store to @g (33..43): n_blocks 44.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 44, ptr null, i32 0, i32 6,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 44, ptr null, i32 0, i32 6,
 ; CHECK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: i16 2, i16 4, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 1, i32 0 }
 ; CHECK-SAME: i16 2, i16 4, i16 0, i16 2, i32 0, i32 1, ptr @taintprof.dn_module, i32 10, i32 1 }
@@ -32,7 +32,7 @@ declare float @callee(float)
 ; CHECK-SAME: i16 2, i16 1, i16 0, i16 2, i32 0, i32 4, ptr @taintprof.dn_module, i32 29, i32 4 }
 ; CHECK-SAME: i16 2, i16 1, i16 2, i16 0, i32 0, i32 5, ptr @taintprof.dn_module, i32 33, i32 2 }]
 ; CHECK-NOT: @taintprof.fparrays
-; FULL: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 {{[0-9]+}}, ptr @taintprof.fparrays, i32 1, i32 2,
+; FULL: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 {{[0-9]+}}, ptr @taintprof.fparrays, i32 1, i32 2,
 
 ; CHECK-LABEL: define float @f(
 ; CHECK-NOT: call {{.*}}@__tpd_{{(load|store|copy|alloc|release|op|array|name)}}
@@ -44,9 +44,13 @@ declare float @callee(float)
 ; CHECK: %h = call ptr @malloc(i64 64)
 ; The load's count: its denormal lanes, summed, into word 1 (its word 0), no branch.
 ; CHECK: [[LM:%.*]] = icmp slt <4 x i32> {{%.*}}, <i32 -2139095041,
-; CHECK-NEXT: [[Z:%.*]] = zext <4 x i1> [[LM]] to <4 x i32>
-; CHECK-NEXT: [[K:%.*]] = call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> [[Z]])
-; CHECK-NEXT: [[K64:%.*]] = zext i32 [[K]] to i64
+; (The number of lanes: each 4 lanes looked up in a table of nibble counts.)
+; CHECK-NEXT: [[BITS:%.*]] = bitcast <4 x i1> [[LM]] to i4
+; CHECK-NEXT: [[Z:%.*]] = zext i4 [[BITS]] to i64
+; CHECK-NEXT: [[NIB:%.*]] = and i64 [[Z]], 15
+; CHECK-NEXT: [[SH:%.*]] = shl i64 [[NIB]], 2
+; CHECK-NEXT: [[T:%.*]] = lshr i64 4841987667533046032, [[SH]]
+; CHECK-NEXT: [[K64:%.*]] = and i64 [[T]], 15
 ; CHECK-NEXT: [[W:%.*]] = getelementptr inbounds i64, ptr [[CB:%.*]], i64 1
 ; CHECK-NEXT: [[O:%.*]] = load i64, ptr [[W]], align 8
 ; CHECK-NEXT: [[N:%.*]] = add i64 [[O]], [[K64]]

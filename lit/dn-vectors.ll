@@ -12,7 +12,7 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-pc-linux-gnu"
 
 ; One block, then four inline counters per fadd chunk (1 and 5): n_blocks = 9.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 9,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 9,
 ; CHECK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[LOAD:taintprof.str[.0-9]*]], i16 2, i16 16, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; CHECK-SAME: ptr @[[LOAD]], i16 2, i16 16, i16 1, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 -1, i32 0 }
@@ -20,7 +20,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-SAME: ptr @[[FADD]], i16 2, i16 16, i16 0, i16 0, i32 0, i32 3, ptr @taintprof.dn_module, i32 5, i32 2 }
 ; CHECK-SAME: ptr @[[STORE:taintprof.str[.0-9]*]], i16 2, i16 16, i16 2, i16 0, i32 0, i32 4, ptr @taintprof.dn_module, i32 -1, i32 4 }
 ; CHECK-SAME: ptr @[[STORE]], i16 2, i16 16, i16 2, i16 0, i32 0, i32 5, ptr @taintprof.dn_module, i32 -1, i32 4 }
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 11, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 1,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 1,
 ; HOOK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: i16 2, i16 16, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: i16 2, i16 16, i16 1, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 -1, i32 0 }

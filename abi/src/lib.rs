@@ -38,7 +38,7 @@
 use core::ffi::c_char;
 
 /// Bumped whenever a layout, name or meaning below changes.
-pub const ABI_VERSION: u32 = 11;
+pub const ABI_VERSION: u32 = 12;
 
 /// Magic number at the start of every [`ModuleDesc`] ("TPMD").
 pub const MODULE_MAGIC: u32 = 0x544d_5044;
@@ -66,6 +66,35 @@ const _: () = assert!(SHADOW_BASE + SHADOW_SIZE <= 0x5500_0000_0000);
 pub const fn shadow_addr(addr: u64) -> u64 {
     ((addr & SHADOW_MASK) << SHADOW_SHIFT) + SHADOW_BASE
 }
+
+// ## Shadow memory (denormal mode)
+//
+// One shadow byte per application byte, in the first half of the same region:
+//
+//   dn_shadow(addr) = (addr & SHADOW_MASK) + SHADOW_BASE
+//
+// The float or double at `addr` keeps its *stored tag* (`u32`) at `dn_shadow(addr)`:
+//
+//    31            16 15             0
+//   +----------------+----------------+
+//   | origin array id| creator index  |     (a double's other 4 shadow bytes: unused)
+//   +----------------+----------------+
+//
+// The creator index is the runtime's number for a creator `FpSiteDesc` (assigned when
+// a tag with that creator is first written to memory; 0: no creator). In registers a
+// tag is the 64-bit SSA tag (origin id, creator's address) below; only memory holds the
+// 32-bit form, so that a vector of floats reads as many tag bytes as value bytes.
+// `shadow(p + k) == shadow(p) + k` inside any object, so copies move shadow bytes 1:1.
+
+/// Address of the stored tag of the FP element at `addr` (denormal mode).
+#[inline(always)]
+pub const fn dn_shadow_addr(addr: u64) -> u64 {
+    (addr & SHADOW_MASK) + SHADOW_BASE
+}
+/// Bits of a stored tag (in denormal-mode shadow memory) holding the creator index.
+pub const STAG_CREATOR_MASK: u32 = 0xffff;
+/// Shift of the origin array id in a stored tag.
+pub const STAG_ORIGIN_SHIFT: u32 = 16;
 
 /// Number of argument label slots in [`TLS_ARG_LABELS`]. Arguments past the last slot
 /// are folded into the last slot (conservative).
@@ -472,10 +501,11 @@ pub const DN_RANGES_GEN: &str = "__tpd_ranges_gen";
 //
 //   valid:   cache[KEY] == __tpd_ranges_gen ^ (u64)site
 //            && (addr - cache[LO]) <=u cache[LIMIT]          (all lanes inside)
-//            && every denormal lane's tag matches cache[MATCH]: loads, the creator bits
-//               of the shadow tag (tag & TAG_CREATOR_MASK); stores, the whole value
-//               tag, or its creator bits alone (a lane created where it is stored,
-//               next to lanes that came from the origin: a stencil's wavefront)
+//            && every denormal lane's tag matches cache[MATCH]: loads, the creator
+//               index of the stored tag (stag & STAG_CREATOR_MASK, shadow memory's
+//               32-bit form); stores, the whole value tag, or its creator bits alone
+//               (a lane created where it is stored, next to lanes that came from the
+//               origin: a stencil's wavefront)
 //   element  e = (addr - cache[ARR_LO]) >> log2(element size)
 //   counters ((u32 *)cache[SHARD])[e + lane] += 1 per denormal lane   (reads; stores:
 //            the write half, already offset by the array's length)
@@ -483,8 +513,8 @@ pub const DN_RANGES_GEN: &str = "__tpd_ranges_gen";
 //   loads    tag = cache[TAG] per denormal lane (the array's id and the creator)
 //   stores   if cache[PAIR_COUNT]: for the lanes whose tag is cache[MATCH] itself
 //            (they have its origin), *(u64 *)cache[PAIR_COUNT] += lanes and
-//            ((u32 *)cache[PAIR_MAP])[e + lane] += 1; the shadow tag of each denormal
-//            lane becomes cache[TAG]
+//            ((u32 *)cache[PAIR_MAP])[e + lane] += 1; the stored tag of each denormal
+//            lane becomes (u32)cache[TAG], of every other lane of the chunk 0
 //
 // Anything else (a different array, creator or origin, a chunk crossing the array's
 // end, a changed table) calls the hook, which counts and refills the cache.
@@ -502,7 +532,8 @@ pub const DN_C_LIMIT: u32 = 3;
 pub const DN_C_ARR_LO: u32 = 4;
 /// Cache word: this thread's `u32` element counters of the array (reads, or writes).
 pub const DN_C_SHARD: u32 = 5;
-/// Cache word: the tag the hook gives the lanes (loads) or writes to shadow (stores).
+/// Cache word: the tag the hook gives the lanes (loads), or the stored tag (`u32`,
+/// denormal-mode shadow layout) it writes to shadow memory (stores).
 pub const DN_C_TAG: u32 = 6;
 /// Cache word: what every denormal lane's tag must be (see above).
 pub const DN_C_MATCH: u32 = 7;
@@ -680,6 +711,11 @@ pub const ALLOC_SITE_VLA: u16 = 1;
 /// reference (`out`, `this->cells`; `__tpd_name_container`). A name from the variable
 /// that holds the vector itself (`grown`, whose address was passed on) replaces it.
 pub const ALLOC_SITE_BY_POINTER: u16 = 2;
+/// `AllocSiteDesc::flags`: the allocator keeps the block's contents (`realloc`,
+/// `reallocarray`). `__tpd_alloc` then leaves the block's shadow as the allocation
+/// wrapper left it (the stored tags of the moved contents, the rest cleared) instead of
+/// clearing it: the tags of a grown array's denormals would be lost.
+pub const ALLOC_SITE_KEEPS_CONTENTS: u16 = 4;
 
 /// One denormal-mode module. LLVM type:
 /// `{ i32, i32, ptr, ptr, i32, i32, ptr, i32, i32, i64, ptr }`.
@@ -821,7 +857,15 @@ mod tests {
         ] {
             let s = shadow_addr(a);
             assert!(s >= SHADOW_BASE && s < end, "{a:#x} -> {s:#x}");
+            // Denormal mode's 1:1 mapping stays inside the region, with room for a
+            // stored tag (4 bytes) of the last element.
+            let d = dn_shadow_addr(a);
+            assert!(d >= SHADOW_BASE && d + 4 <= end, "{a:#x} -> {d:#x}");
         }
+        assert_eq!(
+            dn_shadow_addr(0x5555_5555_4004),
+            dn_shadow_addr(0x5555_5555_4000) + 4
+        );
         // Low, PIE and high regions land in different shadow ranges.
         assert_ne!(
             shadow_addr(0x40_0000) >> 40,

@@ -25,13 +25,19 @@
 //! as the sanitizers do: labels are written sparsely, and 2 MiB per touched spot would
 //! multiply the memory cost).
 //!
+//! Denormal mode uses the first half of the same region with one shadow byte per
+//! application byte (`taintprof_abi::dn_shadow_addr`: a float's 4 shadow bytes hold its
+//! 32-bit stored tag). [`set`] and [`copy`], which the C library wrappers call in both
+//! modes, move bytes of that layout once a denormal-mode program registered
+//! ([`dn_layout`]); the denormal hooks use [`dn_clear`] and [`dn_copy`] directly.
+//!
 //! Clearing a large range does not `memset` it: whole shadow pages are given back with
 //! `madvise(MADV_DONTNEED)` (they read as zero afterwards), so zeroing or freshly
 //! allocating a multi-gigabyte array does not fault in gigabytes of shadow.
 
 use core::ptr;
 
-use taintprof_abi::{Label, SHADOW_BASE, SHADOW_MASK, SHADOW_SHIFT, SHADOW_SIZE};
+use taintprof_abi::{dn_shadow_addr, Label, SHADOW_BASE, SHADOW_MASK, SHADOW_SHIFT, SHADOW_SIZE};
 use taintprof_sigsafe::{errno, errno_text, round_up, PAGE};
 
 /// Shadow ranges at least this large (in shadow bytes) are cleared with `madvise`
@@ -54,6 +60,23 @@ fn range(addr: usize, n: usize) -> (*mut Label, usize) {
     let s = shadow_ptr(addr);
     let room = (SHADOW_END - s as usize) / 2;
     (s, n.min(room))
+}
+
+/// Denormal-mode shadow of `[addr, addr+n)` as (pointer, byte count), clamped to the
+/// region.
+#[inline(always)]
+fn dn_range(addr: usize, n: usize) -> (*mut u8, usize) {
+    let s = dn_shadow_addr(addr as u64) as usize;
+    (s as *mut u8, n.min(SHADOW_END - s))
+}
+
+/// The shadow holds denormal mode's stored tags (a denormal-mode program, not mixed
+/// with taint-mode modules), so the wrappers' [`set`] and [`copy`] move bytes of that
+/// layout. Never in this crate's unit tests, which register modules of both kinds in
+/// one process and test the wrappers against the taint layout.
+#[inline]
+pub fn dn_layout() -> bool {
+    !cfg!(test) && crate::denormal::mode::report_is_denormal_relaxed()
 }
 
 /// Reserves the shadow region. Returns the errno on failure (and, for a kernel that
@@ -124,7 +147,15 @@ pub fn reserve_or_die() {
 /// # Safety
 /// `s..s+n` must lie inside the reserved shadow region.
 pub unsafe fn clear_labels(s: *mut Label, n: usize) {
-    let bytes = n * 2;
+    // SAFETY: the caller's range, in bytes.
+    unsafe { clear_bytes(s.cast(), n * 2) }
+}
+
+/// Zeroes `bytes` shadow bytes at `s` (pages given back when the range is large).
+///
+/// # Safety
+/// `s..s+bytes` must lie inside the reserved shadow region.
+unsafe fn clear_bytes(s: *mut u8, bytes: usize) {
     if bytes < MADVISE_THRESHOLD {
         // SAFETY: inside the shadow region.
         unsafe { ptr::write_bytes(s.cast::<u8>(), 0, bytes) };
@@ -154,13 +185,12 @@ pub unsafe fn clear_labels(s: *mut Label, n: usize) {
 ///
 /// # Safety
 /// `s..s+n` must lie inside the reserved shadow region.
-unsafe fn all_zero(s: *const Label, n: usize) -> bool {
+unsafe fn all_zero(s: *const u8, bytes: usize) -> bool {
     // SAFETY: inside the shadow region.
-    let labels = unsafe { core::slice::from_raw_parts(s, n) };
+    let b = unsafe { core::slice::from_raw_parts(s, bytes) };
     // Check in blocks so a labelled byte ends the scan early.
-    labels
-        .chunks(2048)
-        .all(|c| c.iter().fold(0u16, |a, &b| a | b) == 0)
+    b.chunks(4096)
+        .all(|c| c.iter().fold(0u8, |a, &x| a | x) == 0)
 }
 
 /// Sets the labels of `[addr, addr+n)` to `label` (0 clears, with `madvise` when large).
@@ -169,6 +199,12 @@ unsafe fn all_zero(s: *const Label, n: usize) -> bool {
 /// Any address is accepted (the shadow covers the whole address space); `n` is clamped.
 #[inline]
 pub unsafe fn set(addr: usize, label: Label, n: usize) {
+    if dn_layout() {
+        // Stored tags never come from labels (denormal mode has none): a clear.
+        // SAFETY: the caller's contract.
+        unsafe { dn_clear(addr, n) };
+        return;
+    }
     let (s, n) = range(addr, n);
     if n == 0 {
         return;
@@ -190,18 +226,55 @@ pub unsafe fn set(addr: usize, label: Label, n: usize) {
 /// See [`set`].
 #[inline]
 pub unsafe fn copy(dst: usize, src: usize, n: usize) {
+    if dn_layout() {
+        // SAFETY: the caller's contract.
+        unsafe { dn_copy(dst, src, n) };
+        return;
+    }
     let (d, nd) = range(dst, n);
     let (s, ns) = range(src, n);
     let n = nd.min(ns);
-    if n == 0 || d == s {
+    // SAFETY: both ranges inside the region (clamped above).
+    unsafe { copy_bytes(d.cast(), s.cast(), n * 2) }
+}
+
+/// Clears the denormal-mode shadow (stored tags) of `[addr, addr+n)`.
+///
+/// # Safety
+/// See [`set`].
+pub unsafe fn dn_clear(addr: usize, n: usize) {
+    let (s, b) = dn_range(addr, n);
+    // SAFETY: clamped to the region.
+    unsafe { clear_bytes(s, b) }
+}
+
+/// Copies the denormal-mode shadow (stored tags) of `[src, src+n)` onto `[dst, dst+n)`
+/// (memmove semantics).
+///
+/// # Safety
+/// See [`set`].
+pub unsafe fn dn_copy(dst: usize, src: usize, n: usize) {
+    let (d, nd) = dn_range(dst, n);
+    let (s, ns) = dn_range(src, n);
+    // SAFETY: both ranges clamped to the region.
+    unsafe { copy_bytes(d, s, nd.min(ns)) }
+}
+
+/// Moves `bytes` shadow bytes from `s` to `d`; a large copy of zeros becomes a clear,
+/// so it does not fault in the destination's shadow.
+///
+/// # Safety
+/// Both ranges inside the region.
+unsafe fn copy_bytes(d: *mut u8, s: *const u8, bytes: usize) {
+    if bytes == 0 || ptr::eq(d, s) {
         return;
     }
-    // SAFETY: both ranges inside the region (clamped above).
+    // SAFETY: the caller's ranges.
     unsafe {
-        if n * 2 >= MADVISE_THRESHOLD && all_zero(s, n) {
-            clear_labels(d, n);
+        if bytes >= MADVISE_THRESHOLD && all_zero(s, bytes) {
+            clear_bytes(d, bytes);
         } else {
-            ptr::copy(s, d, n);
+            ptr::copy(s, d, bytes);
         }
     }
 }
@@ -295,6 +368,31 @@ mod tests {
     fn mapping_matches_the_abi() {
         for a in [0usize, 0x40_0000, 0x5555_5555_4000, 0x7fff_ffff_f000] {
             assert_eq!(shadow_ptr(a) as u64, taintprof_abi::shadow_addr(a as u64));
+        }
+    }
+
+    #[test]
+    fn denormal_layout_moves_one_shadow_byte_per_byte() {
+        let buf = [0u8; 64];
+        let p = buf.as_ptr() as usize;
+        let tag = |a: usize| unsafe {
+            ptr::read_unaligned(dn_shadow_addr(a as u64) as usize as *const u32)
+        };
+        let put = |a: usize, t: u32| unsafe {
+            ptr::write_unaligned(dn_shadow_addr(a as u64) as usize as *mut u32, t)
+        };
+        unsafe {
+            dn_clear(p, 64);
+            put(p, 0x0001_0007);
+            put(p + 4, 0x0002_0009);
+            // Overlapping, forward: the two tags move 8 bytes up, as their floats would.
+            dn_copy(p + 8, p, 16);
+            assert_eq!((tag(p + 8), tag(p + 12)), (0x0001_0007, 0x0002_0009));
+            assert_eq!(tag(p + 16), 0);
+            dn_clear(p + 4, 8);
+            assert_eq!((tag(p), tag(p + 4), tag(p + 8)), (0x0001_0007, 0, 0));
+            assert_eq!(tag(p + 12), 0x0002_0009);
+            dn_clear(p, 64);
         }
     }
 

@@ -689,6 +689,52 @@ fn copies_count_the_same_whether_a_loop_or_memcpy() {
 }
 
 #[test]
+fn denormals_moved_by_the_c_library_keep_their_creator() {
+    // realloc (a moved block) and memcpy as a library call go through the runtime's
+    // wrappers, which move denormal mode's stored tags (one shadow byte per byte).
+    let src = "dn_libc_moves.c";
+    let path = [programs_dir().join(src)];
+    let (fill, used) = (
+        line_of_marker(&path, "@fill"),
+        line_of_marker(&path, "@use"),
+    );
+    at_each_level(&[src], &[DN, "-fno-builtin"], |b| {
+        let run = b.run(&[]);
+        assert!(run.output.status.success(), "[{}] {}", b.opt, run.stderr());
+        let r = run.denormal_report();
+        // The copy is counted like a copy loop (the wrapper of memcpy goes where the
+        // intrinsic goes): it reads the 500 denormals from the moved block, which only
+        // finds them by their tags (an element without a tag is not counted), and
+        // writes them into c; the loop then reads c.
+        let (moved, c) = (array(&r, "moved"), array(&r, "c"));
+        assert_eq!(u(&moved["denormal_reads"]), 500, "[{}] {moved}", b.opt);
+        assert_eq!(u(&c["denormal_writes"]), 500, "[{}] {c}", b.opt);
+        assert_eq!(u(&c["denormal_reads"]), 500, "[{}] {c}", b.opt);
+        assert_eq!(
+            origin(&r, "c", "moved"),
+            500,
+            "[{}] {}",
+            b.opt,
+            r["origins"]
+        );
+        assert_eq!(created_on(&r, "moved", fill), 500, "[{}]", b.opt);
+        let creators: Vec<&Value> = r["creators"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|k| k["array"] == "c")
+            .collect();
+        assert!(
+            !creators.is_empty() && creators.iter().all(|k| u(&k["line"]) == fill),
+            "[{}] c's denormals were created on line {fill} (not by the load on line {used}): {creators:?}",
+            b.opt
+        );
+        // Its writes and its reads.
+        assert_eq!(created_on(&r, "c", fill), 1000, "[{}] {creators:?}", b.opt);
+    });
+}
+
+#[test]
 fn floats_moved_as_doubles_are_counted_as_floats() {
     let src = "dn_float_pairs.c";
     let path = [programs_dir().join(src)];

@@ -11,7 +11,6 @@ use super::func::DnFn;
 use crate::ffi;
 use crate::ir::{self, V};
 use inkwell::llvm_sys::core::*;
-use taintprof_abi as abi;
 
 impl DnFn<'_> {
     /// memcpy/memmove: tags travel with the copied bytes, as labels do in taint mode.
@@ -26,11 +25,8 @@ impl DnFn<'_> {
             Some(c) if c < 4 => {
                 let (f, ft) = ir.intrinsic("llvm.memmove", &[ir.ptr, ir.ptr, ir.i64]);
                 let (sd, ss) = (self.shadow_ptr(dst), self.shadow_ptr(src));
-                ir.call(
-                    ft,
-                    f,
-                    &[sd, ss, ir.c64(c << abi::SHADOW_SHIFT), ir.cint(ir.i1, 0)],
-                );
+                // One shadow byte per byte (denormal mode's mapping).
+                ir.call(ft, f, &[sd, ss, ir.c64(c), ir.cint(ir.i1, 0)]);
             }
             _ => {
                 let n64 = ir.zext(n, ir.i64);

@@ -102,7 +102,8 @@ pub struct AllocSiteInfo {
     pub elem: FpKind,
     /// The allocator called (sidecar); "alloca" marks a variable-length array, whose
     /// descriptor gets `ALLOC_SITE_VLA`; "std::vector *" a vector named through a
-    /// pointer or reference (`ALLOC_SITE_BY_POINTER`).
+    /// pointer or reference (`ALLOC_SITE_BY_POINTER`); "realloc" and "reallocarray"
+    /// keep the block's contents (`ALLOC_SITE_KEEPS_CONTENTS`).
     pub allocator: String,
     /// How the element type was found (sidecar only): `debug-info`, `fp-use`, ...
     pub typed_by: &'static str,
@@ -267,6 +268,7 @@ impl DnDescs {
                 ir.c16(match a.allocator.as_str() {
                     "alloca" => abi::ALLOC_SITE_VLA,
                     "std::vector *" => abi::ALLOC_SITE_BY_POINTER,
+                    "realloc" | "reallocarray" => abi::ALLOC_SITE_KEEPS_CONTENTS,
                     _ => 0,
                 }),
                 ir.c32(a.elem.elem_size() as u32),

@@ -33,6 +33,7 @@ use inkwell::llvm_sys::LLVMIntPredicate as IP;
 use inkwell::llvm_sys::LLVMOpcode as Op;
 use inkwell::llvm_sys::LLVMRealPredicate as RP;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use taintprof_abi as abi;
 
 /// A closed group: where its cold region joins the fast path.
 pub(super) struct Closed {
@@ -413,9 +414,17 @@ impl DnFn<'_> {
         } else {
             None
         };
+        // The marked-array table's generation, for every inline memory cache of the
+        // region: read once here rather than at each probe (an atomic load is never
+        // merged). A region runs no code that changes the table.
+        self.region_gen = (!self.profile && self.group_has_memory_site(&cur.sites)).then(|| {
+            self.at(cold.term);
+            ir.load_atomic(ir.i64, self.rt.ranges_gen, 8)
+        });
         for &s in &cur.sites {
             self.emit_cold(s, &mut cold)?;
         }
+        self.region_gen = None;
         let cold_end = ir::block_of(cold.term);
         let gid = self.groups.len();
         let mut tags = HashMap::new();
@@ -437,5 +446,24 @@ impl DnFn<'_> {
         self.stats.cold_regions += 1;
         self.at(t);
         Ok(())
+    }
+}
+
+impl DnFn<'_> {
+    /// Whether sites `sites` include a contiguous load or store with an inline memory
+    /// cache (inline words: `FpSiteDesc::counters`).
+    fn group_has_memory_site(&self, sites: &[V]) -> bool {
+        sites.iter().any(|s| {
+            self.plan.sites.get(s).is_some_and(|p| {
+                matches!(
+                    p.spec.kind,
+                    SiteKind::Load { gather: false, .. } | SiteKind::Store { scatter: false, .. }
+                ) && self
+                    .d
+                    .sites
+                    .get(p.first_desc)
+                    .is_some_and(|d| d.counters != abi::FPSITE_NO_COUNTERS)
+            })
+        })
     }
 }

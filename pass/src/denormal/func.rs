@@ -86,6 +86,9 @@ pub struct DnFn<'a> {
     /// tag is the constant 0, so the tag code the sites would build folds away; calls
     /// and returns pass no tags, copies move none, no memory object is registered.
     pub(super) profile: bool,
+    /// The marked-array table's generation, read at the start of the cold region being
+    /// emitted when it has memory sites (`mem_probe` uses it).
+    pub(super) region_gen: Option<V>,
     /// Panic half way on purpose (`Config::test_panic_in` names this function).
     test_panic: bool,
     pub warnings: Vec<String>,
@@ -134,6 +137,7 @@ impl<'a> DnFn<'a> {
             cover_on: true,
             profile: false,
             outline: false,
+            region_gen: None,
             test_panic: false,
             warnings: Vec::new(),
         }

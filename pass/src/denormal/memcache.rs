@@ -14,7 +14,7 @@
 use super::func::DnFn;
 use crate::ffi;
 use crate::ir::Hook;
-use crate::ir::{self, B, T, V};
+use crate::ir::{self, B, V};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMIntPredicate as IP;
 use taintprof_abi as abi;
@@ -143,34 +143,39 @@ impl DnFn<'_> {
         };
         let wide = |c: V| if vec { ir.splat(c, n) } else { c };
         let site_i = ir.ptrtoint(site, ir.i64);
-        let gen = ir.load_atomic(ir.i64, self.rt.ranges_gen, 8);
+        // The table generation, read once where the region starts (`region_gen`).
+        let gen = match self.region_gen {
+            Some(g) => g,
+            None => ir.load_atomic(ir.i64, self.rt.ranges_gen, 8),
+        };
         let key_ok = ir.icmp_eq(self.word(ctr, abi::DN_C_KEY), ir.xor(gen, site_i));
         let pa = ir.ptrtoint(p, ir.i64);
         let rel = ir.sub(pa, self.word(ctr, abi::DN_C_LO));
         let in_window = ir.icmp(IP::LLVMIntULE, rel, self.word(ctr, abi::DN_C_LIMIT));
-        let tt = if vec { ir.vec(ir.i64, n) } else { ir.i64 };
-        // Loads match the creator bits of the shadow tags (mapped for every address);
-        // stores the whole value tags. Lanes that are not denormal do not matter.
-        let tags = match store_tags {
-            Some(t) => t,
-            None => ir.and(
-                self.shadow_tags(p, tt, es).0,
-                wide(ir.c64(abi::TAG_CREATOR_MASK)),
-            ),
-        };
         let want = self.word(ctr, abi::DN_C_MATCH);
-        let differs = ir.xor(tags, wide(want));
-        let differs = if store_tags.is_some() {
-            // A store lane may also lack the origin (created right here): then it
-            // differs from the match in the origin bits exactly.
-            let origin_only = ir.and(want, ir.c64(!abi::TAG_CREATOR_MASK));
-            let created = ir.icmp_eq(differs, wide(origin_only));
-            ir.select(created, ir.null(tt), differs)
-        } else {
-            differs
+        let any_bad = match store_tags {
+            // Loads match the creator index of the stored tags in shadow memory
+            // (mapped for every address). Lanes that are not denormal do not matter.
+            None => {
+                let st = self.stored_tags(p, n, vec, es);
+                let creators = ir.and(st, wide(ir.c32(abi::STAG_CREATOR_MASK)));
+                let differs = ir.xor(creators, wide(ir.trunc(want, ir.i32)));
+                let bad = ir.and(differs, ir.sext(lm, ir::type_of(st)));
+                ir.icmp_ne(ir.reduce_or(bad), ir.c32(0))
+            }
+            // Stores match the whole value tags. A lane may also lack the origin
+            // (created right here): then it differs from the match in the origin
+            // bits exactly.
+            Some(tags) => {
+                let tt = ir::type_of(tags);
+                let differs = ir.xor(tags, wide(want));
+                let origin_only = ir.and(want, ir.c64(!abi::TAG_CREATOR_MASK));
+                let created = ir.icmp_eq(differs, wide(origin_only));
+                let differs = ir.select(created, ir.null(tt), differs);
+                let bad = ir.and(differs, ir.sext(lm, tt));
+                ir.icmp_ne(ir.reduce_or(bad), ir.c64(0))
+            }
         };
-        let bad = ir.and(differs, ir.sext(lm, tt));
-        let any_bad = ir.icmp_ne(ir.reduce_or(bad), ir.c64(0));
         let hit = ir.and(ir.and(key_ok, in_window), ir.not(any_bad));
         ir.freeze(hit)
     }
@@ -192,11 +197,7 @@ impl DnFn<'_> {
             1
         };
         let wide = |c: V| if vec { ir.splat(c, n) } else { c };
-        let (ct, tt) = if vec {
-            (ir.vec(ir.i32, n), ir.vec(ir.i64, n))
-        } else {
-            (ir.i32, ir.i64)
-        };
+        let tt = if vec { ir.vec(ir.i64, n) } else { ir.i64 };
         let pa = ir.ptrtoint(p, ir.i64);
         let e = ir.lshr(
             ir.sub(pa, self.word(ctr, abi::DN_C_ARR_LO)),
@@ -221,14 +222,7 @@ impl DnFn<'_> {
                 ir.store(ir.add(old, b), q, 4);
             }
         };
-        let count = |lanes: V| {
-            if vec {
-                let (f, ft) = ir.intrinsic("llvm.vector.reduce.add", &[ct]);
-                ir.zext(ir.call(ft, f, &[ir.zext(lanes, ct)]), ir.i64)
-            } else {
-                ir.zext(lanes, ir.i64)
-            }
-        };
+        let count = |lanes: V| self.lane_count(lanes);
         let add_to = |at: V, k: V| {
             let v = ir.load(ir.i64, at, 8);
             ir.store(ir.add(v, k), at, 8);
@@ -240,22 +234,22 @@ impl DnFn<'_> {
             k,
         );
         add_to(self.word_ptr(ctr, 0), k);
-        let tags = ir.select(lm, wide(self.word(ctr, abi::DN_C_TAG)), ir.null(tt));
         if let Some(value_tags) = store_tags {
             let pair = self.word(ctr, abi::DN_C_PAIR_COUNT);
-            let (old, raw) = self.shadow_tags(p, tt, es);
-            let new = ir.select(lm, tags, old);
-            let new = if raw == old {
-                new
-            } else {
-                // Doubles: put the tags back at the even words, the odd ones unchanged.
-                let w = ir::vector_len(ir::type_of(raw));
-                let pad: Vec<Option<u32>> = (0..w).map(|l| (l < n).then_some(l)).collect();
-                let wide = ir.shuffle(new, ir.poison(tt), ir.mask(&pad));
-                let idx: Vec<Option<u32>> = (0..w)
-                    .map(|l| Some(if l % 2 == 0 { l / 2 } else { w + l }))
+            // The stored tag of every denormal lane is the cache's; every other lane
+            // holds a normal value now, whose tag is never read: 0, so the shadow is
+            // written without being read first.
+            let stt = if vec { ir.vec(ir.i32, n) } else { ir.i32 };
+            let stored = wide(ir.trunc(self.word(ctr, abi::DN_C_TAG), ir.i32));
+            let new = ir.select(lm, stored, ir.null(stt));
+            let new = if vec && es == 8 {
+                // Doubles: the tags at the even words of `<2n x i32>`, 0 between.
+                let idx: Vec<Option<u32>> = (0..2 * n)
+                    .map(|l| Some(if l % 2 == 0 { l / 2 } else { n }))
                     .collect();
-                ir.shuffle(wide, raw, ir.mask(&idx))
+                ir.shuffle(new, ir.null(stt), ir.mask(&idx))
+            } else {
+                new
             };
             ir.store(new, self.shadow_ptr(p), 1);
             // The origin pair, if the cached tag has an origin (null otherwise), for
@@ -269,37 +263,36 @@ impl DnFn<'_> {
             bump(self.word(ctr, abi::DN_C_PAIR_MAP), from_origin);
             ir.before(at);
         }
-        tags
+        // The lanes' tags (a load's result; a store's are unused).
+        ir.select(lm, wide(self.word(ctr, abi::DN_C_TAG)), ir.null(tt))
     }
 
-    /// The shadow tags of the elements (of `es` bytes) at `p`, as `tt` (`i64` or
-    /// `<n x i64>`), and the raw shadow words they were taken from. A float's 8 shadow
-    /// bytes are its tag, so a vector's tags are contiguous; a double has 16 shadow
-    /// bytes, the tag first, so its lanes' tags are the even words of `<2n x i64>`.
-    fn shadow_tags(&self, p: V, tt: T, es: u64) -> (V, V) {
+    /// The stored tags (`i32`, or `<n x i32>` when `vec`) of the elements (of `es`
+    /// bytes) at `p`. A float's 4 shadow bytes are its stored tag, so a vector's are
+    /// contiguous; a double has 8 shadow bytes, the tag first, so its lanes' tags are
+    /// the even words of `<2n x i32>`.
+    fn stored_tags(&self, p: V, n: u32, vec: bool, es: u64) -> V {
         let ir = self.ir;
         let sp = self.shadow_ptr(p);
-        if !ir::is_vector(tt) || es == 4 {
-            let t = ir.load(tt, sp, 1);
-            return (t, t);
+        if !vec {
+            return ir.load(ir.i32, sp, 1);
         }
-        let n = ir::vector_len(tt);
         let words = es as u32 / 4;
-        let raw = ir.load(ir.vec(ir.i64, n * words), sp, 1);
+        let raw = ir.load(ir.vec(ir.i32, n * words), sp, 1);
+        if words == 1 {
+            return raw;
+        }
         let idx: Vec<Option<u32>> = (0..n).map(|l| Some(l * words)).collect();
-        (
-            ir.shuffle(raw, ir.poison(ir::type_of(raw)), ir.mask(&idx)),
-            raw,
-        )
+        ir.shuffle(raw, ir.poison(ir::type_of(raw)), ir.mask(&idx))
     }
 
-    /// Shadow address of application pointer `p` (the taint-mode mapping).
+    /// Denormal-mode shadow address of application pointer `p`: one shadow byte per
+    /// application byte (`taintprof_abi::dn_shadow_addr`).
     pub(super) fn shadow_ptr(&self, p: V) -> V {
         let ir = self.ir;
         let i = ir.ptrtoint(p, ir.i64);
         let m = ir.and(i, ir.c64(abi::SHADOW_MASK));
-        let s = ir.shl(m, ir.c64(abi::SHADOW_SHIFT as u64));
-        let a = ir.add(s, ir.c64(abi::SHADOW_BASE));
+        let a = ir.add(m, ir.c64(abi::SHADOW_BASE));
         ir.inttoptr(a, ir.ptr)
     }
 }

@@ -27,7 +27,10 @@
 //!   and the shadow tag becomes (D, creator). Otherwise the shadow tag is the value's tag.
 //! * Lanes that are not denormal get tag 0 and are not counted.
 //!
-//! `half` elements have only 4 shadow bytes, too few for a 64-bit tag: their tags are
+//! In shadow memory a tag is 32 bits (origin id, creator index: `creators`); the
+//! hooks read and write that form and work on 64-bit tags.
+//!
+//! `half` elements have only 2 shadow bytes, too few for a stored tag: their tags are
 //! neither read nor written (they are counted, and get the load/store site as creator).
 //!
 //! ## Cost
@@ -53,14 +56,16 @@ use core::ptr;
 use core::sync::atomic::Ordering::*;
 
 use taintprof_abi::{
-    inline_words, shadow_addr, AllocSiteDesc, FpArrayDesc, FpSiteDesc, ALLOC_SITE_VLA, ARRAY_HEAP,
-    ARRAY_STACK, DN_BASE_UNREGISTERED, DN_C_ARR_LO, DN_C_CREATOR_COUNT, DN_C_KEY, DN_C_LIMIT,
-    DN_C_LO, DN_C_MATCH, DN_C_PAIR_COUNT, DN_C_PAIR_MAP, DN_C_SHARD, DN_C_TAG, DN_THREAD_COUNTERS,
-    FPSITE_LOAD, FPSITE_NO_COUNTERS, FPSITE_NO_RESULT, FPSITE_STORE, FP_DOUBLE, FP_FLOAT, FP_HALF,
+    dn_shadow_addr, inline_words, AllocSiteDesc, FpArrayDesc, FpSiteDesc,
+    ALLOC_SITE_KEEPS_CONTENTS, ALLOC_SITE_VLA, ARRAY_HEAP, ARRAY_STACK, DN_BASE_UNREGISTERED,
+    DN_C_ARR_LO, DN_C_CREATOR_COUNT, DN_C_KEY, DN_C_LIMIT, DN_C_LO, DN_C_MATCH, DN_C_PAIR_COUNT,
+    DN_C_PAIR_MAP, DN_C_SHARD, DN_C_TAG, DN_THREAD_COUNTERS, FPSITE_LOAD, FPSITE_NO_COUNTERS,
+    FPSITE_NO_RESULT, FPSITE_STORE, FP_DOUBLE, FP_FLOAT, FP_HALF, STAG_CREATOR_MASK,
     TAG_CREATOR_MASK,
 };
 
 use super::arrays::{self, NewArray, OTHER};
+use super::creators;
 use super::modules::{site_base_of, site_slot};
 use super::ranges::{self, Hit, Range};
 use super::threads::{self, bump, DnThread};
@@ -87,17 +92,30 @@ fn slot_of(t: &DnThread, s: &FpSiteDesc) -> usize {
     site_slot(b, s.index)
 }
 
+/// The stored tag (`u32`, see `creators`) of the element at `a`.
 #[inline(always)]
-fn read_tag(a: usize) -> u64 {
+fn read_stored(a: usize) -> u32 {
     // SAFETY: the shadow region covers every application address and is reserved before
     // any instrumented code runs.
-    unsafe { ptr::read_unaligned(shadow_addr(a as u64) as usize as *const u64) }
+    unsafe { ptr::read_unaligned(dn_shadow_addr(a as u64) as usize as *const u32) }
 }
 
+/// The tag of the element at `a`, from its stored form.
+#[inline(always)]
+fn read_tag(a: usize) -> u64 {
+    creators::decode(read_stored(a))
+}
+
+/// Stores tag `t` for the element at `a` (in its 32-bit form).
 #[inline(always)]
 fn write_tag(a: usize, t: u64) {
-    // SAFETY: as in `read_tag`.
-    unsafe { ptr::write_unaligned(shadow_addr(a as u64) as usize as *mut u64, t) }
+    // SAFETY: as in `read_stored`.
+    unsafe {
+        ptr::write_unaligned(
+            dn_shadow_addr(a as u64) as usize as *mut u32,
+            creators::encode(t),
+        )
+    }
 }
 
 /// The creator this site stands as (`FpSiteDesc::creator`): itself, or the first copy
@@ -311,7 +329,8 @@ impl Same {
 
 /// Fills the inline cache `c` of site `s` after the hook handled a chunk entirely in
 /// the array of hit `h`, every denormal lane with tag `tag` (what the hook gave it or
-/// wrote) and matching `matched` (see `taintprof_abi`, "Inline memory caches"); the
+/// wrote), `word` the cache's `DN_C_TAG` (a load: `tag`; a store: its stored form) and
+/// matching `matched` (see `taintprof_abi`, "Inline memory caches"); the
 /// table generation was `gen` before the lookup. `pair`: for a store whose lanes have
 /// an origin, that pair's slot. Leaves the cache empty when the chunk's array or its
 /// counters do not allow the inline path (stack array, element size differs, the
@@ -324,6 +343,7 @@ fn fill_cache(
     gen: u64,
     h: &Hit,
     tag: u64,
+    word: u64,
     matched: u64,
     pair: Option<&threads::PairSlot>,
 ) {
@@ -374,7 +394,7 @@ fn fill_cache(
     put(DN_C_LIMIT, limit);
     put(DN_C_ARR_LO, h.arr_lo as u64);
     put(DN_C_SHARD, shard);
-    put(DN_C_TAG, tag);
+    put(DN_C_TAG, word);
     put(DN_C_MATCH, matched);
     // SAFETY: the cached slot is this thread's and lives as long as the process.
     put(DN_C_CREATOR_COUNT, unsafe {
@@ -495,8 +515,10 @@ pub unsafe extern "C" fn __tpd_load(
                 let lane = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let a = (addr as usize).wrapping_add(lane * esz);
-                let st = read_tag(a);
-                raw.add(tag_creator(st));
+                let stored = read_stored(a);
+                // The inline cache matches the creator index in shadow memory.
+                raw.add((stored & STAG_CREATOR_MASK) as u64);
+                let st = creators::decode(stored);
                 let creator = creator_or(st, me);
                 span_count(&h, a, false);
                 run.add(t, h.id, creator);
@@ -508,7 +530,8 @@ pub unsafe extern "C" fn __tpd_load(
             run.flush(t, h.id);
             let c = inline_cache(t, s);
             if let (false, Same::One(r)) = (c.is_null(), raw) {
-                fill_cache(t, c, s, gen, &h, make_tag(h.id, run.creator), r, None);
+                let tag = make_tag(h.id, run.creator);
+                fill_cache(t, c, s, gen, &h, tag, tag, r, None);
             }
             return;
         }
@@ -597,8 +620,10 @@ pub unsafe extern "C" fn __tpd_store(
             if let (false, Same::One(cr), Some(o)) = (c.is_null(), creators, origin) {
                 let matched = make_tag(o, cr);
                 let pair = (o != 0).then(|| t.pair_if_exists(h.id, o)).flatten();
+                // The cache's tag is what the inline code writes to shadow memory.
                 let tag = make_tag(h.id, creator_or(matched, me));
-                fill_cache(t, c, s, gen, &h, tag, matched, pair);
+                let stored = creators::encode(tag) as u64;
+                fill_cache(t, c, s, gen, &h, tag, stored, matched, pair);
             }
             return;
         }
@@ -714,7 +739,8 @@ pub unsafe extern "C" fn __tpd_array_leave(addr: *mut c_void) {
 
 /// `void *__tpd_alloc(void *block, size_t bytes, const AllocSiteDesc *site)`: a heap
 /// block allocated at an FP-typed site becomes a marked array. Its shadow tags are
-/// cleared (tags of the memory's previous life must not reappear). Returns `block`.
+/// cleared (tags of the memory's previous life must not reappear), unless the allocator
+/// kept the contents (`ALLOC_SITE_KEEPS_CONTENTS`: realloc). Returns `block`.
 #[no_mangle]
 pub unsafe extern "C" fn __tpd_alloc(
     block: *mut c_void,
@@ -736,9 +762,11 @@ pub unsafe extern "C" fn __tpd_alloc(
     let Some(hi) = lo.checked_add(bytes).filter(|_| elements > 0) else {
         return block;
     };
-    if mode::shadow_writes_allowed() {
+    // A block that keeps its contents (realloc) keeps their tags: its wrapper moved them
+    // and cleared the rest.
+    if mode::shadow_writes_allowed() && sd.flags & ALLOC_SITE_KEEPS_CONTENTS == 0 {
         // SAFETY: any address range is valid for the shadow.
-        unsafe { crate::shadow::set(lo, 0, bytes) };
+        unsafe { crate::shadow::dn_clear(lo, bytes) };
     }
     let id = if sd.flags & ALLOC_SITE_VLA != 0 {
         // A VLA's activations share a record per size class (see `vla_record`).
@@ -823,11 +851,14 @@ pub unsafe extern "C" fn __tpd_copy(dst: *mut c_void, src: *const c_void, n: usi
     if n == 0 || d == s {
         return;
     }
-    // SAFETY: any address range is valid for the shadow.
-    unsafe { crate::shadow::copy(d, s, n) };
     if !mode::shadow_writes_allowed() {
-        return; // the shadow holds taint labels (a program mixing modes is refused)
+        // The shadow holds taint labels (a program mixing modes is refused).
+        // SAFETY: any address range is valid for the shadow.
+        unsafe { crate::shadow::copy(d, s, n) };
+        return;
     }
+    // SAFETY: as above.
+    unsafe { crate::shadow::dn_copy(d, s, n) };
     let t = threads::current();
     ranges::validate_hits(t);
     // The element type: the destination's array's, else the source's.

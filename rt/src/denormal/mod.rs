@@ -6,8 +6,9 @@
 //! element over time, and carry with every denormal value a 64-bit **tag**: the origin
 //! array it was loaded from (bits 63..48) and the creator site that first produced it
 //! (bits 47..0, the address of its `FpSiteDesc`). Tags are non-zero only while a value
-//! is denormal; in memory the tag of the FP element at `a` is the `u64` at
-//! `shadow_addr(a)`.
+//! is denormal. In memory the tag of the FP element at `a` is its 32-bit *stored tag*
+//! (origin id, creator index: [`creators`]) at `dn_shadow_addr(a)`, one shadow byte per
+//! application byte.
 //!
 //! A module built in the profile tier (`DN_MODULE_PROFILE`, `--tp-denormal=profile`)
 //! only counts: its loads and stores count inline (word 0 of their counters), its
@@ -27,6 +28,7 @@
 //! | module | concept | hot? |
 //! |---|---|---|
 //! | [`mode`] | which kind of program this is (taint / denormal / mixed = error) | no |
+//! | [`creators`] | stored tags: a tag's 32-bit form in shadow memory, creator indices | cold |
 //! | `taintprof_sigsafe::SpinLock` | the spin lock registration paths use (never the hooks); it records its owner so signal-time code backs off | no |
 //! | [`modules`] | `__tpd_register_module`: block bases, site bases, block weights, creator-site validation | lookup yes |
 //! | [`threads`] | per-thread state: block counters (`__tpd_thread_counters`), site counters, creator and origin-pair tables, stack-array list, caches | **yes** |
@@ -56,6 +58,7 @@
 //!   counters plus what earlier snapshots flushed, summed when needed.
 
 pub mod arrays;
+pub mod creators;
 pub mod fpenv;
 pub mod hooks;
 pub mod keepregs;

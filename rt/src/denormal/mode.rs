@@ -3,7 +3,7 @@
 //! A module is built in exactly one mode. Taint-mode modules register a `ModuleDesc`
 //! (`__tp_register_module`), denormal-mode modules a `DnModuleDesc`
 //! (`__tpd_register_module`). Both kinds use the same shadow region with different
-//! meanings (16-bit labels per byte vs 64-bit tags per element), so a program that links
+//! meanings (16-bit labels per byte vs 32-bit stored tags per element), so a program that links
 //! both cannot be analysed: the first registration that mixes modes prints an error
 //! naming a source file of each kind, the denormal hooks stop writing shadow memory (so
 //! the taint labels stay intact), and the taint report is written with the error in its
@@ -93,6 +93,13 @@ pub fn mixed() -> bool {
 #[inline]
 pub fn shadow_writes_allowed() -> bool {
     cfg!(test) || !mixed()
+}
+
+/// [`report_is_denormal`] with relaxed loads, for the C library wrappers' choice of
+/// shadow layout (`crate::shadow::dn_layout`) on every call.
+#[inline]
+pub fn report_is_denormal_relaxed() -> bool {
+    ANY_DENORMAL.load(Relaxed) && !ANY_TAINT.load(Relaxed)
 }
 
 /// The record to write is a denormal record.

@@ -223,8 +223,10 @@ fn site_ptr(s: &FpSiteDesc) -> u64 {
     s as *const FpSiteDesc as u64
 }
 
+/// The tag of the element at `p`, decoded from its 32-bit stored form.
 fn shadow_tag(p: *const f32) -> u64 {
-    unsafe { core::ptr::read_unaligned(shadow_addr(p as u64) as usize as *const u64) }
+    let st = unsafe { core::ptr::read_unaligned(dn_shadow_addr(p as u64) as usize as *const u32) };
+    super::creators::decode(st)
 }
 
 const DENORM: f32 = 1.0e-40;
@@ -903,7 +905,15 @@ fn store_caches_hold_lanes_created_in_place_next_to_the_origin() {
     unsafe { __tpd_store(st, dst.as_mut_ptr().cast(), 0b0111, tags.as_ptr()) };
     assert_ne!(word(DN_C_KEY), 0, "filled");
     assert_eq!(word(DN_C_MATCH), make_tag(sid, me));
-    assert_eq!(word(DN_C_TAG), make_tag(did, me));
+    // A store's cache holds the stored tag its inline code writes.
+    assert_eq!(
+        word(DN_C_TAG),
+        super::creators::encode(make_tag(did, me)) as u64
+    );
+    assert_eq!(
+        super::creators::decode(word(DN_C_TAG) as u32),
+        make_tag(did, me)
+    );
     assert_ne!(word(DN_C_PAIR_COUNT), 0);
     assert_eq!(pair_count(did, sid), 2, "only the lanes with the origin");
     assert_eq!(creator_count(did, mul), 3);

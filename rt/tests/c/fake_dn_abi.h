@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define DN_ABI_VERSION 11u
+#define DN_ABI_VERSION 12u
 #define DN_MODULE_MAGIC 0x4e445054u
 #define DN_BASE_UNREGISTERED UINT64_MAX
 enum { FP_HALF = 1, FP_FLOAT = 2, FP_DOUBLE = 3 };

@@ -1,0 +1,157 @@
+//! Stored tags: the 32-bit form of a tag in shadow memory, and the creator indices
+//! that make it 32 bits.
+//!
+//! In registers and in the hooks' buffers a tag is 64 bits, (origin id, address of
+//! the creator's `FpSiteDesc`). In shadow memory it is a `u32`, (origin id, creator
+//! index), so that a vector of floats reads 4 tag bytes per value, as many as it
+//! reads values (`taintprof_abi`, "Shadow memory (denormal mode)"). The 64-bit layout
+//! in shadow memory read 8 bytes per float; on Jacobi's denormal wavefront those reads
+//! were the largest cost left against the hand-written floor.
+//!
+//! A creator gets its index the first time a tag naming it is written to memory
+//! ([`encode`]), from a process-wide counter. Two tables, both static (no allocation,
+//! no lock, safe in signal handlers):
+//!
+//! * `CREATOR`: index → creator address, written before the index is published;
+//! * `BY_ADDR`: creator address → index, open addressing, each entry one word
+//!   `(index << 48) | address` installed by one compare-and-swap. Two threads that
+//!   meet the same new creator may both take an index; one entry wins, the other
+//!   index still maps back to the same creator, so decoding never goes wrong.
+//!
+//! Index 0 is "no creator". After [`MAX_CREATORS`] creators (distinct source
+//! operations whose denormals reached memory in one run) a new creator is stored as
+//! none: a load of such a value names itself as the creator, as for a denormal read
+//! from a file. The runtime says so once on standard error.
+
+use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::*};
+
+use taintprof_abi::{STAG_CREATOR_MASK, STAG_ORIGIN_SHIFT};
+
+use super::{make_tag, tag_creator, tag_origin};
+
+/// Creator indices available (index 0 is "none").
+pub const MAX_CREATORS: usize = STAG_CREATOR_MASK as usize;
+/// Entries of the address → index table: a power of two, at least twice the indices,
+/// so probing always ends.
+const BY_ADDR_LEN: usize = 1 << 17;
+const ADDR_BITS: u32 = 48;
+const ADDR_MASK: u64 = (1 << ADDR_BITS) - 1;
+
+static CREATOR: [AtomicU64; MAX_CREATORS + 1] = [const { AtomicU64::new(0) }; MAX_CREATORS + 1];
+static BY_ADDR: [AtomicU64; BY_ADDR_LEN] = [const { AtomicU64::new(0) }; BY_ADDR_LEN];
+static NEXT: AtomicU32 = AtomicU32::new(1);
+static FULL_SAID: AtomicBool = AtomicBool::new(false);
+
+#[inline(always)]
+fn slot_of(addr: u64) -> usize {
+    ((addr >> 3).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - 17)) as usize
+}
+
+/// The creator index of creator address `creator` (0 for none), assigning one when it
+/// has none yet; 0 when every index is taken.
+#[inline]
+pub fn index_of(creator: u64) -> u32 {
+    let creator = creator & ADDR_MASK;
+    if creator == 0 {
+        return 0;
+    }
+    let mut i = slot_of(creator);
+    let mut mine = 0u32;
+    loop {
+        let e = BY_ADDR[i].load(Acquire);
+        if e == 0 {
+            if mine == 0 {
+                mine = NEXT.fetch_add(1, Relaxed);
+                if mine as usize > MAX_CREATORS {
+                    NEXT.store(MAX_CREATORS as u32 + 1, Relaxed);
+                    if !FULL_SAID.swap(true, Relaxed) {
+                        crate::diag!(
+                            "warning: more than {} floating-point operations created denormals that reached memory; the later ones are not named as creators of what is loaded back (the loads are)",
+                            MAX_CREATORS
+                        );
+                    }
+                    return 0;
+                }
+                CREATOR[mine as usize].store(creator, Release);
+            }
+            let new = (mine as u64) << ADDR_BITS | creator;
+            match BY_ADDR[i].compare_exchange(0, new, AcqRel, Acquire) {
+                Ok(_) => return mine,
+                Err(other) if other & ADDR_MASK == creator => {
+                    return (other >> ADDR_BITS) as u32;
+                }
+                Err(_) => {}
+            }
+        } else if e & ADDR_MASK == creator {
+            return (e >> ADDR_BITS) as u32;
+        }
+        i = (i + 1) & (BY_ADDR_LEN - 1);
+    }
+}
+
+/// The creator address of creator index `ix` (0 for none or an unknown index).
+#[inline]
+pub fn creator_of(ix: u32) -> u64 {
+    CREATOR.get(ix as usize).map_or(0, |c| c.load(Acquire))
+}
+
+/// The stored (32-bit) form of tag `t`.
+#[inline]
+pub fn encode(t: u64) -> u32 {
+    if t == 0 {
+        return 0;
+    }
+    (tag_origin(t) & 0xffff) << STAG_ORIGIN_SHIFT | index_of(tag_creator(t))
+}
+
+/// The tag that stored tag `st` stands for.
+#[inline]
+pub fn decode(st: u32) -> u64 {
+    if st == 0 {
+        return 0;
+    }
+    make_tag(st >> STAG_ORIGIN_SHIFT, creator_of(st & STAG_CREATOR_MASK))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tag_survives_its_stored_form() {
+        let a = 0x5555_0000_1040u64;
+        let b = 0x5555_0000_1080u64;
+        for t in [
+            make_tag(3, a),
+            make_tag(0, a),
+            make_tag(65535, b),
+            make_tag(7, 0),
+        ] {
+            assert_eq!(decode(encode(t)), t, "{t:#x}");
+        }
+        assert_eq!(encode(0), 0);
+        assert_eq!(decode(0), 0);
+        // One index per creator, whatever the origin.
+        assert_eq!(
+            encode(make_tag(1, a)) & STAG_CREATOR_MASK,
+            encode(make_tag(2, a)) & STAG_CREATOR_MASK
+        );
+        assert_ne!(index_of(a), index_of(b));
+        assert_eq!(creator_of(index_of(b)), b);
+    }
+
+    #[test]
+    fn threads_racing_for_a_new_creator_agree_on_what_it_decodes_to() {
+        let c = 0x5555_0000_2000u64;
+        let ix: [u32; 4] = core::array::from_fn(|_| 0);
+        let got = std::thread::scope(|s| {
+            let hs: Vec<_> = ix.iter().map(|_| s.spawn(move || index_of(c))).collect();
+            hs.into_iter()
+                .map(|h| h.join().unwrap())
+                .collect::<Vec<_>>()
+        });
+        for i in got {
+            assert_eq!(creator_of(i), c);
+        }
+    }
+}
