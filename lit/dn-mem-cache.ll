@@ -117,7 +117,7 @@ entry:
 ; CHECK: call preserve_allcc void @__tpd_load_keepregs(
 ; The store writes the tags at the even words and 0 at the odd ones, reading nothing.
 ; CHECK-NOT: load <4 x i32>
-; CHECK: [[NEWD:%[0-9]+]] = shufflevector <2 x i32> {{%[0-9]+}}, <2 x i32> zeroinitializer, <4 x i32> <i32 0, i32 2, i32 1, i32 2>
+; CHECK: [[NEWD:%[0-9]+]] = shufflevector <4 x i32> {{%[0-9]+}}, <4 x i32> zeroinitializer, <4 x i32> <i32 0, i32 5, i32 1, i32 7>
 ; CHECK: store <4 x i32> [[NEWD]], ptr {{%[0-9]+}}, align 1
 ; CHECK: call preserve_allcc void @__tpd_store_keepregs(
 define void @dbl(ptr %p, ptr %q) {

@@ -514,7 +514,8 @@ pub const DN_RANGES_GEN: &str = "__tpd_ranges_gen";
 //   stores   if cache[PAIR_COUNT]: for the lanes whose tag is cache[MATCH] itself
 //            (they have its origin), *(u64 *)cache[PAIR_COUNT] += lanes and
 //            ((u32 *)cache[PAIR_MAP])[e + lane] += 1; the stored tag of each denormal
-//            lane becomes (u32)cache[TAG], of every other lane of the chunk 0
+//            lane becomes (u32)cache[TAG], of every other lane of the chunk 0 (a
+//            masked store: the lanes outside its mask keep theirs)
 //
 // Anything else (a different array, creator or origin, a chunk crossing the array's
 // end, a changed table) calls the hook, which counts and refills the cache.

@@ -423,13 +423,18 @@ impl DnFn<'_> {
                         lm,
                         bits: resmask,
                         term,
+                        partial: false,
                     };
                     let t = self.cached_load(&ch, restags, |s| {
                         s.load_result_tags(restags, i, subject_lm.unwrap(), off, n)
                     });
                     result_tags = Some(t);
                 }
-                SiteKind::Store { scatter: false, .. } if mem_ctr.is_some() => {
+                SiteKind::Store {
+                    scatter: false,
+                    mask,
+                    ..
+                } if mem_ctr.is_some() => {
                     let ctr = mem_ctr.unwrap_or_default();
                     let p = addr(ptr.unwrap());
                     let lm = self.chunk(subject_lm.unwrap(), off, n, ir.cint(ir.i1, 0));
@@ -442,6 +447,7 @@ impl DnFn<'_> {
                         lm,
                         bits: resmask,
                         term,
+                        partial: mask.is_some(),
                     };
                     self.cached_store(&ch, tc, optags);
                 }

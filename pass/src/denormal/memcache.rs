@@ -34,6 +34,8 @@ pub(super) struct CachedChunk {
     pub bits: V,
     /// The end of the block the chunk's code goes into (the block is split around it).
     pub term: V,
+    /// A masked store: lanes outside its mask keep their memory, and so their tags.
+    pub partial: bool,
 }
 
 impl DnFn<'_> {
@@ -54,6 +56,7 @@ impl DnFn<'_> {
             lm,
             bits: resmask,
             term,
+            partial: _,
         } = *ch;
         let head = ir::block_of(term);
         let hit = self.mem_probe(ctr, site, p, lm, None, es);
@@ -96,11 +99,12 @@ impl DnFn<'_> {
             lm,
             bits: resmask,
             term,
+            partial,
         } = *ch;
         let hit = self.mem_probe(ctr, site, p, lm, Some(tc), es);
         // SAFETY: `term` is a live instruction of the function, `hit` an `i1` built before it.
         let hit_bb = unsafe { ffi::tp_split_if_then_weighted(hit, term, 1) };
-        self.mem_hit(ctr, p, lm, es, hit_bb, Some(tc));
+        self.mem_hit(ctr, p, lm, es, hit_bb, Some((tc, partial)));
         self.at(term);
         // SAFETY: `term` is a live instruction of the function and `!hit` an `i1` built before it.
         let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(hit), term) };
@@ -157,7 +161,7 @@ impl DnFn<'_> {
             // Loads match the creator index of the stored tags in shadow memory
             // (mapped for every address). Lanes that are not denormal do not matter.
             None => {
-                let st = self.stored_tags(p, n, vec, es);
+                let st = self.stored_tags(p, n, vec, es).0;
                 let creators = ir.and(st, wide(ir.c32(abi::STAG_CREATOR_MASK)));
                 let differs = ir.xor(creators, wide(ir.trunc(want, ir.i32)));
                 let bad = ir.and(differs, ir.sext(lm, ir::type_of(st)));
@@ -186,7 +190,7 @@ impl DnFn<'_> {
     /// pair and its map for the lanes that have the origin, and the shadow tags of the
     /// denormal lanes. Emitted into block `bb` (it may be split). Returns the lanes'
     /// tags (what a load produces).
-    fn mem_hit(&self, ctr: u32, p: V, lm: V, es: u64, bb: B, store_tags: Option<V>) -> V {
+    fn mem_hit(&self, ctr: u32, p: V, lm: V, es: u64, bb: B, store: Option<(V, bool)>) -> V {
         let ir = self.ir;
         let at = ir::terminator(bb);
         ir.before(at);
@@ -234,20 +238,34 @@ impl DnFn<'_> {
             k,
         );
         add_to(self.word_ptr(ctr, 0), k);
-        if let Some(value_tags) = store_tags {
+        if let Some((value_tags, partial)) = store {
             let pair = self.word(ctr, abi::DN_C_PAIR_COUNT);
-            // The stored tag of every denormal lane is the cache's; every other lane
+            // The stored tag of every denormal lane is the cache's. Every other lane
             // holds a normal value now, whose tag is never read: 0, so the shadow is
-            // written without being read first.
+            // written without being read first. Not so for a masked store, whose
+            // lanes outside the mask keep their memory and so their tags.
             let stt = if vec { ir.vec(ir.i32, n) } else { ir.i32 };
             let stored = wide(ir.trunc(self.word(ctr, abi::DN_C_TAG), ir.i32));
-            let new = ir.select(lm, stored, ir.null(stt));
+            let (keep, raw) = if partial && vec {
+                let (lanes, raw) = self.stored_tags(p, n, vec, es);
+                (lanes, Some(raw))
+            } else {
+                (ir.null(stt), None)
+            };
+            let new = ir.select(lm, stored, keep);
             let new = if vec && es == 8 {
-                // Doubles: the tags at the even words of `<2n x i32>`, 0 between.
+                // Doubles: the tags at the even words of `<2n x i32>`; between them 0,
+                // or (masked) what was there.
+                let other = raw.unwrap_or_else(|| ir.null(ir.vec(ir.i32, 2 * n)));
                 let idx: Vec<Option<u32>> = (0..2 * n)
-                    .map(|l| Some(if l % 2 == 0 { l / 2 } else { n }))
+                    .map(|l| Some(if l % 2 == 0 { l / 2 } else { 2 * n + l }))
                     .collect();
-                ir.shuffle(new, ir.null(stt), ir.mask(&idx))
+                let wide_new = ir.shuffle(
+                    new,
+                    ir.poison(stt),
+                    ir.mask(&(0..2 * n).map(|l| (l < n).then_some(l)).collect::<Vec<_>>()),
+                );
+                ir.shuffle(wide_new, other, ir.mask(&idx))
             } else {
                 new
             };
@@ -268,22 +286,24 @@ impl DnFn<'_> {
     }
 
     /// The stored tags (`i32`, or `<n x i32>` when `vec`) of the elements (of `es`
-    /// bytes) at `p`. A float's 4 shadow bytes are its stored tag, so a vector's are
-    /// contiguous; a double has 8 shadow bytes, the tag first, so its lanes' tags are
-    /// the even words of `<2n x i32>`.
-    fn stored_tags(&self, p: V, n: u32, vec: bool, es: u64) -> V {
+    /// bytes) at `p`, and the shadow words they were read from. A float's 4 shadow
+    /// bytes are its stored tag, so a vector's are contiguous; a double has 8 shadow
+    /// bytes, the tag first, so its lanes' tags are the even words of `<2n x i32>`.
+    fn stored_tags(&self, p: V, n: u32, vec: bool, es: u64) -> (V, V) {
         let ir = self.ir;
         let sp = self.shadow_ptr(p);
         if !vec {
-            return ir.load(ir.i32, sp, 1);
+            let t = ir.load(ir.i32, sp, 1);
+            return (t, t);
         }
         let words = es as u32 / 4;
         let raw = ir.load(ir.vec(ir.i32, n * words), sp, 1);
         if words == 1 {
-            return raw;
+            return (raw, raw);
         }
         let idx: Vec<Option<u32>> = (0..n).map(|l| Some(l * words)).collect();
-        ir.shuffle(raw, ir.poison(ir::type_of(raw)), ir.mask(&idx))
+        let lanes = ir.shuffle(raw, ir.poison(ir::type_of(raw)), ir.mask(&idx));
+        (lanes, raw)
     }
 
     /// Denormal-mode shadow address of application pointer `p`: one shadow byte per
