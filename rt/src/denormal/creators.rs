@@ -140,6 +140,59 @@ mod tests {
         assert_eq!(creator_of(index_of(b)), b);
     }
 
+    /// Run in a process of its own (this test binary again, filtered to this test):
+    /// it uses up every creator index, which would starve the other tests of theirs.
+    #[test]
+    fn creators_past_the_last_index_are_stored_as_none_with_one_warning() {
+        const CHILD: &str = "TAINTPROF_TEST_CREATOR_OVERFLOW_CHILD";
+        if std::env::var_os(CHILD).is_some() {
+            let base = 0x5600_0000_0000u64;
+            let mut last = 0;
+            // Every index this process has left, and then some.
+            for k in 0..(MAX_CREATORS as u64 + 10) {
+                let c = base + 64 * k;
+                let ix = index_of(c);
+                if ix != 0 {
+                    assert_eq!(creator_of(ix), c);
+                    assert_eq!(index_of(c), ix, "an index is stable");
+                    last = k;
+                }
+            }
+            assert!(last > 60_000, "most creators got an index: {last}");
+            // Past the end: stored as none, the origin kept.
+            let late = base + 64 * (MAX_CREATORS as u64 + 9);
+            assert_eq!(index_of(late), 0);
+            assert_eq!(decode(encode(make_tag(5, late))), make_tag(5, 0));
+            // Earlier creators still decode.
+            assert_eq!(decode(encode(make_tag(2, base))), make_tag(2, base));
+            return;
+        }
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "denormal::creators::tests::creators_past_the_last_index_are_stored_as_none_with_one_warning",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "child failed:\n{stdout}\n{stderr}");
+        assert!(
+            stdout.contains("1 passed"),
+            "the child ran the test: {stdout}"
+        );
+        assert_eq!(
+            stderr
+                .matches("floating-point operations created denormals")
+                .count(),
+            1,
+            "one warning: {stderr}"
+        );
+    }
+
     #[test]
     fn threads_racing_for_a_new_creator_agree_on_what_it_decodes_to() {
         let c = 0x5555_0000_2000u64;
