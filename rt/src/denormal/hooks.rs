@@ -106,14 +106,15 @@ fn read_tag(a: usize) -> u64 {
     creators::decode(read_stored(a))
 }
 
-/// Stores tag `t` for the element at `a` (in its 32-bit form).
+/// Stores tag `t` for the element at `a` (in its 32-bit form; `th`: the calling
+/// thread, whose memo of creator indices saves most lookups).
 #[inline(always)]
-fn write_tag(a: usize, t: u64) {
+fn write_tag(th: &DnThread, a: usize, t: u64) {
     // SAFETY: as in `read_stored`.
     unsafe {
         ptr::write_unaligned(
             dn_shadow_addr(a as u64) as usize as *mut u32,
-            creators::encode(t),
+            creators::encode_memo(t, &th.creator_ix),
         )
     }
 }
@@ -607,7 +608,7 @@ pub unsafe extern "C" fn __tpd_store(
                 }
                 run.add(t, h.id, creator);
                 if write {
-                    write_tag(a, make_tag(h.id, creator));
+                    write_tag(t, a, make_tag(h.id, creator));
                 }
             }
             run.flush(t, h.id);
@@ -622,7 +623,7 @@ pub unsafe extern "C" fn __tpd_store(
                 let pair = (o != 0).then(|| t.pair_if_exists(h.id, o)).flatten();
                 // The cache's tag is what the inline code writes to shadow memory.
                 let tag = make_tag(h.id, creator_or(matched, me));
-                let stored = creators::encode(tag) as u64;
+                let stored = creators::encode_memo(tag, &t.creator_ix) as u64;
                 fill_cache(t, c, s, gen, &h, tag, stored, matched, pair);
             }
             return;
@@ -648,7 +649,7 @@ pub unsafe extern "C" fn __tpd_store(
             None => make_tag(tag_origin(tin), creator),
         };
         if write {
-            write_tag(a, new);
+            write_tag(t, a, new);
         }
     }
 }
@@ -913,9 +914,9 @@ pub unsafe extern "C" fn __tpd_copy(dst: *mut c_void, src: *const c_void, n: usi
             if creator != 0 {
                 t.count_creator(h.id, creator);
             }
-            write_tag(da, make_tag(h.id, creator));
+            write_tag(t, da, make_tag(h.id, creator));
         } else {
-            write_tag(da, make_tag(origin, creator));
+            write_tag(t, da, make_tag(origin, creator));
         }
     }
 }

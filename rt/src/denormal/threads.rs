@@ -131,6 +131,8 @@ pub struct DnThread {
     pub last_pair_slot: Cell<*const PairSlot>,
     /// This thread entered a stack array once (counted in [`ANY_STACK`]).
     pub stack_ever: Cell<bool>,
+    /// Creator indices this thread used last (`creators::encode_memo`).
+    pub creator_ix: super::creators::Memo,
 }
 
 static THREADS: AtomicPtr<DnThread> = AtomicPtr::new(null_mut());
@@ -222,6 +224,7 @@ fn create() -> &'static DnThread {
                 last_pair_key: Cell::new(0),
                 last_pair_slot: Cell::new(ptr::null()),
                 stack_ever: Cell::new(false),
+                creator_ix: super::creators::Memo::new(),
             },
         );
         let mut h = THREADS.load(Relaxed);
