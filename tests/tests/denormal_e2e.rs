@@ -33,13 +33,21 @@ fn origin(r: &Value, dest: &str, src: &str) -> u64 {
         .sum()
 }
 
-/// Denormals of array `arr` attributed to the creator on source line `line`.
-fn created_on(r: &Value, arr: &str, line: u64) -> u64 {
+/// The creator rows of array `arr`.
+fn creators_of<'a>(r: &'a Value, arr: &str) -> Vec<&'a Value> {
     r["creators"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|c| c["array"] == arr && c["line"] == line)
+        .filter(|c| c["array"] == arr)
+        .collect()
+}
+
+/// Denormals of array `arr` attributed to the creator on source line `line`.
+fn created_on(r: &Value, arr: &str, line: u64) -> u64 {
+    creators_of(r, arr)
+        .iter()
+        .filter(|c| c["line"] == line)
         .map(|c| c["count"].as_u64().unwrap_or(0))
         .sum()
 }
@@ -671,12 +679,7 @@ fn copies_count_the_same_whether_a_loop_or_memcpy() {
             let arr = array(&r, name);
             assert_eq!(u(&arr["denormal_reads"]), 500, "[{}] {arr}", b.opt);
             assert_eq!(u(&arr["denormal_writes"]), 500, "[{}] {arr}", b.opt);
-            let creators: Vec<&Value> = r["creators"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|c| c["array"] == name)
-                .collect();
+            let creators = creators_of(&r, name);
             assert!(
                 !creators.is_empty() && creators.iter().all(|c| u(&c["line"]) == fill),
                 "[{}] {name}'s denormals were all created on line {fill}: {creators:?}",
@@ -718,12 +721,7 @@ fn denormals_moved_by_the_c_library_keep_their_creator() {
             r["origins"]
         );
         assert_eq!(created_on(&r, "moved", fill), 500, "[{}]", b.opt);
-        let creators: Vec<&Value> = r["creators"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|k| k["array"] == "c")
-            .collect();
+        let creators = creators_of(&r, "c");
         assert!(
             !creators.is_empty() && creators.iter().all(|k| u(&k["line"]) == fill),
             "[{}] c's denormals were created on line {fill} (not by the load on line {used}): {creators:?}",
@@ -757,12 +755,7 @@ fn a_masked_store_keeps_the_tags_of_the_lanes_it_does_not_write() {
         let a = array(&r, "a");
         assert_eq!(u(&a["denormal_reads"]), 1792, "[{}] {a}", b.opt);
         assert_eq!(u(&a["denormal_writes"]), 1792, "[{}] {a}", b.opt);
-        let creators: Vec<&Value> = r["creators"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|k| k["array"] == "a")
-            .collect();
+        let creators = creators_of(&r, "a");
         assert!(
             creators.iter().all(|k| u(&k["line"]) == fill),
             "[{}] every denormal of a was created on line {fill}: {creators:?}",
