@@ -356,11 +356,7 @@ mod tests {
     }
 
     fn tempdir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("taintprof-locate-{}-{}", name, std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        crate::run::test_scratch::dir("locate", name)
     }
 
     fn touch(p: &Path, exec: bool) {

@@ -278,7 +278,7 @@ mod tests {
 
     #[test]
     fn expands_files_recursively_and_relative_to_the_including_file() {
-        let dir = tempdir("rsp-nested");
+        let dir = tempdir("nested");
         let sub = dir.join("sub");
         std::fs::create_dir_all(&sub).unwrap();
         std::fs::write(dir.join("outer.rsp"), "-O2 @sub/inner.rsp 'last arg'").unwrap();
@@ -294,14 +294,14 @@ mod tests {
 
     #[test]
     fn missing_file_stays_literal() {
-        let dir = tempdir("rsp-missing");
+        let dir = tempdir("missing");
         let got = expand(&v(&["@nope.rsp", "@", "x"]), &dir).unwrap();
         assert_eq!(got, v(&["@nope.rsp", "@", "x"]));
     }
 
     #[test]
     fn cycles_are_errors() {
-        let dir = tempdir("rsp-cycle");
+        let dir = tempdir("cycle");
         std::fs::write(dir.join("a.rsp"), "-x @b.rsp").unwrap();
         std::fs::write(dir.join("b.rsp"), "@a.rsp").unwrap();
         let err = expand(&v(&["@a.rsp"]), &dir).unwrap_err();
@@ -311,17 +311,13 @@ mod tests {
 
     #[test]
     fn same_file_twice_is_not_a_cycle() {
-        let dir = tempdir("rsp-twice");
+        let dir = tempdir("twice");
         std::fs::write(dir.join("f.rsp"), "-DA").unwrap();
         let got = expand(&v(&["@f.rsp", "@f.rsp"]), &dir).unwrap();
         assert_eq!(got, v(&["-DA", "-DA"]));
     }
 
     fn tempdir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("taintprof-test-{}-{}", name, std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        crate::run::test_scratch::dir("test-rsp", name)
     }
 }

@@ -3,6 +3,8 @@
 //! `/bin/sh`. `taintprof bench` runs `taintprof-bench`, which `cargo build --release
 //! --workspace` puts next to `taintprof` (without it those tests fail and name it).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -16,11 +18,10 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// `<tmp>/taintprof-cli-<name>-<pid>`, kept for inspection; the next run removes it
+/// once this process is gone.
 fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("taintprof-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir("cli", name)
 }
 
 fn text(b: &[u8]) -> String {

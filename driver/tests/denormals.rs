@@ -9,6 +9,8 @@
 //! `libtaintprof_dip.so` (built by `make build`: `scripts/build-dip.sh`) is absent or
 //! older than its sources.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use taintprof_driver::denormal::{self, html, image};
@@ -21,12 +23,10 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// `<tmp>/taintprof-denormals-<name>-<pid>`, kept for inspection; the next run removes it
+/// once this process is gone.
 fn tempdir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("taintprof-denormals-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir("denormals", name)
 }
 
 fn text(b: &[u8]) -> String {

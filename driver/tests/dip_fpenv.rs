@@ -6,6 +6,8 @@
 //! Needs `clang-19` and `libtaintprof_dip.so` next to `taintprof` (`make build`, which
 //! runs `scripts/build-dip.sh`).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -32,11 +34,10 @@ int main(void) {
 }
 "#;
 
+/// `<tmp>/taintprof-dipfp-<name>-<pid>`, kept for inspection; the next run removes it
+/// once this process is gone.
 fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("taintprof-dipfp-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir("dipfp", name)
 }
 
 fn require_dip_lib() {

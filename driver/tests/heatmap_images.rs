@@ -6,6 +6,8 @@
 //! Needs `clang-19` and the workspace built (`cargo build --release --workspace`: the
 //! pass plugin and the runtime next to `taintprof-cc`).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -45,11 +47,10 @@ int main(int argc, char **argv) {
 const EMPTY_CELL: [u8; 3] = [24, 24, 32];
 const INK: [u8; 3] = [25, 25, 30];
 
+/// `<tmp>/taintprof-heat-<name>-<pid>`, kept for inspection; the next run removes it
+/// once this process is gone.
 fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("taintprof-heat-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir("heat", name)
 }
 
 fn ok(out: Output, what: &str) -> Output {
