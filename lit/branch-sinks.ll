@@ -33,7 +33,7 @@
 ; CHECK-DAG: [[C14]] = private constant [1 x %taintprof.SrcLoc] [%taintprof.SrcLoc { ptr [[FN]], ptr [[FN]], ptr {{@taintprof.str[.0-9]*}}, i32 3, i32 14, i32 16, i32 0 }]
 ; A call inside the loop names the loop in its SiteDesc.
 ; CHECK-DAG: @taintprof.site{{[.0-9]*}} = private constant %taintprof.SiteDesc { ptr {{@taintprof.chain[.0-9]*}}, i32 1, i32 0, ptr @taintprof.loops }
-; CHECK-DAG: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 12, ptr {{@taintprof.str[.0-9]*}}, ptr @taintprof.funcs, i32 1, i32 1, ptr @taintprof.loops, ptr @taintprof.branches, i32 2, i32 1, ptr null }
+; CHECK-DAG: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 13, ptr {{@taintprof.str[.0-9]*}}, ptr @taintprof.funcs, i32 1, i32 1, ptr @taintprof.loops, ptr @taintprof.branches, i32 2, i32 1, ptr null }
 ;
 ; CHECK-LABEL: define dso_local i32 @pick(
 ; CHECK: [[LALGO:%.*]] = select i1 {{%.*}}, i16 {{%.*}}, i16 0

@@ -17,8 +17,8 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; The module says whether control flow was tracked (MODULE_CONTROL_FLOW = 1, plus
 ; MODULE_NO_DEBUG_INFO = 2 here).
-; CHECK: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 12, {{.*}}, i32 3, ptr null }
-; DF: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 12, {{.*}}, i32 2, ptr null }
+; CHECK: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 13, {{.*}}, i32 3, ptr null }
+; DF: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 13, {{.*}}, i32 2, ptr null }
 ; DF-NOT: __tp_ctrl_tls
 ; DF-NOT: __tp_shadow_or
 

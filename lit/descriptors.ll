@@ -34,7 +34,7 @@
 ; CHECK-DAG: [[CL]] = private unnamed_addr constant [11 x i8] c"_ZL5counti\00"
 ;
 ; No branch sinks here: the loops' guards and the vectorizer's checks belong to the loops.
-; CHECK-DAG: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 12, ptr [[SRC:@taintprof.str[.0-9]*]], ptr @taintprof.funcs, i32 2, i32 7, ptr @taintprof.loops, ptr null, i32 0, i32 1, ptr null }
+; CHECK-DAG: @taintprof.module = internal global %taintprof.ModuleDesc { i32 1414352964, i32 13, ptr [[SRC:@taintprof.str[.0-9]*]], ptr @taintprof.funcs, i32 2, i32 7, ptr @taintprof.loops, ptr null, i32 0, i32 1, ptr null }
 ; CHECK-DAG: [[SRC]] = private unnamed_addr constant [11 x i8] c"matrix.cpp\00"
 ; CHECK-DAG: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 1, ptr @taintprof.module_ctor, ptr null }]
 ;

@@ -14,7 +14,7 @@
 ; RUN: %opt_denormal < %inputs/dn-arrays-O0.ll | %FileCheck %s --check-prefixes=CHECK,O0
 
 ; ARRAY_GLOBAL = 1, ARRAY_STATIC = 2, ARRAY_STACK = 3; FP_FLOAT = 2, FP_DOUBLE = 3.
-; CHECK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 {{[0-9]+}}, i32 {{[0-9]+}}, ptr @taintprof.fparrays, i32 4, i32 0, i64 -1, ptr null }
+; CHECK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 13, ptr @{{.*}}, ptr @taintprof.fpsites, i32 {{[0-9]+}}, i32 {{[0-9]+}}, ptr @taintprof.fparrays, i32 4, i32 0, i64 -1, ptr null }
 ; CHECK-DAG: @taintprof.fparrays = private constant [4 x %taintprof.FpArrayDesc] [%taintprof.FpArrayDesc { ptr @[[HIST:taintprof.str[.0-9]*]], ptr @[[SAV:taintprof.str[.0-9]*]], ptr @[[FILE:taintprof.str[.0-9]*]], i32 29, i16 2, i16 2, i32 4, i32 0, i64 8, ptr @stack_and_vla.hist }, %taintprof.FpArrayDesc { ptr @[[COEF:taintprof.str[.0-9]*]], ptr @[[EMPTY:taintprof.str[.0-9]*]], ptr @[[FILE]], i32 8, i16 3, i16 2, i32 8, i32 0, i64 3, ptr @coef }, %taintprof.FpArrayDesc { ptr @[[GRID:taintprof.str[.0-9]*]], ptr @[[EMPTY]], ptr @[[FILE]], i32 7, i16 2, i16 1, i32 4, i32 0, i64 4096, ptr @grid }, %taintprof.FpArrayDesc { ptr @[[PARTS:taintprof.str[.0-9]*]], ptr @[[EMPTY]], ptr @[[FILE]], i32 10, i16 3, i16 1, i32 8, i32 0, i64 48, ptr @parts }]
 ; CHECK-DAG: @[[HIST]] = private unnamed_addr constant [5 x i8] c"hist\00"
 ; CHECK-DAG: @[[SAV]] = private unnamed_addr constant [14 x i8] c"stack_and_vla\00"

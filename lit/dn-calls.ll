@@ -19,9 +19,9 @@ declare void @take(<4 x float>)
 ; CHECK-LABEL: define double @local(double %x)
 ; CHECK-NEXT: [[C:%.*]] = load ptr, ptr @__tp_callee_tls, align 8
 ; CHECK-NEXT: [[OK:%.*]] = icmp eq ptr [[C]], @local
-; CHECK-NEXT: [[S:%.*]] = load i64, ptr @__tpd_arg_tags_tls, align 8
-; CHECK-NEXT: [[T:%.*]] = select i1 [[OK]], i64 [[S]], i64 0
-; CHECK-NEXT: store i64 [[T]], ptr @__tpd_ret_tag_tls, align 8
+; CHECK-NEXT: [[S:%.*]] = load i32, ptr @__tpd_arg_tags_tls, align 8
+; CHECK-NEXT: [[T:%.*]] = select i1 [[OK]], i32 [[S]], i32 0
+; CHECK-NEXT: store i32 [[T]], ptr @__tpd_ret_tag_tls, align 8
 ; CHECK-NEXT: ret double %x
 define double @local(double %x) {
   ret double %x
@@ -29,23 +29,23 @@ define double @local(double %x) {
 
 ; CHECK-LABEL: define double @caller(ptr %p)
 ; CHECK: call void @__tpd_load(
-; CHECK: phi i64
+; CHECK: phi i32
 ; The loaded value's tag after its group (the join PHI) goes to argument 1's slot;
 ; @ext is a declaration: the return slot is cleared.
-; CHECK: [[TV:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; CHECK-NEXT: store i64 [[TV]], ptr getelementptr inbounds ([64 x i64], ptr @__tpd_arg_tags_tls, i64 0, i64 1), align 8
+; CHECK: [[TV:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; CHECK-NEXT: store i32 [[TV]], ptr getelementptr inbounds ([64 x i64], ptr @__tpd_arg_tags_tls, i64 0, i64 1), align 8
 ; CHECK-NEXT: store ptr @ext, ptr @__tp_callee_tls, align 8
-; CHECK-NEXT: store i64 0, ptr @__tpd_ret_tag_tls, align 8
+; CHECK-NEXT: store i32 0, ptr @__tpd_ret_tag_tls, align 8
 ; CHECK-NEXT: %r = call double @ext(i32 1, double %v){{$}}
-; CHECK-NEXT: [[TR:%.*]] = load i64, ptr @__tpd_ret_tag_tls, align 8
+; CHECK-NEXT: [[TR:%.*]] = load i32, ptr @__tpd_ret_tag_tls, align 8
 ; @local is instrumented in this module: it always writes the slot, no clearing.
-; CHECK-NEXT: store i64 [[TR]], ptr @__tpd_arg_tags_tls, align 8
+; CHECK-NEXT: store i32 [[TR]], ptr @__tpd_arg_tags_tls, align 8
 ; CHECK-NEXT: store ptr @local, ptr @__tp_callee_tls, align 8
 ; CHECK-NEXT: %s = call double @local(double %r)
-; CHECK-NEXT: [[TS:%.*]] = load i64, ptr @__tpd_ret_tag_tls, align 8
+; CHECK-NEXT: [[TS:%.*]] = load i32, ptr @__tpd_ret_tag_tls, align 8
 ; Variadic FP arguments pass no tags.
 ; CHECK-NEXT: call void (i32, ...) @vararg(i32 0, double %s)
-; CHECK-NEXT: store i64 [[TS]], ptr @__tpd_ret_tag_tls, align 8
+; CHECK-NEXT: store i32 [[TS]], ptr @__tpd_ret_tag_tls, align 8
 ; CHECK-NEXT: ret double %s
 define double @caller(ptr %p) {
   %v = load double, ptr %p
@@ -66,9 +66,9 @@ define double @constarg() {
 
 ; Indirect calls store the called pointer.
 ; CHECK-LABEL: define double @indirect(ptr %f, double %x)
-; CHECK: store i64 {{%.*}}, ptr @__tpd_arg_tags_tls, align 8
+; CHECK: store i32 {{%.*}}, ptr @__tpd_arg_tags_tls, align 8
 ; CHECK-NEXT: store ptr %f, ptr @__tp_callee_tls, align 8
-; CHECK-NEXT: store i64 0, ptr @__tpd_ret_tag_tls, align 8
+; CHECK-NEXT: store i32 0, ptr @__tpd_ret_tag_tls, align 8
 ; CHECK-NEXT: %r = call double %f(double %x)
 define double @indirect(ptr %f, double %x) {
   %r = call double %f(double %x)
@@ -88,11 +88,11 @@ define double @tail(double %x) {
 
 ; invoke: the return tag is read in the normal destination.
 ; CHECK-LABEL: define double @inv(double %x)
-; CHECK: store i64 0, ptr @__tpd_ret_tag_tls, align 8
+; CHECK: store i32 0, ptr @__tpd_ret_tag_tls, align 8
 ; CHECK-NEXT: %r = invoke double @ext(i32 0, double %x)
 ; CHECK: ok:
-; CHECK-NEXT: [[T:%.*]] = load i64, ptr @__tpd_ret_tag_tls, align 8
-; CHECK-NEXT: store i64 [[T]], ptr @__tpd_ret_tag_tls, align 8
+; CHECK-NEXT: [[T:%.*]] = load i32, ptr @__tpd_ret_tag_tls, align 8
+; CHECK-NEXT: store i32 [[T]], ptr @__tpd_ret_tag_tls, align 8
 ; CHECK-NEXT: ret double %r
 declare i32 @__gxx_personality_v0(...)
 define double @inv(double %x) personality ptr @__gxx_personality_v0 {
@@ -108,15 +108,15 @@ lp:
 ; A vector argument: its first non-zero lane tag, computed in the cold region (the
 ; fast path only carries the join's scalar).
 ; CHECK-LABEL: define void @vec(ptr %p)
-; CHECK: [[TL:%.*]] = phi <4 x i64> [ zeroinitializer, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; CHECK-NEXT: [[E3:%.*]] = extractelement <4 x i64> [[TL]], i32 3
-; CHECK: [[E0:%.*]] = extractelement <4 x i64> [[TL]], i32 0
-; CHECK-NEXT: [[NZ:%.*]] = icmp ne i64 [[E0]], 0
-; CHECK-NEXT: [[FIRST:%.*]] = select i1 [[NZ]], i64 [[E0]], i64 {{%.*}}
+; CHECK: [[TL:%.*]] = phi <4 x i32> [ zeroinitializer, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; CHECK-NEXT: [[E3:%.*]] = extractelement <4 x i32> [[TL]], i32 3
+; CHECK: [[E0:%.*]] = extractelement <4 x i32> [[TL]], i32 0
+; CHECK-NEXT: [[NZ:%.*]] = icmp ne i32 [[E0]], 0
+; CHECK-NEXT: [[FIRST:%.*]] = select i1 [[NZ]], i32 [[E0]], i32 {{%.*}}
 ; CHECK-NEXT: br label %[[JOIN:[0-9]+]]
 ; CHECK: [[JOIN]]:
-; CHECK-NEXT: [[T:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[FIRST]], %{{[0-9]+}} ]
-; CHECK-NEXT: store i64 [[T]], ptr @__tpd_arg_tags_tls, align 8
+; CHECK-NEXT: [[T:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ [[FIRST]], %{{[0-9]+}} ]
+; CHECK-NEXT: store i32 [[T]], ptr @__tpd_arg_tags_tls, align 8
 ; CHECK-NEXT: store ptr @take, ptr @__tp_callee_tls, align 8
 ; CHECK-NEXT: call void @take(<4 x float> %v)
 define void @vec(ptr %p) {
@@ -128,10 +128,10 @@ define void @vec(ptr %p) {
 ; A callee's vector parameter: its one slot tag spread over the lanes where it is used
 ; (in the cold region), not at entry.
 ; CHECK-LABEL: define void @vparam(<4 x float> %v, ptr %q)
-; CHECK: [[S:%.*]] = select i1 {{%.*}}, i64 {{%.*}}, i64 0
+; CHECK: [[S:%.*]] = select i1 {{%.*}}, i32 {{%.*}}, i32 0
 ; CHECK-NOT: shufflevector
 ; CHECK: br i1
-; CHECK: insertelement <4 x i64> poison, i64 [[S]], i32 0
+; CHECK: insertelement <4 x i32> poison, i32 [[S]], i32 0
 ; CHECK: call void @__tpd_store(
 define void @vparam(<4 x float> %v, ptr %q) {
   store <4 x float> %v, ptr %q

@@ -9,21 +9,23 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; Six blocks, then four inline counters per site (6, 10, ..., 26): n_blocks = 30.
+; Six blocks, then four inline counters per site, those of a vector site followed by its
+; lane counts (two words per lane: vcmp's 8 at 14, touint's 4 at 30): 6, 10, 22, 26,
+; 34, 38; n_blocks = 42.
 ; A constant operand (vcmp's zeroinitializer, cmpconst's 1.0, cmpdenorm's denormal) is
 ; operand 1: const_operands 2.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 30,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 13, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 42,
 ; CHECK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[FCMP:taintprof.str[.0-9]*]], i16 3, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 6, i32 0 }
 ; CHECK-SAME: ptr @[[FCMP]], i16 2, i16 4, i16 8, i16 2, i32 1, i32 1, ptr @taintprof.dn_module, i32 10, i32 1 }
-; CHECK-SAME: ptr @[[FPTOSI:taintprof.str[.0-9]*]], i16 2, i16 1, i16 8, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 14, i32 2 }
-; CHECK-SAME: ptr @[[FPTOUI:taintprof.str[.0-9]*]], i16 3, i16 2, i16 8, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 18, i32 3 }
-; CHECK-SAME: ptr @[[FCMP]], i16 2, i16 1, i16 8, i16 2, i32 4, i32 4, ptr @taintprof.dn_module, i32 22, i32 4 }
-; CHECK-SAME: ptr @[[FCMP]], i16 2, i16 1, i16 8, i16 2, i32 5, i32 5, ptr @taintprof.dn_module, i32 26, i32 5 }]
+; CHECK-SAME: ptr @[[FPTOSI:taintprof.str[.0-9]*]], i16 2, i16 1, i16 8, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 22, i32 2 }
+; CHECK-SAME: ptr @[[FPTOUI:taintprof.str[.0-9]*]], i16 3, i16 2, i16 8, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 26, i32 3 }
+; CHECK-SAME: ptr @[[FCMP]], i16 2, i16 1, i16 8, i16 2, i32 4, i32 4, ptr @taintprof.dn_module, i32 34, i32 4 }
+; CHECK-SAME: ptr @[[FCMP]], i16 2, i16 1, i16 8, i16 2, i32 5, i32 5, ptr @taintprof.dn_module, i32 38, i32 5 }]
 ; CHECK-DAG: @[[FCMP]] = private unnamed_addr constant [5 x i8] c"fcmp\00"
 ; CHECK-DAG: @[[FPTOSI]] = private unnamed_addr constant [7 x i8] c"fptosi\00"
 ; CHECK-DAG: @[[FPTOUI]] = private unnamed_addr constant [7 x i8] c"fptoui\00"
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 6,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 13, ptr @{{.*}}, ptr @taintprof.fpsites, i32 6, i32 6,
 ; HOOK: @taintprof.fpsites = private constant [6 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: i16 3, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: i16 2, i16 4, i16 8, i16 2, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
@@ -95,14 +97,31 @@ define i1 @cmp(double %a, double %b) {
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: [[DA:%.*]] = icmp slt <4 x i32>
 ; CHECK: br i1 {{%.*}}, label %[[INL:[0-9]+]], label %{{[0-9]+}}, !prof
+; Each lane adds to its own lane count (operands at word 14, operations with a denormal
+; operand 2 words on), no reduction; a lane of the operand count reaching 2^31 folds the
+; lanes into the totals (words 10 and 11; no result counters).
 ; CHECK: [[INL]]:
+; CHECK-NEXT: [[LA:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 14
 ; CHECK-NEXT: [[ZA:%.*]] = zext <4 x i1> [[DA]] to <4 x i32>
+; CHECK-NEXT: [[OA:%.*]] = load <4 x i32>, ptr [[LA]], align 4
+; CHECK-NEXT: [[NA:%.*]] = add <4 x i32> [[OA]], [[ZA]]
+; CHECK-NEXT: store <4 x i32> [[NA]], ptr [[LA]], align 4
 ; CHECK-NEXT: [[ZANY:%.*]] = zext <4 x i1> [[DA]] to <4 x i32>
-; CHECK-NEXT: [[NANY:%.*]] = shl <4 x i32> [[ZANY]], <i32 8, i32 8, i32 8, i32 8>
-; CHECK-NEXT: [[LANES:%.*]] = add <4 x i32> [[ZA]], [[NANY]]
-; CHECK-NEXT: call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> [[LANES]])
+; CHECK-NEXT: [[LANY:%.*]] = getelementptr inbounds i32, ptr [[LA]], i64 4
+; CHECK-NEXT: [[OANY:%.*]] = load <4 x i32>, ptr [[LANY]], align 4
+; CHECK-NEXT: [[NANY:%.*]] = add <4 x i32> [[OANY]], [[ZANY]]
+; CHECK-NEXT: store <4 x i32> [[NANY]], ptr [[LANY]], align 4
+; CHECK-NEXT: [[FULL:%.*]] = icmp slt <4 x i32> [[NA]], zeroinitializer
+; CHECK-NEXT: [[FB:%.*]] = bitcast <4 x i1> [[FULL]] to i4
+; CHECK-NEXT: [[F:%.*]] = icmp ne i4 [[FB]], 0
+; CHECK-NEXT: br i1 [[F]], label %[[FOLD:[0-9]+]], label %{{[0-9]+}}, !prof
+; CHECK: [[FOLD]]:
+; CHECK: call i64 @llvm.vector.reduce.add.v4i64(<4 x i64>
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 10
+; CHECK: store <4 x i32> zeroinitializer, ptr [[LA]], align 4
+; CHECK: call i64 @llvm.vector.reduce.add.v4i64(<4 x i64>
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 11
+; CHECK: store <4 x i32> zeroinitializer, ptr {{%.*}}, align 4
 ; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 12
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret <4 x i1> %c
@@ -116,9 +135,9 @@ define <4 x i1> @vcmp(<4 x float> %a) {
 ; CHECK-LABEL: define i32 @toint(float %a)
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 14
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 15
-; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 16
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 22
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 23
+; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 24
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK-NOT: __tpd_ret_tag_tls
 ; CHECK: ret i32 %i
@@ -134,10 +153,12 @@ define i32 @toint(float %a) {
 ; CHECK-LABEL: define <2 x i64> @touint(
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: call i32 @llvm.vector.reduce.add.v2i32(<2 x i32>
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 18
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 19
-; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 20
+; CHECK: [[L:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 30
+; CHECK: load <2 x i32>, ptr [[L]], align 4
+; CHECK: call i64 @llvm.vector.reduce.add.v2i64(<2 x i64>
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 26
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 27
+; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 28
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret <2 x i64> %i
 ; HOOK-LABEL: define <2 x i64> @touint(
@@ -152,7 +173,7 @@ define <2 x i64> @touint(<2 x double> %a) {
 ; CHECK-NOT: __tpd_op
 ; CHECK-NOT: __tpd_counters_tls
 ; CHECK: %d = sitofp i64 %i to double
-; CHECK-NEXT: store i64 0, ptr @__tpd_ret_tag_tls, align 8
+; CHECK-NEXT: store i32 0, ptr @__tpd_ret_tag_tls, align 8
 ; CHECK-NEXT: ret double %d
 define double @fromint(i64 %i) {
   %d = sitofp i64 %i to double
@@ -183,9 +204,9 @@ define i1 @cmpconst(float %a) {
 ; CHECK-NEXT: [[NOPS:%.*]] = add i64 [[ZA]], 1
 ; CHECK-NEXT: [[TOT:%.*]] = add i64 [[NOPS]], 256
 ; CHECK-NEXT: and i64 [[TOT]], 255
-; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 26
-; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 27
-; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 28
+; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 38
+; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 39
+; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 40
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret i1 %c
 ; HOOK-LABEL: define i1 @cmpdenorm(

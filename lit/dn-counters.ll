@@ -15,7 +15,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; Sites: entry's fadd → block 0; loop's fmul and load → block 1 (shared). Inline
 ; words after the 2 blocks: the fadd's 2-5, the load's 6-14, the fmul's 15-18;
 ; n_blocks = 2 + 4 + 9 + 4. The fadd's operand 1 (1.0) is a constant: const_operands 2.
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 3, i32 19,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 13, ptr @{{.*}}, ptr @taintprof.fpsites, i32 3, i32 19,
 ; CHECK: @taintprof.fpsites = private constant [3 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: i16 2, i16 1, i16 0, i16 2, i32 0, i32 0, ptr @taintprof.dn_module, i32 2, i32 0 }
 ; CHECK-SAME: i16 2, i16 1, i16 1, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 6, i32 1 }
@@ -24,7 +24,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-LABEL: define float @f(ptr %p, i64 %n, float %x)
 ; CHECK-NEXT: entry:
 ; The load hook's tag buffer (the operations, inline, need none).
-; CHECK-NEXT: alloca [1 x i64]
+; CHECK-NEXT: alloca [1 x i32]
 ; CHECK-NEXT: [[C0:%.*]] = load ptr, ptr @__tpd_counters_tls, align 8
 ; CHECK-NEXT: [[NULL:%.*]] = icmp eq ptr [[C0]], null
 ; CHECK-NEXT: br i1 [[NULL]], label %[[NEW:[0-9]+]], label %[[HAVE:[0-9]+]], !prof [[UNLIKELY:![0-9]+]]

@@ -86,8 +86,8 @@ entry:
 ; CHECK-NEXT: freeze
 ; CHECK-NEXT: br i1 {{%.*}}, label %{{[0-9]+}}, label %[[RJOIN]]
 ; CHECK: [[RJOIN]]:
-; CHECK-NEXT: [[RT:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ 0, %[[RCOLD]] ], [ {{%.*}}, %{{[0-9]+}} ]
-; CHECK-NEXT: store i64 [[RT]], ptr @__tpd_ret_tag_tls
+; CHECK-NEXT: [[RT:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ 0, %[[RCOLD]] ], [ {{%.*}}, %{{[0-9]+}} ]
+; CHECK-NEXT: store i32 [[RT]], ptr @__tpd_ret_tag_tls
 ; PLAIN-LABEL: define float @ret(
 ; PLAIN: %r = fadd float %s, 1.000000e+00
 ; PLAIN-NEXT: bitcast float %r to i32

@@ -11,7 +11,7 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-pc-linux-gnu"
 
 ; One block, then the fadd's four inline counters (1-4).
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 1, i32 5,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 13, ptr @{{.*}}, ptr @taintprof.fpsites, i32 1, i32 5,
 ; CHECK: @taintprof.fpsites = private constant [1 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: i16 2, i16 1, i16 0, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 1, i32 0 }]
 ; HOOK: @taintprof.fpsites = private constant [1 x %taintprof.FpSiteDesc]
@@ -51,21 +51,27 @@ define void @intcopy(ptr %p, ptr %q) {
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 2
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 3
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 4
-; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
-; CHECK-NEXT: [[TM:%.*]] = select i1 [[DR]], i64 [[ME]], i64 0
+; CHECK: [[CI:%.*]] = load atomic i32, ptr @taintprof.creator_ix monotonic, align 4
+; CHECK-NEXT: [[CZ:%.*]] = icmp eq i32 [[CI]], 0
+; CHECK-NEXT: br i1 [[CZ]], label %{{[0-9]+}}, label %[[MRG:[0-9]+]], !prof
+; CHECK: [[CN:%.*]] = call preserve_allcc i32 @__tpd_creator_index_keepregs(ptr @taintprof.fpsites)
+; CHECK-NEXT: store atomic i32 [[CN]], ptr @taintprof.creator_ix monotonic, align 4
+; CHECK: [[MRG]]:
+; CHECK-NEXT: [[ME:%.*]] = phi i32 [ [[CI]], %[[INL]] ], [ [[CN]], %{{[0-9]+}} ]
+; CHECK-NEXT: [[TM:%.*]] = select i1 [[DR]], i32 [[ME]], i32 0
 ; CHECK-NEXT: br label %[[AFTER]]
 ; CHECK: [[AFTER]]:
-; CHECK-NEXT: [[TC:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TM]], %[[INL]] ]
+; CHECK-NEXT: [[TC:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ [[TM]], %[[MRG]] ]
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: [[TJ:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TC]], %[[AFTER]] ]
-; CHECK-NEXT: store i64 [[TJ]], ptr @__tpd_ret_tag_tls, align 8
+; CHECK: [[TJ:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ [[TC]], %[[AFTER]] ]
+; CHECK-NEXT: store i32 [[TJ]], ptr @__tpd_ret_tag_tls, align 8
 ; HOOK-LABEL: define float @reinterpret(ptr %p)
 ; HOOK: %v = load i32, ptr %p, align 4
 ; HOOK-NEXT: %f = bitcast i32 %v to float
 ; HOOK: %r = fadd float %f, %f
-; HOOK: store i64 0, ptr [[OPT:%[0-9]+]], align 8
-; HOOK-NEXT: [[S1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 1
-; HOOK-NEXT: store i64 0, ptr [[S1]], align 8
+; HOOK: store i32 0, ptr [[OPT:%[0-9]+]], align 4
+; HOOK-NEXT: [[S1:%.*]] = getelementptr inbounds i32, ptr [[OPT]], i64 1
+; HOOK-NEXT: store i32 0, ptr [[S1]], align 4
 ; HOOK-NEXT: call void @__tpd_op(ptr @taintprof.fpsites,
 define float @reinterpret(ptr %p) {
   %v = load i32, ptr %p, align 4

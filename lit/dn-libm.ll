@@ -12,7 +12,7 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; Three blocks, then four inline counters per call site (3, 7, 11): n_blocks = 15; the
 ; store has none (-1).
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 15,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 13, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 15,
 ; CHECK: @taintprof.fpsites = private constant [4 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: ptr @[[EXPF:taintprof.str[.0-9]*]], i16 2, i16 1, i16 4, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 3, i32 0 }
 ; CHECK-SAME: ptr @[[STORE:taintprof.str[.0-9]*]], i16 2, i16 1, i16 2, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
@@ -21,7 +21,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-DAG: @[[EXPF]] = private unnamed_addr constant [10 x i8] c"call expf\00"
 ; CHECK-DAG: @[[POW]] = private unnamed_addr constant [9 x i8] c"call pow\00"
 ; CHECK-DAG: @[[LROUND]] = private unnamed_addr constant [12 x i8] c"call lround\00"
-; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 3,
+; HOOK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 13, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 3,
 ; HOOK: @taintprof.fpsites = private constant [4 x %taintprof.FpSiteDesc]
 ; HOOK-SAME: i16 2, i16 1, i16 4, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-SAME: i16 2, i16 1, i16 2, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
@@ -50,17 +50,22 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 4
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 5
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 6
-; The call is the creator of a new denormal result (no denormal operand).
-; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
-; CHECK-NEXT: and i64 [[TX:%[0-9]+]], 281474976710655
-; CHECK: [[ACC:%.*]] = select i1 [[DX]], i64 {{%.*}}, i64 [[ME]]
-; CHECK-NEXT: [[TM:%.*]] = select i1 [[DR]], i64 [[ACC]], i64 0
+; The call is the creator of a new denormal result (no denormal operand): its creator
+; index, from its slot of @taintprof.creator_ix (0: not yet known, asked of the runtime).
+; CHECK: [[IX:%.*]] = load atomic i32, ptr @taintprof.creator_ix monotonic, align 4
+; CHECK-NEXT: [[IX0:%.*]] = icmp eq i32 [[IX]], 0
+; CHECK-NEXT: br i1 [[IX0]], label %{{[0-9]+}}, label %[[HAVEIX:[0-9]+]]
+; CHECK: [[HAVEIX]]:
+; CHECK-NEXT: [[ME:%.*]] = phi i32 [ [[IX]], %[[INL]] ], [ {{%.*}}, %{{[0-9]+}} ]
+; CHECK-NEXT: and i32 [[TX:%[0-9]+]], 65535
+; CHECK: [[ACC:%.*]] = select i1 [[DX]], i32 {{%.*}}, i32 [[ME]]
+; CHECK-NEXT: [[TM:%.*]] = select i1 [[DR]], i32 [[ACC]], i32 0
 ; CHECK-NEXT: br label %[[AFTER]]
 ; CHECK: [[AFTER]]:
-; CHECK-NEXT: [[T:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TM]], %[[INL]] ]
-; CHECK: [[ST:%.*]] = select i1 {{%.*}}, i64 [[T]], i64 0
+; CHECK-NEXT: [[T:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ [[TM]], %[[HAVEIX]] ]
+; CHECK: [[ST:%.*]] = select i1 {{%.*}}, i32 [[T]], i32 0
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: store i64 [[ST]], ptr [[BUF:%.*]], align 8
+; CHECK: store i32 [[ST]], ptr [[BUF:%.*]], align 4
 ; CHECK-NEXT: call void @__tpd_store(ptr getelementptr inbounds ([4 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1), ptr %w, i64 {{%.*}}, ptr [[BUF]])
 ; CHECK: store float %e, ptr %w
 ; No call ABI for listed functions.
@@ -73,8 +78,8 @@ target triple = "x86_64-pc-linux-gnu"
 ; HOOK-NOT: call float @expf
 ; HOOK: [[D:%.*]] = icmp slt i32 {{%.*}}, -2139095041
 ; HOOK: call void @__tpd_op(ptr @taintprof.fpsites,
-; HOOK: [[T:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; HOOK: select i1 {{%.*}}, i64 [[T]], i64 0
+; HOOK: [[T:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; HOOK: select i1 {{%.*}}, i32 [[T]], i32 0
 ; HOOK: call void @__tpd_store(ptr getelementptr inbounds ([4 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1), ptr %w,
 ; HOOK: store float %e, ptr %w
 ; HOOK-NOT: __tp_callee_tls
@@ -100,10 +105,11 @@ define void @kernel(ptr %w, float %x) {
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 8
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 9
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 10
-; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([4 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 2) to i64), 281474976710655
-; CHECK: [[ACB:%.*]] = select i1 [[DB]], i64 {{%.*}}, i64 [[ME]]
-; CHECK: [[ACA:%.*]] = select i1 [[DA]], i64 {{%.*}}, i64 [[ACB]]
-; CHECK-NEXT: select i1 {{%.*}}, i64 [[ACA]], i64 0
+; CHECK: [[IX:%.*]] = load atomic i32, ptr getelementptr inbounds ([4 x i32], ptr @taintprof.creator_ix, i64 0, i64 2) monotonic, align 4
+; CHECK: [[ME:%.*]] = phi i32 [ [[IX]], %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; CHECK: [[ACB:%.*]] = select i1 [[DB]], i32 {{%.*}}, i32 [[ME]]
+; CHECK: [[ACA:%.*]] = select i1 [[DA]], i32 {{%.*}}, i32 [[ACB]]
+; CHECK-NEXT: select i1 {{%.*}}, i32 [[ACA]], i32 0
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret double %r
 ; HOOK-LABEL: define double @twoargs(
@@ -128,7 +134,7 @@ define double @twoargs(double %a, double %b) {
 ; CHECK-NEXT: getelementptr inbounds i64, ptr [[CB]], i64 11
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 12
 ; CHECK-NOT: getelementptr inbounds i64, ptr [[CB]], i64 13
-; CHECK-NOT: ptrtoint
+; CHECK-NOT: creator_ix
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret i64 %r
 ; HOOK-LABEL: define i64 @toint(

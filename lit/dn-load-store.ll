@@ -37,15 +37,15 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: [[D:%.*]] = icmp slt i32 {{%.*}}, -2139095041
 ; CHECK-NEXT: [[M:%.*]] = zext i1 [[D]] to i64
 ; CHECK: call void @__tpd_load(ptr @taintprof.fpsites, ptr [[A2]], i64 [[M]], ptr [[RT:%.*]])
-; CHECK-NEXT: [[T:%.*]] = load i64, ptr [[RT]], align 8
-; CHECK-NEXT: [[TM:%.*]] = select i1 [[D]], i64 [[T]], i64 0
-; CHECK: [[TL:%.*]] = phi i64 [ 0, %[[COLD]] ], [ [[TM]], %{{[0-9]+}} ]
+; CHECK-NEXT: [[T:%.*]] = load i32, ptr [[RT]], align 4
+; CHECK-NEXT: [[TM:%.*]] = select i1 [[D]], i32 [[T]], i32 0
+; CHECK: [[TL:%.*]] = phi i32 [ 0, %[[COLD]] ], [ [[TM]], %{{[0-9]+}} ]
 ; CHECK-NEXT: [[B2:%.*]] = getelementptr inbounds float, ptr %q, i64 %i
 ; CHECK-NEXT: [[VB:%.*]] = bitcast float [[V2]] to i32
 ; CHECK: [[DS:%.*]] = icmp slt i32 {{%.*}}, -2139095041
-; CHECK-NEXT: [[TS:%.*]] = select i1 [[DS]], i64 [[TL]], i64 0
+; CHECK-NEXT: [[TS:%.*]] = select i1 [[DS]], i32 [[TL]], i32 0
 ; CHECK-NEXT: [[MS:%.*]] = zext i1 [[DS]] to i64
-; CHECK: store i64 [[TS]], ptr [[OPT:%.*]], align 8
+; CHECK: store i32 [[TS]], ptr [[OPT:%.*]], align 4
 ; CHECK-NEXT: call void @__tpd_store(ptr getelementptr inbounds ([10 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1), ptr [[B2]], i64 [[MS]], ptr [[OPT]])
 ; CHECK: [[JOIN]]:
 ; CHECK-NEXT: store float %v, ptr %b, align 4
@@ -83,8 +83,8 @@ define void @two_stores(ptr %p, <4 x float> %x, <4 x float> %y) {
 ; CHECK-NEXT: [[DM:%.*]] = and <4 x i1> [[D]], %m
 ; CHECK: [[M:%.*]] = zext i4 {{%.*}} to i64
 ; CHECK: call void @__tpd_load(ptr getelementptr inbounds ([10 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 4), ptr %p, i64 [[M]],
-; CHECK: [[TL:%.*]] = phi <4 x i64>
-; CHECK-NEXT: [[T:%.*]] = select <4 x i1> %m, <4 x i64> [[TL]], <4 x i64> {{%.*}}
+; CHECK: [[TL:%.*]] = phi <4 x i32>
+; CHECK-NEXT: [[T:%.*]] = select <4 x i1> %m, <4 x i32> [[TL]], <4 x i32> {{%.*}}
 ; CHECK: call void @__tpd_store(ptr getelementptr inbounds ([10 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 5), ptr %p,
 ; CHECK: call void @llvm.masked.store.v4f64.p0(<4 x double> %v, ptr %p, i32 8, <4 x i1> %m)
 define <4 x double> @masked(ptr %p, <4 x i1> %m, <4 x double> %pt) {
@@ -101,17 +101,17 @@ define <4 x double> @masked(ptr %p, <4 x i1> %m, <4 x double> %pt) {
 ; CHECK: [[B0:%.*]] = and i64 [[M]], 1
 ; CHECK: [[P0:%.*]] = extractelement <2 x ptr> %ps, i32 0
 ; CHECK-NEXT: call void @__tpd_load(ptr getelementptr inbounds ([10 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 6), ptr [[P0]], i64 1, ptr [[RT:%[0-9]+]])
-; CHECK-NEXT: [[T0:%.*]] = load i64, ptr [[RT]], align 8
-; CHECK-NEXT: store i64 [[T0]], ptr [[OPT:%[0-9]+]], align 8
+; CHECK-NEXT: [[T0:%.*]] = load i32, ptr [[RT]], align 4
+; CHECK-NEXT: store i32 [[T0]], ptr [[OPT:%[0-9]+]], align 4
 ; CHECK: [[B1:%.*]] = and i64 [[M]], 2
 ; CHECK: [[P1:%.*]] = extractelement <2 x ptr> %ps, i32 1
 ; CHECK-NEXT: [[BASE:%.*]] = getelementptr inbounds i8, ptr [[P1]], i64 -4
 ; CHECK-NEXT: call void @__tpd_load(ptr getelementptr inbounds ([10 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 6), ptr [[BASE]], i64 2, ptr [[RT]])
-; CHECK-NEXT: [[S1:%.*]] = getelementptr inbounds i64, ptr [[RT]], i64 1
-; CHECK-NEXT: [[T1:%.*]] = load i64, ptr [[S1]], align 8
-; CHECK-NEXT: [[D1:%.*]] = getelementptr inbounds i64, ptr [[OPT]], i64 1
-; CHECK-NEXT: store i64 [[T1]], ptr [[D1]], align 8
-; CHECK: load <2 x i64>, ptr [[OPT]], align 8
+; CHECK-NEXT: [[S1:%.*]] = getelementptr inbounds i32, ptr [[RT]], i64 1
+; CHECK-NEXT: [[T1:%.*]] = load i32, ptr [[S1]], align 4
+; CHECK-NEXT: [[D1:%.*]] = getelementptr inbounds i32, ptr [[OPT]], i64 1
+; CHECK-NEXT: store i32 [[T1]], ptr [[D1]], align 4
+; CHECK: load <2 x i32>, ptr [[OPT]], align 4
 define <2 x float> @gather(<2 x ptr> %ps, <2 x i1> %m) {
   %v = call <2 x float> @llvm.masked.gather.v2f32.v2p0(<2 x ptr> %ps, i32 4, <2 x i1> %m, <2 x float> zeroinitializer)
   ret <2 x float> %v

@@ -14,13 +14,13 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; Two blocks; words: the vector load 2-10, the store 11-21, the double load 22-30, the
 ; double store 31-41 → n_blocks 42. Without the cache loads and stores have none (-1).
-; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 42,
+; CHECK: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 13, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 42,
 ; CHECK: @taintprof.fpsites = private constant [4 x %taintprof.FpSiteDesc]
 ; CHECK-SAME: i16 2, i16 4, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 2, i32 0 }
 ; CHECK-SAME: i16 2, i16 4, i16 2, i16 0, i32 0, i32 1, ptr @taintprof.dn_module, i32 11, i32 1 }
 ; CHECK-SAME: i16 3, i16 2, i16 1, i16 0, i32 1, i32 2, ptr @taintprof.dn_module, i32 22, i32 2 }
 ; CHECK-SAME: i16 3, i16 2, i16 2, i16 0, i32 1, i32 3, ptr @taintprof.dn_module, i32 31, i32 3 }]
-; NOMEM: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 2,
+; NOMEM: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 13, ptr @{{.*}}, ptr @taintprof.fpsites, i32 4, i32 2,
 ; NOMEM: i16 2, i16 4, i16 1, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 
 ; CHECK-LABEL: define void @vec(
@@ -62,12 +62,12 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 10
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 2
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 8
-; CHECK: [[HT:%[0-9]+]] = select <4 x i1> [[M]], <4 x i64> {{%[0-9]+}}, <4 x i64> zeroinitializer
+; CHECK: [[HT:%[0-9]+]] = select <4 x i1> [[M]], <4 x i32> {{%[0-9]+}}, <4 x i32> zeroinitializer
 ; Miss: the hook, then its tags. The call goes through the hook's register-preserving
 ; entry with preserve_allcc (this function uses no AVX): the cold region's values stay
 ; in registers across it.
 ; CHECK: [[JOIN]]:
-; CHECK-NEXT: [[T1:%[0-9]+]] = phi <4 x i64> [ [[HT]], %[[HB]] ], [ zeroinitializer,
+; CHECK-NEXT: [[T1:%[0-9]+]] = phi <4 x i32> [ [[HT]], %[[HB]] ], [ zeroinitializer,
 ; CHECK: call preserve_allcc void @__tpd_load_keepregs(ptr @taintprof.fpsites, ptr %p,
 ; The store's probe matches whole value tags (no shadow read), or their creator bits
 ; alone (a lane created in place, without the origin); its hit writes the stored tag
@@ -77,10 +77,11 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: xor i64 [[GEN]], ptrtoint (ptr getelementptr inbounds ([4 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1) to i64)
 ; CHECK: [[SMP:%[0-9]+]] = getelementptr inbounds i64, ptr [[CB]], i64 18
 ; CHECK-NEXT: [[SM:%[0-9]+]] = load i64, ptr [[SMP]], align 8
-; CHECK: [[DIFF:%[0-9]+]] = xor <4 x i64> [[ST:%[0-9]+]], {{%[0-9]+}}
-; CHECK-NEXT: [[ORIG:%[0-9]+]] = and i64 [[SM]], -281474976710656
-; CHECK: [[CREATED:%[0-9]+]] = icmp eq <4 x i64> [[DIFF]], {{%[0-9]+}}
-; CHECK-NEXT: select <4 x i1> [[CREATED]], <4 x i64> zeroinitializer, <4 x i64> [[DIFF]]
+; CHECK-NEXT: [[SMT:%[0-9]+]] = trunc i64 [[SM]] to i32
+; CHECK: [[DIFF:%[0-9]+]] = xor <4 x i32> [[ST:%[0-9]+]], {{%[0-9]+}}
+; CHECK-NEXT: [[ORIG:%[0-9]+]] = and i32 [[SMT]], -65536
+; CHECK: [[CREATED:%[0-9]+]] = icmp eq <4 x i32> [[DIFF]], {{%[0-9]+}}
+; CHECK-NEXT: select <4 x i1> [[CREATED]], <4 x i32> zeroinitializer, <4 x i32> [[DIFF]]
 ; CHECK: br i1 {{%[0-9]+}}, label %[[SHB:[0-9]+]], label {{%[0-9]+}}, !prof [[LIKELY]]
 ; CHECK: [[SHB]]:
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 16
@@ -92,7 +93,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: store <4 x i32> [[NEW]], ptr {{%[0-9]+}}, align 1
 ; CHECK: [[PC:%[0-9]+]] = icmp ne i64 {{%[0-9]+}}, 0
 ; CHECK-NEXT: br i1 [[PC]]
-; CHECK: [[SAME:%[0-9]+]] = icmp eq <4 x i64> [[ST]], {{%[0-9]+}}
+; CHECK: [[SAME:%[0-9]+]] = icmp eq <4 x i32> [[ST]], {{%[0-9]+}}
 ; CHECK-NEXT: and <4 x i1> {{%[0-9]+}}, [[SAME]]
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 21
 ; CHECK: call preserve_allcc void @__tpd_store_keepregs(ptr getelementptr inbounds ([4 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 1), ptr %q,

@@ -13,14 +13,14 @@
 ; STATS: warning: {{.*}}: 1 inline asm statements produce floating-point values: their tags are 0
 
 ; Five blocks; inline counters 5-8 (atomicrmw), 9-12 (fadd), 13-16 (fmul): n_blocks = 17.
-; CHECK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 17,
+; CHECK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 13, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 17,
 ; CHECK-DAG: @taintprof.fpsites = private constant [5 x %taintprof.FpSiteDesc] [%taintprof.FpSiteDesc { %taintprof.SiteDesc { ptr @taintprof.chain, i32 1, i32 0, ptr null }, ptr @[[RMW:taintprof.str[.0-9]*]], i16 2, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 5, i32 0 }
 ; CHECK-DAG: @[[RMW]] = private unnamed_addr constant [15 x i8] c"atomicrmw fadd\00"
 ; CHECK-DAG: i16 3, i16 1, i16 1, i16 0, i32 1, i32 1, ptr @taintprof.dn_module, i32 -1, i32 1 }
 ; CHECK-DAG: i16 3, i16 1, i16 2, i16 0, i32 2, i32 2, ptr @taintprof.dn_module, i32 -1, i32 2 }
 ; CHECK-DAG: i16 2, i16 1, i16 0, i16 0, i32 3, i32 3, ptr @taintprof.dn_module, i32 9, i32 3 }
 ; CHECK-DAG: i16 3, i16 1, i16 0, i16 0, i32 4, i32 4, ptr @taintprof.dn_module, i32 13, i32 4 }]
-; HOOK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 12, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 5,
+; HOOK-DAG: @taintprof.dn_module = internal global %taintprof.DnModuleDesc { i32 1313099860, i32 13, ptr @{{.*}}, ptr @taintprof.fpsites, i32 5, i32 5,
 ; HOOK-DAG: @taintprof.fpsites = private constant [5 x %taintprof.FpSiteDesc] [%taintprof.FpSiteDesc { %taintprof.SiteDesc { ptr @taintprof.chain, i32 1, i32 0, ptr null }, ptr @[[RMW:taintprof.str[.0-9]*]], i16 2, i16 1, i16 8, i16 0, i32 0, i32 0, ptr @taintprof.dn_module, i32 -1, i32 0 }
 ; HOOK-DAG: @[[RMW]] = private unnamed_addr constant [15 x i8] c"atomicrmw fadd\00"
 
@@ -50,8 +50,9 @@
 ; CHECK-NOT: getelementptr inbounds i64, ptr {{%.*}}, i64 7
 ; CHECK-NOT: getelementptr inbounds i64, ptr {{%.*}}, i64 8
 ; CHECK-NOT: ptrtoint
+; CHECK-NOT: @taintprof.creator_ix
 ; CHECK-NOT: call void @__tpd_op
-; CHECK: store i64 0, ptr @__tpd_ret_tag_tls, align 8
+; CHECK: store i32 0, ptr @__tpd_ret_tag_tls, align 8
 ; CHECK-NEXT: ret float %old
 ; HOOK-LABEL: define float @atomic(ptr %p, float %x)
 ; HOOK: %old = atomicrmw fadd ptr %p, float %x monotonic, align 4
@@ -60,43 +61,47 @@
 ; The loaded real part's tag becomes the aggregate's and is returned.
 ; CHECK-LABEL: define { double, double } @cplx(ptr %p)
 ; CHECK: call void @__tpd_load(
-; CHECK: [[T:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; CHECK: [[TJ:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[T]], %{{[0-9]+}} ]
-; CHECK-NEXT: store i64 [[TJ]], ptr @__tpd_ret_tag_tls, align 8
+; CHECK: [[T:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; CHECK: [[TJ:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ [[T]], %{{[0-9]+}} ]
+; CHECK-NEXT: store i32 [[TJ]], ptr @__tpd_ret_tag_tls, align 8
 ; CHECK-NEXT: ret { double, double } %b
 
 ; A returned aggregate's tag reaches the store of a member.
 ; CHECK-LABEL: define double @usec(ptr %q)
-; CHECK: store i64 0, ptr @__tpd_ret_tag_tls, align 8
+; CHECK: store i32 0, ptr @__tpd_ret_tag_tls, align 8
 ; CHECK-NEXT: %c = call { double, double } @getc()
-; CHECK-NEXT: [[RT:%.*]] = load i64, ptr @__tpd_ret_tag_tls, align 8
-; CHECK: select i1 {{%.*}}, i64 [[RT]], i64 0
+; CHECK-NEXT: [[RT:%.*]] = load i32, ptr @__tpd_ret_tag_tls, align 8
+; CHECK: select i1 {{%.*}}, i32 [[RT]], i32 0
 ; CHECK: call void @__tpd_store(
 
 ; CHECK-LABEL: define float @asm()
 ; CHECK: %r = call float asm
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: getelementptr inbounds i64, ptr {{%.*}}, i64 9
-; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([5 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 3) to i64), 281474976710655
-; CHECK-NEXT: select i1 {{%.*}}, i64 [[ME]], i64 0
+; CHECK: [[CI:%.*]] = load atomic i32, ptr getelementptr inbounds ([5 x i32], ptr @taintprof.creator_ix, i64 0, i64 3) monotonic, align 4
+; CHECK: [[CC:%.*]] = call preserve_allcc i32 @__tpd_creator_index_keepregs(ptr getelementptr inbounds ([5 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 3))
+; CHECK: [[ME:%.*]] = phi i32 [ [[CI]], %{{[0-9]+}} ], [ [[CC]], %{{[0-9]+}} ]
+; CHECK-NEXT: select i1 {{%.*}}, i32 [[ME]], i32 0
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret float %s
 ; HOOK-LABEL: define float @asm()
 ; HOOK: %r = call float asm
-; HOOK: store i64 0, ptr {{%.*}}, align 8
+; HOOK: store i32 0, ptr {{%.*}}, align 4
 ; HOOK: call void @__tpd_op(
 
 ; CHECK-LABEL: define double @va(ptr %ap)
 ; CHECK: %d = va_arg ptr %ap, double
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: getelementptr inbounds i64, ptr {{%.*}}, i64 13
-; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([5 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 4) to i64), 281474976710655
-; CHECK-NEXT: select i1 {{%.*}}, i64 [[ME]], i64 0
+; CHECK: [[CI:%.*]] = load atomic i32, ptr getelementptr inbounds ([5 x i32], ptr @taintprof.creator_ix, i64 0, i64 4) monotonic, align 4
+; CHECK: [[CC:%.*]] = call preserve_allcc i32 @__tpd_creator_index_keepregs(ptr getelementptr inbounds ([5 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 4))
+; CHECK: [[ME:%.*]] = phi i32 [ [[CI]], %{{[0-9]+}} ], [ [[CC]], %{{[0-9]+}} ]
+; CHECK-NEXT: select i1 {{%.*}}, i32 [[ME]], i32 0
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: ret double %e
 ; HOOK-LABEL: define double @va(ptr %ap)
 ; HOOK: %d = va_arg ptr %ap, double
-; HOOK: store i64 0, ptr {{%.*}}, align 8
+; HOOK: store i32 0, ptr {{%.*}}, align 4
 ; HOOK: call void @__tpd_op(
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"

@@ -23,7 +23,8 @@ target triple = "x86_64-pc-linux-gnu"
 ; DN: @taintprof.dn_module = internal global %taintprof.DnModuleDesc
 ; DN-NOT: @taintprof.module =
 ; The cold region is a function of its own (dn-outline.ll); in it, the fmul's site,
-; inline: its counters (1-4, after the block's) and its result tag.
+; inline: its counters (1-4, after the block's) and its result tag (its creator index,
+; from the module's creator index slot, asked of the runtime on first use).
 ; DN-NOT: __tp_enter
 ; DN-NOT: __tp_arg_tls
 ; DN-NOT: call void @__tpd_op
@@ -31,7 +32,8 @@ target triple = "x86_64-pc-linux-gnu"
 ; DN: ret float %r
 ; DN: define internal void @f.tp.cold(
 ; DN: getelementptr inbounds i64, ptr {{%.*}}, i64 1
-; DN: and i64 ptrtoint (ptr @taintprof.fpsites to i64), 281474976710655
+; DN: load atomic i32, ptr @taintprof.creator_ix monotonic, align 4
+; DN: call preserve_allcc i32 @__tpd_creator_index_keepregs(ptr @taintprof.fpsites)
 ; DN-NOT: call void @__tpd_op
 ; DN: ret void
 

@@ -18,19 +18,19 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: call i32 @llvm.umin.i32(
 ; CHECK: br i1 {{%.*}}, label %[[REPL:.*]], label %[[JOIN:[0-9]+]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK: [[REPL]]:
-; CHECK: call void @f.tp.cold(ptr %p, i64 %i, float %acc, ptr {{%.*}}, i64 {{%.*}}, ptr {{%.*}}, ptr [[OUT:%.*]])
-; CHECK-NEXT: [[TAG:%.*]] = load i64, ptr [[OUT]]
+; CHECK: call void @f.tp.cold(ptr %p, i64 %i, float %acc, ptr {{%.*}}, i32 {{%.*}}, ptr {{%.*}}, ptr [[OUT:%.*]])
+; CHECK-NEXT: [[TAG:%.*]] = load i32, ptr [[OUT]]
 ; CHECK: br label %[[JOIN]]
 ; CHECK-NOT: call {{.*}}@__tpd_load
 ; The fmul's tag, from the region or 0, is the return tag.
 ; CHECK: [[JOIN]]:
-; CHECK-NEXT: [[T:%.*]] = phi i64 [ 0, %loop ], [ [[TAG]], %[[REPL]] ]
+; CHECK-NEXT: [[T:%.*]] = phi i32 [ 0, %loop ], [ [[TAG]], %[[REPL]] ]
 ; CHECK: exit:
-; CHECK-NEXT: store i64 {{%.*}}, ptr @__tpd_ret_tag_tls
+; CHECK-NEXT: store i32 {{%.*}}, ptr @__tpd_ret_tag_tls
 ; CHECK-NEXT: ret float %r
 ; The region: the exact masks, the load's cache and hook, the fmul's counters and tag.
-; CHECK: define internal void @f.tp.cold(ptr %p, i64 %i, float %acc, ptr %0, i64 %1, ptr %2, ptr %.out) [[ATTRS:#[0-9]+]]
-; CHECK-DAG: store i64 {{%.*}}, ptr %.out
+; CHECK: define internal void @f.tp.cold(ptr %p, i64 %i, float %acc, ptr %0, i32 %1, ptr %2, ptr %.out) [[ATTRS:#[0-9]+]]
+; CHECK-DAG: store i32 {{%.*}}, ptr %.out
 ; CHECK-DAG: call preserve_allcc void @__tpd_load_keepregs(ptr @taintprof.fpsites,
 ; CHECK: ret void
 ; CHECK: attributes [[ATTRS]] = { cold noinline }

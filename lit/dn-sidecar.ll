@@ -11,7 +11,7 @@
 ; RUN: %FileCheck %s --check-prefix=O0 < %t.dir/dn-arrays.o.taintprof-static.json
 ; CHECK: "schema": "taintprof.static",
 ; CHECK-NEXT: "version": 1,
-; CHECK-NEXT: "abi_version": 12,
+; CHECK-NEXT: "abi_version": 13,
 ; CHECK-NEXT: "mode": "denormal",
 ; CHECK-NEXT: "source": "dn-arrays.c",
 ; CHECK-NEXT: "debug_info": true,

@@ -1,4 +1,4 @@
-; Denormal mode, tags as SSA values: `i64` per scalar FP value, `<N x i64>` per vector.
+; Denormal mode, tags as SSA values: `i32` per scalar FP value, `<N x i32>` per vector.
 ; They are created only where a consumer needs them (a hook, a call slot, a return)
 ; and move through phi, select, shuffles, element inserts/extracts and FP→FP bitcasts
 ; of one shape. An int→FP bitcast makes a value with tag 0; a tag PHI whose inputs are
@@ -17,11 +17,11 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: %s = select i1 %c, float %a, float %b
 ; CHECK-NEXT: icmp ult i32 [[M]], 8388607
 ; CHECK: call void @__tpd_load(ptr @taintprof.fpsites,
-; CHECK: [[TA:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; CHECK: [[TA:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
 ; CHECK: call void @__tpd_load(
-; CHECK: [[TB:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; CHECK: [[TS:%.*]] = select i1 %c, i64 [[TA]], i64 [[TB]]
-; CHECK-NEXT: select i1 {{%.*}}, i64 [[TS]], i64 0
+; CHECK: [[TB:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; CHECK: [[TS:%.*]] = select i1 %c, i32 [[TA]], i32 [[TB]]
+; CHECK-NEXT: select i1 {{%.*}}, i32 [[TS]], i32 0
 ; CHECK: call void @__tpd_store(
 define void @sel(ptr %p, ptr %q, i1 %c) {
   %a = load float, ptr %p
@@ -38,46 +38,50 @@ define void @sel(ptr %p, ptr %q, i1 %c) {
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: loop:
 ; CHECK: %acc = phi float [ 0.000000e+00, %{{[0-9]+}} ], [ %acc1, %[[LATCH:[0-9]+]] ]
-; CHECK-NEXT: [[TACC:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TJOIN:%[0-9]+]], %[[LATCH]] ]
+; CHECK-NEXT: [[TACC:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ [[TJOIN:%[0-9]+]], %[[LATCH]] ]
 ; CHECK: call void @__tpd_load(
-; CHECK: [[TX:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; CHECK: [[TX:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
 ; CHECK: [[DA:%.*]] = icmp slt i32
 ; CHECK: [[DX:%.*]] = icmp slt i32
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 8
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 9
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 10
-; CHECK: [[ME:%.*]] = and i64 ptrtoint (ptr getelementptr inbounds ([12 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 4) to i64), 281474976710655
+; The site's own creator index: read from its slot in @taintprof.creator_ix, asked of
+; the runtime the first time (the slot is still 0).
+; CHECK: [[CI:%.*]] = load atomic i32, ptr getelementptr inbounds ([12 x i32], ptr @taintprof.creator_ix, i64 0, i64 4) monotonic, align 4
+; CHECK: [[CC:%.*]] = call preserve_allcc i32 @__tpd_creator_index_keepregs(ptr getelementptr inbounds ([12 x %taintprof.FpSiteDesc], ptr @taintprof.fpsites, i64 0, i64 4))
+; CHECK: [[ME:%.*]] = phi i32 [ [[CI]], %{{[0-9]+}} ], [ [[CC]], %{{[0-9]+}} ]
 ; The load's tag always has a creator (no creator test); the accumulator's may not
 ; (its PHI starts from a constant).
-; CHECK-NEXT: [[ACX:%.*]] = select i1 [[DX]], i64 [[TX]], i64 [[ME]]
-; CHECK-NEXT: and i64 [[TACC]], 281474976710655
-; CHECK: [[ACA:%.*]] = select i1 [[DA]], i64 {{%.*}}, i64 [[ACX]]
-; CHECK-NEXT: [[TR:%.*]] = select i1 {{%.*}}, i64 [[ACA]], i64 0
+; CHECK-NEXT: [[ACX:%.*]] = select i1 [[DX]], i32 [[TX]], i32 [[ME]]
+; CHECK-NEXT: and i32 [[TACC]], 65535
+; CHECK: [[ACA:%.*]] = select i1 [[DA]], i32 {{%.*}}, i32 [[ACX]]
+; CHECK-NEXT: [[TR:%.*]] = select i1 {{%.*}}, i32 [[ACA]], i32 0
 ; CHECK-NEXT: br label %[[AFTER:[0-9]+]]
 ; CHECK: [[AFTER]]:
-; CHECK-NEXT: [[TC:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TR]], %{{[0-9]+}} ]
+; CHECK-NEXT: [[TC:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ [[TR]], %{{[0-9]+}} ]
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: [[LATCH]]:
-; CHECK-NEXT: [[TJOIN]] = phi i64 [ 0, %loop ], [ [[TC]], %[[AFTER]] ]
+; CHECK-NEXT: [[TJOIN]] = phi i32 [ 0, %loop ], [ [[TC]], %[[AFTER]] ]
 ; CHECK-NEXT: br i1 %done, label %exit, label %loop
 ; CHECK: exit:
-; CHECK-NEXT: store i64 [[TJOIN]], ptr @__tpd_ret_tag_tls, align 8
+; CHECK-NEXT: store i32 [[TJOIN]], ptr @__tpd_ret_tag_tls, align 8
 ; HOOK-LABEL: define float @sum(
 ; HOOK: loop:
 ; HOOK: %acc = phi float [ 0.000000e+00, %{{[0-9]+}} ], [ %acc1, %[[LATCH:[0-9]+]] ]
-; HOOK-NEXT: [[TACC:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ [[TJOIN:%[0-9]+]], %[[LATCH]] ]
+; HOOK-NEXT: [[TACC:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ [[TJOIN:%[0-9]+]], %[[LATCH]] ]
 ; HOOK: call void @__tpd_load(
-; HOOK: [[TX:%.*]] = phi i64 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; HOOK: select i1 {{%.*}}, i64 [[TACC]], i64 0
-; HOOK-NEXT: store i64
-; HOOK-NEXT: select i1 {{%.*}}, i64 [[TX]], i64 0
+; HOOK: [[TX:%.*]] = phi i32 [ 0, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; HOOK: select i1 {{%.*}}, i32 [[TACC]], i32 0
+; HOOK-NEXT: store i32
+; HOOK-NEXT: select i1 {{%.*}}, i32 [[TX]], i32 0
 ; HOOK: call void @__tpd_op(
 ; HOOK: [[LATCH]]:
-; HOOK-NEXT: [[TJOIN]] = phi i64 [ 0, %loop ], [ {{%.*}}, %{{[0-9]+}} ]
+; HOOK-NEXT: [[TJOIN]] = phi i32 [ 0, %loop ], [ {{%.*}}, %{{[0-9]+}} ]
 ; HOOK-NEXT: br i1 %done, label %exit, label %loop
 ; HOOK: exit:
-; HOOK-NEXT: store i64 [[TJOIN]], ptr @__tpd_ret_tag_tls, align 8
+; HOOK-NEXT: store i32 [[TJOIN]], ptr @__tpd_ret_tag_tls, align 8
 define float @sum(ptr %p, i64 %n) {
 entry:
   br label %loop
@@ -102,8 +106,8 @@ exit:
 ; CHECK: call void @__tpd_load(
 ; CHECK: join:
 ; CHECK-NEXT: %v = phi double [ %a, %{{[0-9]+}} ], [ %b, %{{[0-9]+}} ]
-; CHECK-NEXT: [[T:%.*]] = phi i64 [ {{%.*}}, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; CHECK-NEXT: store i64 [[T]], ptr @__tpd_ret_tag_tls
+; CHECK-NEXT: [[T:%.*]] = phi i32 [ {{%.*}}, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; CHECK-NEXT: store i32 [[T]], ptr @__tpd_ret_tag_tls
 define double @diamond(i1 %c, ptr %p, ptr %q) {
 entry:
   br i1 %c, label %then, label %else
@@ -121,11 +125,11 @@ join:
 ; Shuffles and element moves apply to the tag vectors the same way.
 ; CHECK-LABEL: define void @lanes(
 ; CHECK: call void @__tpd_load(
-; CHECK: [[TV:%.*]] = phi <4 x i64>
-; CHECK: [[TSH:%.*]] = shufflevector <4 x i64> [[TV]], <4 x i64> zeroinitializer, <4 x i32> <i32 3, i32 2, i32 1, i32 0>
-; CHECK-NEXT: [[TE:%.*]] = extractelement <4 x i64> [[TSH]], i32 1
-; CHECK: [[TI:%.*]] = insertelement <2 x i64> zeroinitializer, i64 [[TE]], i32 0
-; CHECK: select <2 x i1> {{%.*}}, <2 x i64> [[TI]], <2 x i64> zeroinitializer
+; CHECK: [[TV:%.*]] = phi <4 x i32>
+; CHECK: [[TSH:%.*]] = shufflevector <4 x i32> [[TV]], <4 x i32> zeroinitializer, <4 x i32> <i32 3, i32 2, i32 1, i32 0>
+; CHECK-NEXT: [[TE:%.*]] = extractelement <4 x i32> [[TSH]], i32 1
+; CHECK: [[TI:%.*]] = insertelement <2 x i32> zeroinitializer, i32 [[TE]], i32 0
+; CHECK: select <2 x i1> {{%.*}}, <2 x i32> [[TI]], <2 x i32> zeroinitializer
 ; CHECK: call void @__tpd_store(
 define void @lanes(ptr %p, ptr %q) {
   %v = load <4 x float>, ptr %p
@@ -140,7 +144,7 @@ define void @lanes(ptr %p, ptr %q) {
 ; denormal first names itself creator); FP→FP bitcasts of one shape keep the tag.
 ; CHECK-LABEL: define void @bits(
 ; CHECK: call void @__tpd_store(ptr getelementptr inbounds ({{.*}}), ptr %q, i64 {{%.*}}, ptr
-; CHECK-NOT: phi i64
+; CHECK-NOT: phi i32
 ; CHECK: ret void
 define void @bits(ptr %q, i32 %i) {
   %f = bitcast i32 %i to float
@@ -150,8 +154,8 @@ define void @bits(ptr %q, i32 %i) {
 
 ; CHECK-LABEL: define <2 x double> @samebits(
 ; CHECK: call void @__tpd_load(
-; CHECK: [[T:%.*]] = phi <2 x i64> [ zeroinitializer, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
-; CHECK: extractelement <2 x i64> [[T]], i32 0
+; CHECK: [[T:%.*]] = phi <2 x i32> [ zeroinitializer, %{{[0-9]+}} ], [ {{%.*}}, %{{[0-9]+}} ]
+; CHECK: extractelement <2 x i32> [[T]], i32 0
 define <2 x double> @samebits(ptr %p) {
   %v = load <2 x double>, ptr %p
   %w = bitcast <2 x double> %v to <2 x double>

@@ -38,7 +38,7 @@
 use core::ffi::c_char;
 
 /// Bumped whenever a layout, name or meaning below changes.
-pub const ABI_VERSION: u32 = 12;
+pub const ABI_VERSION: u32 = 13;
 
 /// Magic number at the start of every [`ModuleDesc`] ("TPMD").
 pub const MODULE_MAGIC: u32 = 0x544d_5044;
@@ -80,10 +80,13 @@ pub const fn shadow_addr(addr: u64) -> u64 {
 //   | origin array id| creator index  |     (a double's other 4 shadow bytes: unused)
 //   +----------------+----------------+
 //
-// The creator index is the runtime's number for a creator `FpSiteDesc` (assigned when
-// a tag with that creator is first written to memory; 0: no creator). In registers a
-// tag is the 64-bit SSA tag (origin id, creator's address) below; only memory holds the
-// 32-bit form, so that a vector of floats reads as many tag bytes as value bytes.
+// The creator index is the runtime's number for a creator `FpSiteDesc` (assigned the
+// first time a tag needs it: `__tpd_creator_index`, or a hook naming a creator; 0: no
+// creator). Tags have this form everywhere: in shadow memory, in registers (`i32`,
+// `<N x i32>`), in the hooks' tag buffers and in the call slots. So a vector of floats
+// has as many tag bytes as value bytes, and loads and stores move tags unconverted.
+// The runtime works on 64-bit tags (origin id, creator's address) internally and
+// converts at the hooks (`rt/src/denormal/creators.rs`).
 // `shadow(p + k) == shadow(p) + k` inside any object, so copies move shadow bytes 1:1.
 
 /// Address of the stored tag of the FP element at `addr` (denormal mode).
@@ -406,10 +409,11 @@ pub const MODULE_NO_DEBUG_INFO: u32 = 1 << 1;
 // mode; a denormal-mode module registers a `DnModuleDesc` instead of a `ModuleDesc`,
 // and the runtime refuses to mix modes in one program.
 //
-// Tags: every FP value has a 64-bit tag, non-zero only while the value is denormal:
-// bits 63..48 = origin array id (0 = none), bits 47..0 = address of the creator's
-// `FpSiteDesc` (0 = none). In memory the tag of the FP element at `a` is the `u64` at
-// `shadow_addr(a)` (same mapping as taint labels: 8 shadow bytes per 4-byte float).
+// Tags: every FP value has a 32-bit tag, non-zero only while the value is denormal:
+// bits 31..16 = origin array id (0 = none), bits 15..0 = creator index (0 = none; see
+// "Shadow memory (denormal mode)" above). In memory the tag of the FP element at `a`
+// is the `u32` at `dn_shadow_addr(a)`. The runtime's internal 64-bit form is below
+// (`TAG_*`): origin id, creator's `FpSiteDesc` address.
 // =================================================================================
 
 /// Magic number at the start of every [`DnModuleDesc`] ("TPDN").
@@ -422,7 +426,7 @@ pub const DN_MODULE_MAGIC: u32 = 0x4e44_5054;
 /// and calls pass no tags. The report has the instruction profile and the creator
 /// sites (the operations' fourth counter), no arrays, origins or heatmaps.
 pub const DN_MODULE_PROFILE: u32 = 1 << 2;
-/// Bits of a tag holding the creator's `FpSiteDesc` address.
+/// Bits of the runtime's internal 64-bit tag holding the creator's `FpSiteDesc` address.
 pub const TAG_CREATOR_MASK: u64 = (1 << 48) - 1;
 /// Shift of the origin array id in a tag.
 pub const TAG_ORIGIN_SHIFT: u32 = 48;
@@ -439,9 +443,10 @@ pub const DN_BASE_UNREGISTERED: u64 = u64::MAX;
 /// thread first runs instrumented code.
 pub const TLS_DN_COUNTERS: &str = "__tpd_counters_tls";
 /// `[DN_MAX_ARG_SLOTS x i64]`: tags of the FP arguments of the call in flight (argument
-/// `i` in slot `i`; vector arguments carry their first non-zero lane tag).
+/// `i` in slot `i`, its `u32` tag in the slot's low half; vector arguments carry their
+/// first non-zero lane tag).
 pub const TLS_DN_ARG_TAGS: &str = "__tpd_arg_tags_tls";
-/// `i64`: tag of the FP return value.
+/// `i64`: tag of the FP return value (the `u32` tag in its low half).
 pub const TLS_DN_RET_TAG: &str = "__tpd_ret_tag_tls";
 
 /// `void __tpd_register_module(DnModuleDesc *m)`: from the module constructor (and
@@ -451,7 +456,7 @@ pub const HOOK_DN_REGISTER_MODULE: &str = "__tpd_register_module";
 /// stores it in `__tpd_counters_tls` and returns it.
 pub const HOOK_DN_THREAD_COUNTERS: &str = "__tpd_thread_counters";
 /// `void __tpd_op(const FpSiteDesc *s, u64 operand_mask, u64 result_mask,
-///                const u64 *operand_tags, u64 *result_tags)`: cold path of an FP
+///                const u32 *operand_tags, u32 *result_tags)`: cold path of an FP
 /// operation with a denormal operand or result. Lanes are numbered `0..s->lanes`;
 /// `operand_mask` bit `k * 16 + lane` = operand `k` (at most 3) is denormal in `lane`;
 /// `result_mask` bit `lane` = the result is denormal in `lane`; `operand_tags[k *
@@ -464,12 +469,18 @@ pub const HOOK_DN_THREAD_COUNTERS: &str = "__tpd_thread_counters";
 /// `TAINTPROF_DN_INLINE_OPS=0`, which keeps the call (the reference the end-to-end tests
 /// compare the inline code with).
 pub const HOOK_DN_OP: &str = "__tpd_op";
-/// `void __tpd_load(const FpSiteDesc *s, const void *addr, u64 lane_mask, u64 *tags)`:
+/// `u32 __tpd_creator_index(const FpSiteDesc *creator)`: the creator index of a site
+/// that stands as creator (`FpSiteDesc::creator` resolved), assigning one the first
+/// time; 0 once all 65,535 are taken (the runtime says so once). The inline operation
+/// code calls it when its module's slot for the creator still holds 0, and keeps the
+/// answer there.
+pub const HOOK_DN_CREATOR_INDEX: &str = "__tpd_creator_index";
+/// `void __tpd_load(const FpSiteDesc *s, const void *addr, u64 lane_mask, u32 *tags)`:
 /// cold path of an FP load of `s->lanes` contiguous elements at `addr` of which the
 /// lanes in `lane_mask` are denormal; writes their tags (from shadow memory and the
 /// marked-array registry).
 pub const HOOK_DN_LOAD: &str = "__tpd_load";
-/// `void __tpd_store(const FpSiteDesc *s, void *addr, u64 lane_mask, const u64 *tags)`:
+/// `void __tpd_store(const FpSiteDesc *s, void *addr, u64 lane_mask, const u32 *tags)`:
 /// cold path of an FP store whose lanes in `lane_mask` are denormal.
 pub const HOOK_DN_STORE: &str = "__tpd_store";
 /// `__tpd_load` and `__tpd_store` behind entries that preserve every register the
@@ -482,6 +493,10 @@ pub const HOOK_DN_STORE: &str = "__tpd_store";
 /// clobbers the upper halves of `ymm` registers.
 pub const HOOK_DN_LOAD_KEEPREGS: &str = "__tpd_load_keepregs";
 pub const HOOK_DN_STORE_KEEPREGS: &str = "__tpd_store_keepregs";
+/// `__tpd_creator_index` behind the same kind of entry, keeping every register but
+/// `rax` (its result), so that the inline operation code's rare call for a creator's
+/// index spills nothing on the path that does not call.
+pub const HOOK_DN_CREATOR_INDEX_KEEPREGS: &str = "__tpd_creator_index_keepregs";
 /// LLVM's number for the `preserve_allcc` calling convention (`CallingConv::PreserveAll`).
 pub const CC_PRESERVE_ALL: u32 = 15;
 /// `u64`: generation of the runtime's table of marked global/static/heap arrays, bumped
@@ -501,16 +516,16 @@ pub const DN_RANGES_GEN: &str = "__tpd_ranges_gen";
 //
 //   valid:   cache[KEY] == __tpd_ranges_gen ^ (u64)site
 //            && (addr - cache[LO]) <=u cache[LIMIT]          (all lanes inside)
-//            && every denormal lane's tag matches cache[MATCH]: loads, the creator
-//               index of the stored tag (stag & STAG_CREATOR_MASK, shadow memory's
-//               32-bit form); stores, the whole value tag, or its creator bits alone
+//            && every denormal lane's tag matches (u32)cache[MATCH]: loads, the
+//               creator index of the stored tag (stag & STAG_CREATOR_MASK); stores,
+//               the whole value tag, or its creator bits alone
 //               (a lane created where it is stored, next to lanes that came from the
 //               origin: a stencil's wavefront)
 //   element  e = (addr - cache[ARR_LO]) >> log2(element size)
 //   counters ((u32 *)cache[SHARD])[e + lane] += 1 per denormal lane   (reads; stores:
 //            the write half, already offset by the array's length)
 //            *(u64 *)cache[CREATOR_COUNT] += denormal lanes; cache[0] += the same
-//   loads    tag = cache[TAG] per denormal lane (the array's id and the creator)
+//   loads    tag = (u32)cache[TAG] per denormal lane (the array's id and the creator)
 //   stores   if cache[PAIR_COUNT]: for the lanes whose tag is cache[MATCH] itself
 //            (they have its origin), *(u64 *)cache[PAIR_COUNT] += lanes and
 //            ((u32 *)cache[PAIR_MAP])[e + lane] += 1; the stored tag of each denormal
@@ -533,8 +548,8 @@ pub const DN_C_LIMIT: u32 = 3;
 pub const DN_C_ARR_LO: u32 = 4;
 /// Cache word: this thread's `u32` element counters of the array (reads, or writes).
 pub const DN_C_SHARD: u32 = 5;
-/// Cache word: the tag the hook gives the lanes (loads), or the stored tag (`u32`,
-/// denormal-mode shadow layout) it writes to shadow memory (stores).
+/// Cache word: the tag (`u32`) the hook gives the lanes (loads), or the one it writes
+/// to shadow memory (stores).
 pub const DN_C_TAG: u32 = 6;
 /// Cache word: what every denormal lane's tag must be (see above).
 pub const DN_C_MATCH: u32 = 7;
@@ -592,9 +607,9 @@ pub struct FpSiteDesc {
     pub index: u32,
     pub module: *const DnModuleDesc,
     /// [`FPSITE_NO_COUNTERS`], or the index (in the module's block counters) of the
-    /// site's [`DN_OP_WORDS`] inline counters: denormal operands, operations with a
-    /// denormal operand, denormal results, denormal results made from normal operands
-    /// only (the site *created* them). An operation site with inline counters is handled
+    /// site's [`DN_OP_WORDS`] inline counters (and lane counts, [`op_lane_words`]):
+    /// denormal operands, operations with a denormal operand, denormal results,
+    /// denormal results made from normal operands only (the site *created* them). An operation site with inline counters is handled
     /// entirely by the instrumented code (counts and result tags, see [`HOOK_DN_OP`]);
     /// the runtime adds these counters to the site's row of the report. A load or
     /// store site with it set owns [`DN_LOAD_WORDS`] / [`DN_STORE_WORDS`] words there:
@@ -603,7 +618,7 @@ pub struct FpSiteDesc {
     /// Index in the module's site array of the site that stands as this one's creator:
     /// the first with the same source position (inline chain), operation and element
     /// type. Vectorized, unrolled and peeled copies of one source operation are one
-    /// creator. Tags carry that site's address; `index` when the site is its own.
+    /// creator. Tags carry that site's creator index; `index` when the site is its own.
     pub creator: u32,
 }
 
@@ -616,16 +631,31 @@ pub const DN_OP_WORDS: u32 = 4;
 /// Index of the created-results counter among an operation site's inline counters.
 pub const DN_OP_CREATED: u32 = 3;
 
+/// Lane counts of a vector operation site counted inline (`lanes > 1`), in words after
+/// its [`DN_OP_WORDS`] totals: for each of the four counters `k`, one `u32` per lane
+/// (lane `l` of counter `k` at byte `8 * DN_OP_WORDS + 4 * (k * lanes + l)`). The
+/// inline code adds each lane's mask to its lane, with no reduction across lanes; when a
+/// lane of the operand or result counts reaches 2^31 (the others never exceed those) it
+/// adds all lanes to the totals and clears them. A counter's value is its total plus the
+/// sum of its lanes.
+pub const fn op_lane_words(lanes: u16) -> u32 {
+    if lanes > 1 {
+        2 * lanes as u32
+    } else {
+        0
+    }
+}
+
 /// Block-counter words owned by a site with `FpSiteDesc::counters` set, by its
-/// `FPSITE_*` flags: [`DN_OP_WORDS`] counters for an operation, the inline count and
-/// cache of a load or store.
-pub const fn inline_words(flags: u16) -> u32 {
+/// `FPSITE_*` flags and lanes: [`DN_OP_WORDS`] counters for an operation and its lane
+/// counts ([`op_lane_words`]), the inline count and cache of a load or store.
+pub const fn inline_words(flags: u16, lanes: u16) -> u32 {
     if flags & FPSITE_LOAD != 0 {
         DN_LOAD_WORDS
     } else if flags & FPSITE_STORE != 0 {
         DN_STORE_WORDS
     } else {
-        DN_OP_WORDS
+        DN_OP_WORDS + op_lane_words(lanes)
     }
 }
 

@@ -47,7 +47,7 @@
 //!   `__tp_shadow_set`, `__tp_shadow_union`, `__tp_shadow_or`, `__tp_branch_update`, the
 //!   TLS slots of `tls.c` (including `__tp_callee_tls`, read only by instrumented code),
 //!   and the `__tpw_<name>` wrappers listed as `wrap` in `rt/abilist.txt`. Denormal mode:
-//!   `__tpd_register_module`, `__tpd_thread_counters`, `__tpd_op`, `__tpd_load`,
+//!   `__tpd_register_module`, `__tpd_thread_counters`, `__tpd_op`, `__tpd_creator_index`, `__tpd_load`,
 //!   `__tpd_store`, `__tpd_array_enter/leave`, `__tpd_alloc`, `__tpd_release` and the TLS
 //!   slots `__tpd_counters_tls`, `__tpd_arg_tags_tls`, `__tpd_ret_tag_tls`.
 //! * **Output**: one raw record per process (`docs/internal/record.md`), never an

@@ -49,6 +49,7 @@ impl DnFn<'_> {
         self.at(i);
         let t = self.tag(ir::operand(i, 0), None);
         let t = self.collapse_here(t);
+        // The `u32` tag in the slot's low half (all readers read 4 bytes).
         self.ir.store(t, self.rt.ret_tag_tls, 8);
         Ok(())
     }
@@ -130,7 +131,7 @@ impl DnFn<'_> {
         Ok(())
     }
 
-    /// The tag of parameter `a` (one `i64`): its slot, if this call came from
+    /// The tag of parameter `a` (one `i32`): its slot, if this call came from
     /// instrumented code that stored us as the callee.
     pub(super) fn param_tag(&mut self, a: V) -> V {
         if let Some(&t) = self.ext.get(&a) {
@@ -142,7 +143,7 @@ impl DnFn<'_> {
             .position(|x| *x == a)
             .expect("parameter of this function");
         if k >= abi::DN_MAX_ARG_SLOTS {
-            let z = ir.c64(0);
+            let z = ir.c32(0);
             self.ext.insert(a, z);
             return z;
         }
@@ -157,14 +158,14 @@ impl DnFn<'_> {
             }
         };
         let slot = ir.const_elem_ptr(self.rt.arg_tags_ty, self.rt.arg_tags_tls, k as u64);
-        let t = ir.select(ok, ir.load(ir.i64, slot, 8), ir.c64(0));
+        let t = ir.select(ok, ir.load(ir.i32, slot, 8), ir.c32(0));
         self.restore();
         self.ext.insert(a, t);
         self.stats.param_tags += 1;
         t
     }
 
-    /// The tag of the result of a call through the tag ABI (one `i64`, read right after
+    /// The tag of the result of a call through the tag ABI (one `i32`, read right after
     /// the call).
     pub(super) fn ret_tag(&mut self, call: V) -> V {
         if let Some(&t) = self.ext.get(&call) {
@@ -173,13 +174,13 @@ impl DnFn<'_> {
         let ir = self.ir;
         // SAFETY: `call` is a live call (checked first); the shim checks it is a `CallInst`.
         if ir::opcode(call) == Op::LLVMCall && unsafe { ffi::tp_call_is_musttail(call) } != 0 {
-            return ir.c64(0);
+            return ir.c32(0);
         }
         let callee = ir::called_function(call);
         if callee.is_null() || !self.instrumented.contains(&callee) {
             // An uninstrumented callee leaves the slot as it was: clear it.
             ir.before(call);
-            ir.store(ir.c64(0), self.rt.ret_tag_tls, 8);
+            ir.store(ir.c32(0), self.rt.ret_tag_tls, 8);
         }
         if ir::opcode(call) == Op::LLVMInvoke {
             // SAFETY: `call` is a live invoke (checked just above).
@@ -187,7 +188,7 @@ impl DnFn<'_> {
         } else {
             ir.after(call);
         }
-        let t = ir.load(ir.i64, self.rt.ret_tag_tls, 8);
+        let t = ir.load(ir.i32, self.rt.ret_tag_tls, 8);
         for a in MEMORY_ATTRS {
             ir.remove_call_fn_attr(call, a);
         }

@@ -30,8 +30,8 @@ use inkwell::llvm_sys::LLVMTypeKind as K;
 use std::collections::{HashMap, HashSet};
 use taintprof_abi as abi;
 
-/// Largest operand tag buffer: `[MAX_OPERANDS * CHUNK x i64]`; result tags:
-/// `[CHUNK x i64]` (each function allocates what its widest site needs).
+/// Largest operand tag buffer: `[MAX_OPERANDS * CHUNK x i32]`; result tags:
+/// `[CHUNK x i32]` (each function allocates what its widest site needs).
 const OPTAGS: u64 = (classify::MAX_OPERANDS as u64) * CHUNK as u64;
 const RESTAGS: u64 = CHUNK as u64;
 
@@ -52,8 +52,8 @@ impl DnFn<'_> {
         // Tag buffers of the cold paths: static allocas at the very top.
         debug_assert!(op_slots <= OPTAGS && res_slots <= RESTAGS);
         ir.before(ip);
-        let o = ir.alloca(ir.array_ty(ir.i64, op_slots));
-        let r = ir.alloca(ir.array_ty(ir.i64, res_slots));
+        let o = ir.alloca(ir.array_ty(ir.i32, op_slots));
+        let r = ir.alloca(ir.array_ty(ir.i32, res_slots));
         // SAFETY: `o` and `r` are the allocas built just above.
         unsafe {
             LLVMSetAlignment(o, 16);
@@ -232,7 +232,7 @@ impl DnFn<'_> {
 
     /// Chunk `c` (lanes `off..off+n`) of the tag/mask of a value with `lanes`
     /// lanes in a site of `n` lanes: vectors are cut, scalars belong to chunk 0 (lane
-    /// 0), as `i64` when `n == 1` or the value is scalar.
+    /// 0), as `i32` when `n == 1` or the value is scalar.
     fn chunk(&self, v: V, off: u32, n: u32, zero: V) -> V {
         let t = ir::type_of(v);
         if !ir::is_vector(t) {
@@ -241,11 +241,11 @@ impl DnFn<'_> {
         self.lanes_of(v, off, n)
     }
 
-    /// Store `t` (tag chunk: `i64` or `<n x i64>`) at `buf[slot]`.
+    /// Store `t` (tag chunk: `i32` or `<n x i32>`) at `buf[slot]`.
     pub(super) fn store_tags(&self, buf: V, slot: u64, t: V) {
         let ir = self.ir;
-        let p = ir.gep(ir.i64, buf, &[ir.c64(slot)]);
-        ir.store(t, p, 8);
+        let p = ir.gep(ir.i32, buf, &[ir.c64(slot)]);
+        ir.store(t, p, 4);
     }
 
     /// The cold code of site `i`. Everything the hooks need (rematerialized values,
@@ -388,21 +388,20 @@ impl DnFn<'_> {
                         spec.lanes > 1 || op_lms.iter().any(|&m| ir::is_vector(ir::type_of(m)));
                     let (ms, ts) = self.op_chunks(&op_lms, &op_tags, off, n, vec);
                     let rm = subject_lm.map(|lm| self.chunk(lm, off, n, ir.cint(ir.int_ty(1), 0)));
-                    self.count_op_inline(ctr, &ms, rm, vec, n);
+                    self.count_op_inline(ctr, &ms, rm, vec, n, term);
                     if let (Some(_), Some(rm), false) = (spec.result, rm, self.profile) {
-                        let creator = self.d.creator_ptr(ir, first + ch as usize);
+                        let me = self.creator_index(first + ch as usize, term);
                         let known: Vec<bool> = spec
                             .operands
                             .iter()
                             .map(|&o| self.creator_known(o, &mut HashSet::new()))
                             .collect();
-                        result_tags =
-                            Some(self.op_tags_inline(creator, rm, &ms, &ts, &known, vec, n));
+                        result_tags = Some(self.op_tags_inline(me, rm, &ms, &ts, &known, vec, n));
                     }
                 }
                 SiteKind::Op => {
                     for (k, &t) in op_tags.iter().enumerate() {
-                        let tc = self.chunk(self.masked(t, op_lms[k]), off, n, ir.c64(0));
+                        let tc = self.chunk(self.masked(t, op_lms[k]), off, n, ir.c32(0));
                         self.store_tags(optags, (k as u64) * n as u64, tc);
                     }
                     let h = self.rt.op;
@@ -438,7 +437,7 @@ impl DnFn<'_> {
                     let ctr = mem_ctr.unwrap_or_default();
                     let p = addr(ptr.unwrap());
                     let lm = self.chunk(subject_lm.unwrap(), off, n, ir.cint(ir.i1, 0));
-                    let tc = self.chunk(store_tags.unwrap(), off, n, ir.c64(0));
+                    let tc = self.chunk(store_tags.unwrap(), off, n, ir.c32(0));
                     let ch = CachedChunk {
                         site,
                         ctr,
@@ -459,10 +458,10 @@ impl DnFn<'_> {
                         self.per_lane(term, p, resmask, off, n, spec.fp, |s, base, bit, l| {
                             let h = s.rt.load;
                             s.ir.call(h.ty, h.f, &[site, base, bit, restags]);
-                            let src = s.ir.gep(s.ir.i64, restags, &[s.ir.c64(l as u64)]);
-                            let t = s.ir.load(s.ir.i64, src, 8);
-                            let dst = s.ir.gep(s.ir.i64, optags, &[s.ir.c64(l as u64)]);
-                            s.ir.store(t, dst, 8);
+                            let src = s.ir.gep(s.ir.i32, restags, &[s.ir.c64(l as u64)]);
+                            let t = s.ir.load(s.ir.i32, src, 4);
+                            let dst = s.ir.gep(s.ir.i32, optags, &[s.ir.c64(l as u64)]);
+                            s.ir.store(t, dst, 4);
                         });
                         optags
                     } else {
@@ -474,7 +473,7 @@ impl DnFn<'_> {
                     result_tags = Some(self.load_result_tags(from, i, subject_lm.unwrap(), off, n));
                 }
                 SiteKind::Store { scatter, .. } => {
-                    let tc = self.chunk(store_tags.unwrap(), off, n, ir.c64(0));
+                    let tc = self.chunk(store_tags.unwrap(), off, n, ir.c32(0));
                     self.store_tags(optags, 0, tc);
                     let p = ptr.unwrap();
                     if *scatter {
@@ -547,8 +546,8 @@ impl DnFn<'_> {
     }
 
     /// Chunk `off..off+n` of every operand's lane mask and tag, in the shape of
-    /// the site's lanes: `<n x i1>`/`<n x i64>` when `vec` (a scalar operand of a vector
-    /// operation belongs to lane 0), else `i1`/`i64`.
+    /// the site's lanes: `<n x i1>`/`<n x i32>` when `vec` (a scalar operand of a vector
+    /// operation belongs to lane 0), else `i1`/`i32`.
     fn op_chunks(&self, lms: &[V], tags: &[V], off: u32, n: u32, vec: bool) -> (Vec<V>, Vec<V>) {
         let ir = self.ir;
         let i1 = ir.int_ty(1);
@@ -556,7 +555,7 @@ impl DnFn<'_> {
         let mut ts = Vec::new();
         for (&lm, &t) in lms.iter().zip(tags) {
             let m = self.chunk(lm, off, n, ir.cint(i1, 0));
-            let t = self.chunk(t, off, n, ir.c64(0));
+            let t = self.chunk(t, off, n, ir.c32(0));
             let lane0 = |v: V, et: T| {
                 if vec && !ir::is_vector(ir::type_of(v)) {
                     ir.insert_element(ir.null(ir.vec(et, n)), v, ir.c32(0))
@@ -565,7 +564,7 @@ impl DnFn<'_> {
                 }
             };
             ms.push(lane0(m, i1));
-            ts.push(lane0(t, ir.i64));
+            ts.push(lane0(t, ir.i32));
         }
         (ms, ts)
     }
@@ -605,9 +604,9 @@ impl DnFn<'_> {
         let ir = self.ir;
         let rt = ir::type_of(r);
         let t = if ir::is_vector(rt) {
-            ir.load(ir.vec(ir.i64, n), restags, 8)
+            ir.load(ir.vec(ir.i32, n), restags, 4)
         } else {
-            ir.load(ir.i64, restags, 8)
+            ir.load(ir.i32, restags, 4)
         };
         let m = if ir::is_vector(ir::type_of(lm)) {
             self.lanes_of(lm, off, n)

@@ -126,10 +126,22 @@ impl DnFn<'_> {
     /// `ctr..ctr+DN_OP_WORDS` of this thread's block counters: denormal operands (set
     /// lanes of the operand masks `ms`), operations with a denormal operand (lanes set
     /// in any of them), denormal results (lanes of `rm`), results created (lanes of
-    /// `rm` with no operand lane set). Vectors pack the four per-lane counts into bytes
-    /// of one `i32` lane (at most 48, 16, 16, 16) and need one `reduce.add`; the
-    /// baseline x86-64 target has no `popcnt`.
-    pub(super) fn count_op_inline(&self, ctr: u32, ms: &[V], rm: Option<V>, vec: bool, n: u32) {
+    /// `rm` with no operand lane set). A vector site of `n > 1` lanes adds to its lane
+    /// counts instead ([`Self::count_op_lanes`]); `term` ends the block the code goes
+    /// into (it may be split).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn count_op_inline(
+        &mut self,
+        ctr: u32,
+        ms: &[V],
+        rm: Option<V>,
+        vec: bool,
+        n: u32,
+        term: V,
+    ) {
+        if vec && n > 1 {
+            return self.count_op_lanes(ctr, ms, rm, n, term);
+        }
         let ir = self.ir;
         let cb = self.counters.expect("functions with sites count blocks");
         let (wide, any) = if vec {
@@ -195,5 +207,73 @@ impl DnFn<'_> {
             let v = ir.load(ir.i64, p, 8);
             ir.store(ir.add(v, c), p, 8);
         }
+    }
+
+    /// [`Self::count_op_inline`] for a vector site of `n` lanes: each counter's lanes
+    /// are a `<n x i32>` after the site's totals (`taintprof_abi::op_lane_words`), and
+    /// each gets its lanes' masks added, with no reduction across lanes: three
+    /// instructions per counter, where packing the four counts into one vector, reducing
+    /// it and adding its bytes to four totals took some thirty. When a lane of the
+    /// operand or result counts reaches 2^31 (the other two never exceed them), a block
+    /// of its own adds every lane to the totals and clears them.
+    fn count_op_lanes(&mut self, ctr: u32, ms: &[V], rm: Option<V>, n: u32, term: V) {
+        let ir = self.ir;
+        let cb = self.counters.expect("functions with sites count blocks");
+        let lt = ir.vec(ir.i32, n);
+        let lanes = ir.gep(ir.i64, cb, &[ir.c64((ctr + abi::DN_OP_WORDS) as u64)]);
+        let at = |k: u32| ir.gep(ir.i32, lanes, &[ir.c64((k * n) as u64)]);
+        let add = |k: u32, x: V| {
+            let p = at(k);
+            let v = ir.add(ir.load(lt, p, 4), x);
+            ir.store(v, p, 4);
+            v
+        };
+        let zext = |m: V| ir.zext(m, lt);
+        let mut operands = ir.null(lt);
+        for &m in ms {
+            operands = ir.add(operands, zext(m));
+        }
+        let any = ms.iter().copied().reduce(|a, b| ir.or(a, b));
+        let mut watched = add(0, operands);
+        if let Some(a) = any {
+            add(1, zext(a));
+        }
+        let mut counters = 2;
+        if let Some(r) = rm {
+            // Constant operands' masks are constants: they do not count against
+            // creation (`FpSiteDesc::const_operands`).
+            let live = ms
+                .iter()
+                .copied()
+                .filter(|&m| !ir::is_constant(m))
+                .reduce(|a, b| ir.or(a, b));
+            let created = match live {
+                Some(a) => ir.and(r, ir.not(a)),
+                None => r,
+            };
+            watched = ir.or(watched, add(2, zext(r)));
+            add(3, zext(created));
+            counters = abi::DN_OP_WORDS;
+        }
+        let full = ir.icmp(
+            inkwell::llvm_sys::LLVMIntPredicate::LLVMIntSLT,
+            watched,
+            ir.null(lt),
+        );
+        let full = ir.icmp_ne(ir.bitcast(full, ir.int_ty(n)), ir.cint(ir.int_ty(n), 0));
+        // SAFETY: `term` is a live instruction of the function, `full` an `i1` built before it.
+        let bb = unsafe { ffi::tp_split_if_then(full, term) };
+        ir.at_end(bb);
+        let wide = ir.vec(ir.i64, n);
+        let (f, ft) = ir.intrinsic("llvm.vector.reduce.add", &[wide]);
+        for k in 0..counters {
+            let p = at(k);
+            let sum = ir.call(ft, f, &[ir.zext(ir.load(lt, p, 4), wide)]);
+            let tp = ir.gep(ir.i64, cb, &[ir.c64((ctr + k) as u64)]);
+            let t = ir.load(ir.i64, tp, 8);
+            ir.store(ir.add(t, sum), tp, 8);
+            ir.store(ir.null(lt), p, 4);
+        }
+        self.at(term);
     }
 }

@@ -155,6 +155,9 @@ pub struct DnDescs {
     /// set by [`Self::reserve`].
     creators: Vec<u32>,
     site_array: Option<(V, T)>,
+    /// `[n_sites x i32]`, zero-initialized: per creator site, its creator index once the
+    /// runtime gave it one (`__tpd_creator_index`, on the first denormal it creates).
+    creator_ix: Option<(V, T)>,
     module: V,
 }
 
@@ -183,6 +186,7 @@ impl DnDescs {
             module_flags: 0,
             creators: Vec::new(),
             site_array: None,
+            creator_ix: None,
             module,
         }
     }
@@ -209,6 +213,16 @@ impl DnDescs {
         // SAFETY: `ir.m` is the live module, `t` a type of its context, `c` NUL-terminated.
         let g = unsafe { LLVMAddGlobal(ir.m, t, c.as_ptr()) };
         self.site_array = Some((g, t));
+        let t = ir.array_ty(ir.i32, self.sites.len() as u64);
+        let c = std::ffi::CString::new("taintprof.creator_ix").unwrap();
+        // SAFETY: as above; the initializer is a constant of the global's type.
+        unsafe {
+            let g = LLVMAddGlobal(ir.m, t, c.as_ptr());
+            LLVMSetInitializer(g, ir.null(t));
+            LLVMSetLinkage(g, LLVMLinkage::LLVMPrivateLinkage);
+            LLVMSetAlignment(g, 4);
+            self.creator_ix = Some((g, t));
+        }
     }
 
     /// `&sites[i]` as a constant.
@@ -221,6 +235,13 @@ impl DnDescs {
     /// creator in tags).
     pub fn creator_ptr(&self, ir: &Ir, i: usize) -> V {
         self.site_ptr(ir, self.creators[i] as usize)
+    }
+
+    /// The slot of the creator index of site `i`'s creator, as a constant: 0 until
+    /// the runtime assigned one.
+    pub fn creator_ix_ptr(&self, ir: &Ir, i: usize) -> V {
+        let (g, t) = self.creator_ix.expect("reserve() first");
+        ir.const_elem_ptr(t, g, self.creators[i] as u64)
     }
 
     fn array_value(&mut self, ir: &Ir, a: &FpArrayInfo) -> V {

@@ -118,16 +118,17 @@ impl DnFn<'_> {
         self.at(term);
     }
 
-    /// Calls the memory hook `plain`, or its register-preserving entry `keep` where
-    /// allowed (cold: only when an inline cache misses).
-    fn miss_call(&self, plain: Hook, keep: Hook, args: &[V]) {
+    /// Calls the hook `plain`, or its register-preserving entry `keep` where allowed
+    /// (cold: only when an inline cache misses, or a creator has no index yet).
+    pub(super) fn miss_call(&self, plain: Hook, keep: Hook, args: &[V]) -> V {
         let ir = self.ir;
         if self.keepregs {
             let c = ir.call(keep.ty, keep.f, args);
             // SAFETY: a call we just built.
             unsafe { LLVMSetInstructionCallConv(c, abi::CC_PRESERVE_ALL) };
+            c
         } else {
-            ir.call(plain.ty, plain.f, args);
+            ir.call(plain.ty, plain.f, args)
         }
     }
 
@@ -156,14 +157,14 @@ impl DnFn<'_> {
         let pa = ir.ptrtoint(p, ir.i64);
         let rel = ir.sub(pa, self.word(ctr, abi::DN_C_LO));
         let in_window = ir.icmp(IP::LLVMIntULE, rel, self.word(ctr, abi::DN_C_LIMIT));
-        let want = self.word(ctr, abi::DN_C_MATCH);
+        let want = ir.trunc(self.word(ctr, abi::DN_C_MATCH), ir.i32);
         let any_bad = match store_tags {
             // Loads match the creator index of the stored tags in shadow memory
             // (mapped for every address). Lanes that are not denormal do not matter.
             None => {
                 let st = self.stored_tags(p, n, vec, es).0;
                 let creators = ir.and(st, wide(ir.c32(abi::STAG_CREATOR_MASK)));
-                let differs = ir.xor(creators, wide(ir.trunc(want, ir.i32)));
+                let differs = ir.xor(creators, wide(want));
                 let bad = ir.and(differs, ir.sext(lm, ir::type_of(st)));
                 ir.icmp_ne(ir.reduce_or(bad), ir.c32(0))
             }
@@ -173,11 +174,11 @@ impl DnFn<'_> {
             Some(tags) => {
                 let tt = ir::type_of(tags);
                 let differs = ir.xor(tags, wide(want));
-                let origin_only = ir.and(want, ir.c64(!abi::TAG_CREATOR_MASK));
+                let origin_only = ir.and(want, ir.c32(!abi::STAG_CREATOR_MASK));
                 let created = ir.icmp_eq(differs, wide(origin_only));
                 let differs = ir.select(created, ir.null(tt), differs);
                 let bad = ir.and(differs, ir.sext(lm, tt));
-                ir.icmp_ne(ir.reduce_or(bad), ir.c64(0))
+                ir.icmp_ne(ir.reduce_or(bad), ir.c32(0))
             }
         };
         let hit = ir.and(ir.and(key_ok, in_window), ir.not(any_bad));
@@ -201,7 +202,7 @@ impl DnFn<'_> {
             1
         };
         let wide = |c: V| if vec { ir.splat(c, n) } else { c };
-        let tt = if vec { ir.vec(ir.i64, n) } else { ir.i64 };
+        let tt = if vec { ir.vec(ir.i32, n) } else { ir.i32 };
         let pa = ir.ptrtoint(p, ir.i64);
         let e = ir.lshr(
             ir.sub(pa, self.word(ctr, abi::DN_C_ARR_LO)),
@@ -275,14 +276,16 @@ impl DnFn<'_> {
             // SAFETY: `at` is a live instruction of the function; the condition is built before it.
             let pb = unsafe { ffi::tp_split_if_then_weighted(ir.icmp_ne(pair, ir.c64(0)), at, 1) };
             ir.at_end(pb);
-            let same = ir.icmp_eq(value_tags, wide(self.word(ctr, abi::DN_C_MATCH)));
+            let want = ir.trunc(self.word(ctr, abi::DN_C_MATCH), ir.i32);
+            let same = ir.icmp_eq(value_tags, wide(want));
             let from_origin = ir.and(lm, same);
             add_to(ir.inttoptr(pair, ir.ptr), count(from_origin));
             bump(self.word(ctr, abi::DN_C_PAIR_MAP), from_origin);
             ir.before(at);
         }
         // The lanes' tags (a load's result; a store's are unused).
-        ir.select(lm, wide(self.word(ctr, abi::DN_C_TAG)), ir.null(tt))
+        let tag = ir.trunc(self.word(ctr, abi::DN_C_TAG), ir.i32);
+        ir.select(lm, wide(tag), ir.null(tt))
     }
 
     /// The stored tags (`i32`, or `<n x i32>` when `vec`) of the elements (of `es`

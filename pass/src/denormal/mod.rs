@@ -688,7 +688,7 @@ fn number_inline_counters(d: &mut DnDescs) {
     for i in 0..d.sites.len() {
         if d.sites[i].counters == INLINE_COUNTERS_PENDING {
             d.sites[i].counters = d.n_blocks;
-            d.n_blocks += abi::inline_words(d.sites[i].flags);
+            d.n_blocks += abi::inline_words(d.sites[i].flags, d.sites[i].lanes);
         }
     }
 }

@@ -21,6 +21,10 @@ pub struct DnRuntime {
     pub register_module: Hook,
     pub thread_counters: Hook,
     pub op: Hook,
+    /// `__tpd_creator_index`: a creator site's 16-bit index, the creator field of tags;
+    /// and its register-preserving entry (`preserve_allcc`, in functions without AVX).
+    pub creator_index: Hook,
+    pub creator_index_keepregs: Hook,
     pub load: Hook,
     pub store: Hook,
     /// `__tpd_load` / `__tpd_store` behind register-preserving entries, declared
@@ -76,6 +80,13 @@ impl DnRuntime {
             register_module: hook(abi::HOOK_DN_REGISTER_MODULE, void, &[p], true),
             thread_counters: hook(abi::HOOK_DN_THREAD_COUNTERS, p, &[], true),
             op: hook(abi::HOOK_DN_OP, void, &[p, i64t, i64t, p, p], true),
+            creator_index: hook(abi::HOOK_DN_CREATOR_INDEX, ir.i32, &[p], true),
+            creator_index_keepregs: keepregs(hook(
+                abi::HOOK_DN_CREATOR_INDEX_KEEPREGS,
+                ir.i32,
+                &[p],
+                true,
+            )),
             load: hook(abi::HOOK_DN_LOAD, void, &[p, p, i64t, p], true),
             store: hook(abi::HOOK_DN_STORE, void, &[p, p, i64t, p], true),
             load_keepregs: keepregs(hook(

@@ -1,7 +1,8 @@
 //! SSA tags: where a denormal value was created and where it came from.
 //!
-//! Tags are SSA values (`i64`, `<N x i64>` for vectors, one collapsed `i64` for
-//! aggregates holding FP), created on demand and only for values some consumer needs:
+//! Tags are SSA values (`i32`, `<N x i32>` for vectors, one collapsed `i32` for
+//! aggregates holding FP) in the stored-tag form of shadow memory: origin array id in
+//! the high 16 bits, the creator's index (`__tpd_creator_index`) in the low 16, created on demand and only for values some consumer needs:
 //! a site result's tag is the cold region's, seen after the group through a PHI
 //! `[0, fast], [t, cold]`; phis, selects, shuffles and element moves of FP values move
 //! tags; parameters and call results read the thread-local slots. Consumers (hooks,
@@ -15,6 +16,7 @@ use super::fptype;
 use super::func::DnFn;
 use crate::abilist::Kind;
 use crate::callkind::{call_kind, CallKind};
+use crate::ffi;
 use crate::ir::{self, B, T, V};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::LLVMOpcode as Op;
@@ -23,13 +25,15 @@ use std::collections::{HashMap, HashSet};
 use taintprof_abi as abi;
 
 impl DnFn<'_> {
-    /// The tag type of values of type `t`: `i64`, `<N x i64>` for FP vectors, `i64`
-    /// for aggregates holding FP (collapsed).
+    /// The tag type of values of type `t`: `i32`, `<N x i32>` for FP vectors, `i32`
+    /// for aggregates holding FP (collapsed). 32 bits, the form shadow memory stores:
+    /// a vector's tags fit the registers its values do, and loads and stores move them
+    /// without converting.
     pub(super) fn tag_ty(&self, t: T) -> T {
         if ir::is_vector(t) && fptype::is_fp(t) {
-            self.ir.vec(self.ir.i64, ir::vector_len(t))
+            self.ir.vec(self.ir.i32, ir::vector_len(t))
         } else {
-            self.ir.i64
+            self.ir.i32
         }
     }
 
@@ -52,7 +56,7 @@ impl DnFn<'_> {
             }
         }
         if !Self::has_tag(ir::type_of(v)) {
-            return self.ir.c64(0);
+            return self.ir.c32(0);
         }
         if self.profile {
             return self.zero_tag(v);
@@ -68,7 +72,7 @@ impl DnFn<'_> {
         let internal = cold.as_deref().is_some_and(|c| c.insts.contains(&v));
         if !internal {
             if let Some(&t) = self.ext.get(&v) {
-                // Call results are cached as the slot's one `i64`.
+                // Call results are cached as the slot's one `i32`.
                 return self.adapt(t, self.tag_ty(ir::type_of(v)));
             }
             if let Some(&g) = self.site_group.get(&v) {
@@ -218,7 +222,7 @@ impl DnFn<'_> {
                     let t = self.tag(opnd(1), cold);
                     self.collapse(t)
                 } else {
-                    ir.c64(0)
+                    ir.c32(0)
                 };
                 if ir::is_zero_const(te) {
                     return ta;
@@ -226,7 +230,7 @@ impl DnFn<'_> {
                 if ir::is_zero_const(ta) {
                     return te;
                 }
-                ir.select(ir.icmp_ne(te, ir.c64(0)), te, ta)
+                ir.select(ir.icmp_ne(te, ir.c32(0)), te, ta)
             }
             Op::LLVMCall => {
                 // Subvector moves: the same intrinsic on the tag vectors.
@@ -276,7 +280,7 @@ impl DnFn<'_> {
         }
     }
 
-    /// One `i64` for a tag at the current position: the first non-zero lane of a
+    /// One `i32` for a tag at the current position: the first non-zero lane of a
     /// vector tag. A group's vector join is collapsed in its cold region instead (a
     /// scalar join PHI), so that calls and returns of vectors cost nothing extra on the
     /// fast path.
@@ -295,7 +299,7 @@ impl DnFn<'_> {
         ph
     }
 
-    /// One `i64` for a tag: the first non-zero lane of a vector tag.
+    /// One `i32` for a tag: the first non-zero lane of a vector tag.
     fn collapse(&self, t: V) -> V {
         let ir = self.ir;
         let ty = ir::type_of(t);
@@ -303,13 +307,13 @@ impl DnFn<'_> {
             return t;
         }
         if ir::is_zero_const(t) {
-            return ir.c64(0);
+            return ir.c32(0);
         }
         let n = ir::vector_len(ty);
         let mut r = ir.extract_element(t, ir.c32(n - 1));
         for k in (0..n - 1).rev() {
             let e = ir.extract_element(t, ir.c32(k));
-            r = ir.select(ir.icmp_ne(e, ir.c64(0)), e, r);
+            r = ir.select(ir.icmp_ne(e, ir.c32(0)), e, r);
         }
         r
     }
@@ -440,27 +444,64 @@ impl DnFn<'_> {
         ir.select(lm, t, ir.null(ir::type_of(t)))
     }
 
-    /// Tag `t` in the shape of lane mask `lm` (`<N x i64>` or `i64`), unmasked.
+    /// Tag `t` in the shape of lane mask `lm` (`<N x i32>` or `i32`), unmasked.
     pub(super) fn shaped(&self, t: V, lm: V) -> V {
         let ir = self.ir;
         if ir::is_vector(ir::type_of(lm)) {
-            self.adapt(t, ir.vec(ir.i64, ir::vector_len(ir::type_of(lm))))
+            self.adapt(t, ir.vec(ir.i32, ir::vector_len(ir::type_of(lm))))
         } else {
-            self.adapt(t, ir.i64)
+            self.adapt(t, ir.i32)
         }
     }
 
-    /// The result tags `__tpd_op` would write for a chunk whose site has creator
-    /// `creator` (`FpSiteDesc::creator`; result lane mask `rm`, operand masks `ms` and tags `ts` from [`Self::op_chunks`]; a tag is read only in the lanes its mask sets),
-    /// with selects: where the result is denormal, the tag of the first operand that
-    /// is denormal in that lane if it has a creator; that operand's origin with this
-    /// site as creator if not; `(0, this site)` with no denormal operand. 0 where the
-    /// result is normal. Operands whose `known` is set ([`Self::creator_known`]) skip
-    /// the creator test: it cannot fail for them.
+    /// The creator index (`i32`) of the creator of site `i`, before `term`: the
+    /// module's slot for it (`taintprof.creator_ix`), which `__tpd_creator_index` fills
+    /// the first time any thread needs it, in a block of its own. Index 0 (the runtime
+    /// ran out) makes tags without a creator: the next operation adopts them.
+    pub(super) fn creator_index(&mut self, i: usize, term: V) -> V {
+        let ir = self.ir;
+        self.at(term);
+        let slot = self.d.creator_ix_ptr(ir, i);
+        let ix0 = ir.load_atomic(ir.i32, slot, 4);
+        let head = ir::block_of(term);
+        let unset = ir.icmp_eq(ix0, ir.c32(0));
+        // SAFETY: `term` is a live instruction of the function, `unset` an `i1` built before it.
+        let bb = unsafe { ffi::tp_split_if_then(unset, term) };
+        ir.at_end(bb);
+        let ix1 = self.miss_call(
+            self.rt.creator_index,
+            self.rt.creator_index_keepregs,
+            &[self.d.creator_ptr(ir, i)],
+        );
+        let st = ir.store(ix1, slot, 4);
+        // SAFETY: `st` is the store just built. Threads racing here may store different
+        // indices; each decodes to this creator.
+        unsafe {
+            LLVMSetOrdering(
+                st,
+                inkwell::llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic,
+            )
+        };
+        ir.before_with_records(ir::first_non_phi(ir::block_of(term)));
+        let ix = ir.phi(ir.i32);
+        ir.add_incoming(ix, ix0, head);
+        ir.add_incoming(ix, ix1, bb);
+        self.at(term);
+        ix
+    }
+
+    /// The result tags `__tpd_op` would write for a chunk whose site's creator has
+    /// index `me` (`i32`, [`Self::creator_index`]; result lane mask `rm`, operand masks
+    /// `ms` and tags `ts` from [`Self::op_chunks`]; a tag is read only in the lanes its
+    /// mask sets), with selects: where the result is denormal, the tag of the first
+    /// operand that is denormal in that lane if it has a creator; that operand's origin
+    /// with this site as creator if not; `(0, this site)` with no denormal operand. 0
+    /// where the result is normal. Operands whose `known` is set
+    /// ([`Self::creator_known`]) skip the creator test: it cannot fail for them.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn op_tags_inline(
         &self,
-        creator: V,
+        me: V,
         rm: V,
         ms: &[V],
         ts: &[V],
@@ -469,10 +510,10 @@ impl DnFn<'_> {
         n: u32,
     ) -> V {
         let ir = self.ir;
-        let tt = if vec { ir.vec(ir.i64, n) } else { ir.i64 };
+        let tt = if vec { ir.vec(ir.i32, n) } else { ir.i32 };
         let wide = |c: V| if vec { ir.splat(c, n) } else { c };
-        let me = wide(ir.and(ir.ptrtoint(creator, ir.i64), ir.c64(abi::TAG_CREATOR_MASK)));
-        let creator_mask = wide(ir.c64(abi::TAG_CREATOR_MASK));
+        let me = wide(me);
+        let creator_mask = wide(ir.c32(abi::STAG_CREATOR_MASK));
         let zero = ir.null(tt);
         let mut acc = me;
         // Last operand first, so that the first denormal operand has the last word.

@@ -1,16 +1,16 @@
-//! Stored tags: the 32-bit form of a tag in shadow memory, and the creator indices
-//! that make it 32 bits.
+//! Tags outside the runtime are 32 bits, (origin id, creator index): in shadow
+//! memory, in the instrumented code's registers and in the hooks' buffers
+//! (`taintprof_abi`, "Shadow memory (denormal mode)"). A vector of floats then has 4
+//! tag bytes per value, as many as it has value bytes, in memory and in registers.
+//! With 64-bit tags (origin id, address of the creator's `FpSiteDesc`) Jacobi's
+//! denormal wavefront read twice the shadow bytes and selected tags in twice the
+//! registers; those were the largest costs left against the hand-written floor. The
+//! runtime still works on the 64-bit form inside and converts at its hooks.
 //!
-//! In registers and in the hooks' buffers a tag is 64 bits, (origin id, address of
-//! the creator's `FpSiteDesc`). In shadow memory it is a `u32`, (origin id, creator
-//! index), so that a vector of floats reads 4 tag bytes per value, as many as it
-//! reads values (`taintprof_abi`, "Shadow memory (denormal mode)"). The 64-bit layout
-//! in shadow memory read 8 bytes per float; on Jacobi's denormal wavefront those reads
-//! were the largest cost left against the hand-written floor.
-//!
-//! A creator gets its index the first time a tag naming it is written to memory
-//! ([`encode`]), from a process-wide counter. Two tables, both static (no allocation,
-//! no lock, safe in signal handlers):
+//! A creator gets its index the first time a tag naming it leaves the runtime
+//! ([`encode`]) or inline code asks for it (`__tpd_creator_index`), from a
+//! process-wide counter. Two tables, both static (no allocation, no lock, safe in
+//! signal handlers):
 //!
 //! * `CREATOR`: index → creator address, written before the index is published;
 //! * `BY_ADDR`: creator address → index, open addressing, each entry one word
@@ -19,9 +19,9 @@
 //!   index still maps back to the same creator, so decoding never goes wrong.
 //!
 //! Index 0 is "no creator". After [`MAX_CREATORS`] creators (distinct source
-//! operations whose denormals reached memory in one run) a new creator is stored as
-//! none: a load of such a value names itself as the creator, as for a denormal read
-//! from a file. The runtime says so once on standard error.
+//! operations that made a denormal in one run) a new creator gets none: the next
+//! operation or load that sees such a value names itself as the creator, as for a
+//! denormal read from a file. The runtime says so once on standard error.
 
 use core::cell::Cell;
 use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::*};

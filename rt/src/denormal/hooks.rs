@@ -27,8 +27,10 @@
 //!   and the shadow tag becomes (D, creator). Otherwise the shadow tag is the value's tag.
 //! * Lanes that are not denormal get tag 0 and are not counted.
 //!
-//! In shadow memory a tag is 32 bits (origin id, creator index: `creators`); the
-//! hooks read and write that form and work on 64-bit tags.
+//! Outside the runtime a tag is 32 bits (origin id, creator index: `creators`): in
+//! shadow memory, in the instrumented code's registers and in the hooks' tag buffers.
+//! The hooks convert at their edges and work on 64-bit tags (origin id, creator's
+//! address) inside.
 //!
 //! `half` elements have only 2 shadow bytes, too few for a stored tag: their tags are
 //! neither read nor written (they are counted, and get the load/store site as creator).
@@ -61,7 +63,7 @@ use taintprof_abi::{
     DN_C_ARR_LO, DN_C_CREATOR_COUNT, DN_C_KEY, DN_C_LIMIT, DN_C_LO, DN_C_MATCH, DN_C_PAIR_COUNT,
     DN_C_PAIR_MAP, DN_C_SHARD, DN_C_TAG, DN_THREAD_COUNTERS, FPSITE_LOAD, FPSITE_NO_COUNTERS,
     FPSITE_NO_RESULT, FPSITE_STORE, FP_DOUBLE, FP_FLOAT, FP_HALF, STAG_CREATOR_MASK,
-    TAG_CREATOR_MASK,
+    STAG_ORIGIN_SHIFT, TAG_CREATOR_MASK,
 };
 
 use super::arrays::{self, NewArray, OTHER};
@@ -136,14 +138,14 @@ fn me(s: &FpSiteDesc) -> u64 {
     p as u64 & TAG_CREATOR_MASK
 }
 
-/// Tag of lane `lane` in a hook's tag buffer (null buffer: 0).
+/// Tag of lane `lane` in a hook's tag buffer (null buffer: 0), as a 64-bit tag.
 #[inline(always)]
-fn lane_tag(tags: *const u64, lane: usize) -> u64 {
+fn lane_tag(tags: *const u32, lane: usize) -> u64 {
     if tags.is_null() {
         0
     } else {
         // SAFETY: the pass's buffer holds `s->lanes` tags.
-        unsafe { *tags.add(lane) }
+        creators::decode(unsafe { *tags.add(lane) })
     }
 }
 
@@ -159,7 +161,7 @@ fn creator_or(t: u64, me: u64) -> u64 {
 
 /// Zeroes `n` tags at `p` (null: nothing).
 #[inline(always)]
-fn clear_tags(p: *mut u64, n: usize) {
+fn clear_tags(p: *mut u32, n: usize) {
     if !p.is_null() {
         // SAFETY: the caller's buffer holds `n` tags.
         unsafe { ptr::write_bytes(p, 0, n) };
@@ -297,7 +299,7 @@ fn inline_cache(t: &DnThread, s: &FpSiteDesc) -> *mut u64 {
         core::sync::atomic::AtomicU64::from_ptr(ptr::addr_of!((*s.module).base) as *mut u64)
             .load(Acquire)
     };
-    let words = inline_words(s.flags) as u64;
+    let words = inline_words(s.flags, s.lanes) as u64;
     if base == DN_BASE_UNREGISTERED
         || base
             .checked_add(s.counters as u64 + words)
@@ -330,8 +332,8 @@ impl Same {
 
 /// Fills the inline cache `c` of site `s` after the hook handled a chunk entirely in
 /// the array of hit `h`, every denormal lane with tag `tag` (what the hook gave it or
-/// wrote), `word` the cache's `DN_C_TAG` (a load: `tag`; a store: its stored form) and
-/// matching `matched` (see `taintprof_abi`, "Inline memory caches"); the
+/// wrote), `word` the cache's `DN_C_TAG` (`tag` in 32-bit form) and matching `matched`
+/// (also 32-bit; see `taintprof_abi`, "Inline memory caches"); the
 /// table generation was `gen` before the lookup. `pair`: for a store whose lanes have
 /// an origin, that pair's slot. Leaves the cache empty when the chunk's array or its
 /// counters do not allow the inline path (stack array, element size differs, the
@@ -382,7 +384,7 @@ fn fill_cache(
     if store {
         // SAFETY: the shard holds 2n counters; writes are the second half.
         shard = unsafe { h.shard.add(h.n as usize) } as u64;
-        if tag_origin(matched) != 0 {
+        if (matched as u32) >> STAG_ORIGIN_SHIFT != 0 {
             let Some(p) = pair else { return };
             let m = p.map.load(Relaxed);
             if m.is_null() || p.map_len.load(Relaxed) < h.n {
@@ -410,14 +412,14 @@ fn fill_cache(
 }
 
 /// `void __tpd_op(const FpSiteDesc *s, u64 operand_mask, u64 result_mask,
-///                const u64 *operand_tags, u64 *result_tags)`.
+///                const u32 *operand_tags, u32 *result_tags)`.
 #[no_mangle]
 pub unsafe extern "C" fn __tpd_op(
     s: *const FpSiteDesc,
     operand_mask: u64,
     result_mask: u64,
-    operand_tags: *const u64,
-    result_tags: *mut u64,
+    operand_tags: *const u32,
+    result_tags: *mut u32,
 ) {
     if s.is_null() {
         return;
@@ -466,7 +468,7 @@ pub unsafe extern "C" fn __tpd_op(
                     let k = (k.trailing_zeros() / 16) as usize;
                     // SAFETY: operand k exists (it is denormal in this lane); the buffer
                     // holds `lanes` tags per operand.
-                    let ot = unsafe { *operand_tags.add(k * raw_lanes + lane) };
+                    let ot = lane_tag(operand_tags, k * raw_lanes + lane);
                     out = if tag_creator(ot) != 0 {
                         ot
                     } else {
@@ -476,17 +478,29 @@ pub unsafe extern "C" fn __tpd_op(
             }
         }
         // SAFETY: the buffer holds `s->lanes` result tags.
-        unsafe { *result_tags.add(lane) = out };
+        unsafe { *result_tags.add(lane) = creators::encode_memo(out, &t.creator_ix) };
     }
 }
 
-/// `void __tpd_load(const FpSiteDesc *s, const void *addr, u64 lane_mask, u64 *tags)`.
+/// `u32 __tpd_creator_index(const FpSiteDesc *creator)`: the creator index of a
+/// site that stands as creator, assigned now if it has none (0: all are taken). Inline
+/// operation code calls it once per creator and module, and keeps the answer.
+#[no_mangle]
+pub unsafe extern "C" fn __tpd_creator_index(s: *const FpSiteDesc) -> u32 {
+    if s.is_null() {
+        return 0;
+    }
+    // SAFETY: the pass passes its own site descriptor.
+    creators::index_of(me(unsafe { &*s }))
+}
+
+/// `void __tpd_load(const FpSiteDesc *s, const void *addr, u64 lane_mask, u32 *tags)`.
 #[no_mangle]
 pub unsafe extern "C" fn __tpd_load(
     s: *const FpSiteDesc,
     addr: *const c_void,
     lane_mask: u64,
-    tags: *mut u64,
+    tags: *mut u32,
 ) {
     if s.is_null() {
         return;
@@ -525,14 +539,18 @@ pub unsafe extern "C" fn __tpd_load(
                 run.add(t, h.id, creator);
                 if !tags.is_null() {
                     // SAFETY: the buffer holds `s->lanes` tags.
-                    unsafe { *tags.add(lane) = make_tag(h.id, creator) };
+                    unsafe {
+                        *tags.add(lane) =
+                            creators::encode_memo(make_tag(h.id, creator), &t.creator_ix)
+                    };
                 }
             }
             run.flush(t, h.id);
             let c = inline_cache(t, s);
             if let (false, Same::One(r)) = (c.is_null(), raw) {
                 let tag = make_tag(h.id, run.creator);
-                fill_cache(t, c, s, gen, &h, tag, tag, r, None);
+                let word = creators::encode_memo(tag, &t.creator_ix) as u64;
+                fill_cache(t, c, s, gen, &h, tag, word, r, None);
             }
             return;
         }
@@ -554,18 +572,18 @@ pub unsafe extern "C" fn __tpd_load(
         };
         if !tags.is_null() {
             // SAFETY: the buffer holds `s->lanes` tags.
-            unsafe { *tags.add(lane) = out };
+            unsafe { *tags.add(lane) = creators::encode_memo(out, &t.creator_ix) };
         }
     }
 }
 
-/// `void __tpd_store(const FpSiteDesc *s, void *addr, u64 lane_mask, const u64 *tags)`.
+/// `void __tpd_store(const FpSiteDesc *s, void *addr, u64 lane_mask, const u32 *tags)`.
 #[no_mangle]
 pub unsafe extern "C" fn __tpd_store(
     s: *const FpSiteDesc,
     addr: *mut c_void,
     lane_mask: u64,
-    tags: *const u64,
+    tags: *const u32,
 ) {
     if s.is_null() {
         return;
@@ -624,6 +642,7 @@ pub unsafe extern "C" fn __tpd_store(
                 // The cache's tag is what the inline code writes to shadow memory.
                 let tag = make_tag(h.id, creator_or(matched, me));
                 let stored = creators::encode_memo(tag, &t.creator_ix) as u64;
+                let matched = creators::encode_memo(matched, &t.creator_ix) as u64;
                 fill_cache(t, c, s, gen, &h, tag, stored, matched, pair);
             }
             return;

@@ -1,5 +1,7 @@
-//! Register-preserving entries of the memory hooks: `__tpd_load_keepregs` and
-//! `__tpd_store_keepregs` (`taintprof_abi::HOOK_DN_LOAD_KEEPREGS`).
+//! Register-preserving entries of the memory hooks, `__tpd_load_keepregs` and
+//! `__tpd_store_keepregs` (`taintprof_abi::HOOK_DN_LOAD_KEEPREGS`), and of
+//! `__tpd_creator_index` (`__tpd_creator_index_keepregs`, which returns its answer in
+//! `eax` and so keeps every register but `rax`).
 //!
 //! Instrumented code calls `__tpd_load` / `__tpd_store` only when a site's inline
 //! memory cache misses — some 1 in 3 000 chunks in the Jacobi wavefront — but with the C
@@ -24,7 +26,9 @@
 
 #[cfg(target_arch = "x86_64")]
 macro_rules! keepregs_entry {
-    ($name:literal, $hook:path) => {
+    // `$save_rax`/`$restore_rax`: "push rax"/"pop rax", or for a hook that returns a
+    // value in rax, "sub rsp, 8"/"add rsp, 8" (the same stack layout).
+    ($name:literal, $hook:path, $save_rax:literal, $restore_rax:literal) => {
         core::arch::global_asm!(
             ".text",
             concat!(".globl ", $name),
@@ -37,7 +41,7 @@ macro_rules! keepregs_entry {
             ".cfi_offset rbp, -16",
             "mov rbp, rsp",
             ".cfi_def_cfa_register rbp",
-            "push rax",
+            $save_rax,
             "push rcx",
             "push rdx",
             "push rsi",
@@ -89,7 +93,7 @@ macro_rules! keepregs_entry {
             "pop rsi",
             "pop rdx",
             "pop rcx",
-            "pop rax",
+            $restore_rax,
             "pop rbp",
             ".cfi_def_cfa rsp, 8",
             "ret",
@@ -101,9 +105,26 @@ macro_rules! keepregs_entry {
 }
 
 #[cfg(target_arch = "x86_64")]
-keepregs_entry!("__tpd_load_keepregs", super::hooks::__tpd_load);
+keepregs_entry!(
+    "__tpd_load_keepregs",
+    super::hooks::__tpd_load,
+    "push rax",
+    "pop rax"
+);
 #[cfg(target_arch = "x86_64")]
-keepregs_entry!("__tpd_store_keepregs", super::hooks::__tpd_store);
+keepregs_entry!(
+    "__tpd_store_keepregs",
+    super::hooks::__tpd_store,
+    "push rax",
+    "pop rax"
+);
+#[cfg(target_arch = "x86_64")]
+keepregs_entry!(
+    "__tpd_creator_index_keepregs",
+    super::hooks::__tpd_creator_index,
+    "sub rsp, 8",
+    "add rsp, 8"
+);
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
@@ -122,21 +143,39 @@ mod tests {
         }
     }
 
-    keepregs_entry!("__tpd_keepregs_selftest", clobber_everything);
+    keepregs_entry!(
+        "__tpd_keepregs_selftest",
+        clobber_everything,
+        "push rax",
+        "pop rax"
+    );
+
+    /// A hook that returns a value (as `__tpd_creator_index` does) and clobbers the rest.
+    extern "C" fn clobber_and_return() -> u32 {
+        clobber_everything();
+        0x4242
+    }
+
+    keepregs_entry!(
+        "__tpd_keepregs_returning_selftest",
+        clobber_and_return,
+        "sub rsp, 8",
+        "add rsp, 8"
+    );
 
     extern "C" {
         fn __tpd_keepregs_selftest();
+        fn __tpd_keepregs_returning_selftest();
     }
 
-    /// The entry around a hook that clobbers everything it may: every general-purpose
-    /// register and every `xmm` register keeps the value it had before the call.
-    #[test]
-    fn the_entry_preserves_general_and_vector_registers() {
+    /// The general-purpose registers rax..r11 and the low halves of xmm0..15 after
+    /// calling `entry` with known values in all of them.
+    fn registers_after(entry: unsafe extern "C" fn()) -> ([u64; 9], [u64; 16]) {
         let mut gp = [0u64; 9];
         let mut xmm = [0u64; 16];
         // SAFETY: calls the entry with the stack aligned (no `nostack`); everything the
-        // block writes is declared, as early outputs so that `gp` and `x` are not
-        // allocated to registers the block overwrites before it stores through them.
+        // block writes is declared, as early outputs so that `gp`, `x` and `entry` are
+        // not allocated to registers the block overwrites before it uses them.
         unsafe {
             asm!(
                 "mov rax, 0x1001", "mov rcx, 0x1002", "mov rdx, 0x1003", "mov rsi, 0x1004",
@@ -156,7 +195,7 @@ mod tests {
                 "movq [{x} + 72], xmm9", "movq [{x} + 80], xmm10", "movq [{x} + 88], xmm11",
                 "movq [{x} + 96], xmm12", "movq [{x} + 104], xmm13",
                 "movq [{x} + 112], xmm14", "movq [{x} + 120], xmm15",
-                entry = sym __tpd_keepregs_selftest,
+                entry = in(reg) entry,
                 gp = in(reg) gp.as_mut_ptr(),
                 x = in(reg) xmm.as_mut_ptr(),
                 out("rax") _, out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
@@ -167,9 +206,30 @@ mod tests {
                 out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
             );
         }
+        (gp, xmm)
+    }
+
+    /// The entry around a hook that clobbers everything it may: every general-purpose
+    /// register and every `xmm` register keeps the value it had before the call.
+    #[test]
+    fn the_entry_preserves_general_and_vector_registers() {
+        let (gp, xmm) = registers_after(__tpd_keepregs_selftest);
         let want_gp: Vec<u64> = (0x1001..=0x1009).collect();
         assert_eq!(gp.to_vec(), want_gp);
         let want_xmm: Vec<u64> = (0..16).map(|k| want_gp[k % 9]).collect();
+        assert_eq!(xmm.to_vec(), want_xmm);
+    }
+
+    /// The entry of a hook with a result (`__tpd_creator_index_keepregs`): `rax` holds
+    /// the result, every other register what it had.
+    #[test]
+    fn the_returning_entry_preserves_all_but_its_result() {
+        let (gp, xmm) = registers_after(__tpd_keepregs_returning_selftest);
+        let mut want_gp: Vec<u64> = (0x1001..=0x1009).collect();
+        let want_xmm: Vec<u64> = (0..16).map(|k| want_gp[k % 9]).collect();
+        assert_eq!(gp[0] as u32, 0x4242, "the result in eax");
+        want_gp[0] = gp[0];
+        assert_eq!(gp.to_vec(), want_gp);
         assert_eq!(xmm.to_vec(), want_xmm);
     }
 }

@@ -25,7 +25,7 @@ use core::ffi::c_char;
 use core::sync::atomic::Ordering::*;
 
 use taintprof_abi::{
-    FpSiteDesc, ABI_VERSION, ARRAY_STACK, DN_OP_CREATED, DN_OP_WORDS, FPSITE_LOAD,
+    op_lane_words, FpSiteDesc, ABI_VERSION, ARRAY_STACK, DN_OP_CREATED, DN_OP_WORDS, FPSITE_LOAD,
     FPSITE_NO_COUNTERS, FPSITE_STORE,
 };
 use taintprof_record::denormal::*;
@@ -191,7 +191,12 @@ pub fn write_record<O: Out>(inp: &Inputs<'_>, out: O) -> DnFinished<O> {
             let words = if d.flags & (FPSITE_LOAD | FPSITE_STORE) != 0 {
                 1
             } else {
-                DN_OP_WORDS
+                DN_OP_WORDS + op_lane_words(d.lanes)
+            };
+            let lanes_counted = if op_lane_words(d.lanes) > 0 {
+                d.lanes as usize
+            } else {
+                0
             };
             let inline = (d.counters != FPSITE_NO_COUNTERS
                 && d.counters
@@ -206,10 +211,22 @@ pub fn write_record<O: Out>(inp: &Inputs<'_>, out: O) -> DnFinished<O> {
                     Some(i) if d.flags & FPSITE_LOAD != 0 => c.loads += t.block(i),
                     Some(i) if d.flags & FPSITE_STORE != 0 => c.stores += t.block(i),
                     Some(i) => {
-                        c.operands += t.block(i);
-                        c.operand_ops += t.block(i + 1);
-                        c.results += t.block(i + 2);
-                        c.created += t.block(i + DN_OP_CREATED as usize);
+                        // Each counter: its total, plus its lane counts if it has them
+                        // (`u32` number `k * lanes + l` after the totals: two per word,
+                        // little-endian).
+                        let counter = |k: usize| {
+                            let lanes_at = i + DN_OP_WORDS as usize;
+                            t.block(i + k)
+                                + (k * lanes_counted..(k + 1) * lanes_counted)
+                                    .map(|x| {
+                                        t.block(lanes_at + x / 2) >> (32 * (x % 2)) & 0xffff_ffff
+                                    })
+                                    .sum::<u64>()
+                        };
+                        c.operands += counter(0);
+                        c.operand_ops += counter(1);
+                        c.results += counter(2);
+                        c.created += counter(DN_OP_CREATED as usize);
                     }
                     None => {}
                 }

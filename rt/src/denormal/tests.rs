@@ -229,6 +229,61 @@ fn shadow_tag(p: *const f32) -> u64 {
     super::creators::decode(st)
 }
 
+/// Tags leave the runtime in their 32-bit form (`creators`); these drive the hooks with
+/// the 64-bit tags the expectations are written in, converting on the way in and out.
+/// Only the buffer entries the hook reads (lanes set in the masks) are converted in;
+/// only the entries it wrote come back.
+const UNWRITTEN: u32 = 0xdead_beef;
+
+fn lanes_of(s: *const FpSiteDesc) -> usize {
+    // SAFETY: the tests pass their own (leaked, live) site descriptors.
+    (unsafe { (*s).lanes }.max(1) as usize).min(64)
+}
+
+fn to_u64(buf: &[u32], out: *mut u64) {
+    for (l, &v) in buf.iter().enumerate() {
+        if v != UNWRITTEN {
+            // SAFETY: the caller's buffer holds the site's lanes.
+            unsafe { *out.add(l) = creators::decode(v) };
+        }
+    }
+}
+
+unsafe fn op64(s: *const FpSiteDesc, om: u64, rm: u64, ops: *const u64, out: *mut u64) {
+    let n = lanes_of(s);
+    let mut o32 = vec![0u32; 3 * n];
+    for k in 0..3 {
+        for l in 0..n.min(16) {
+            if om >> (16 * k + l) & 1 != 0 && !ops.is_null() {
+                o32[k * n + l] = creators::encode(unsafe { *ops.add(k * n + l) });
+            }
+        }
+    }
+    let mut r32 = vec![UNWRITTEN; n];
+    unsafe { __tpd_op(s, om, rm, o32.as_ptr(), r32.as_mut_ptr()) };
+    to_u64(&r32, out);
+}
+
+unsafe fn load64(s: *const FpSiteDesc, addr: *const c_void, mask: u64, tags: *mut u64) {
+    let mut t32 = vec![UNWRITTEN; lanes_of(s)];
+    unsafe { __tpd_load(s, addr, mask, t32.as_mut_ptr()) };
+    to_u64(&t32, tags);
+}
+
+unsafe fn store64(s: *const FpSiteDesc, addr: *mut c_void, mask: u64, tags: *const u64) {
+    let n = lanes_of(s);
+    let t32: Vec<u32> = (0..n)
+        .map(|l| {
+            if mask >> l & 1 != 0 && !tags.is_null() {
+                creators::encode(unsafe { *tags.add(l) })
+            } else {
+                0
+            }
+        })
+        .collect();
+    unsafe { __tpd_store(s, addr, mask, t32.as_ptr()) };
+}
+
 const DENORM: f32 = 1.0e-40;
 
 #[test]
@@ -309,20 +364,20 @@ fn op_tags_create_and_carry() {
     let mut out = [9u64; 4];
     unsafe {
         // Only the result is denormal: this site creates it.
-        __tpd_op(mul, 0, 1, [0u64, 0].as_ptr(), out.as_mut_ptr());
+        op64(mul, 0, 1, [0u64, 0].as_ptr(), out.as_mut_ptr());
         assert_eq!(out[0], make_tag(0, me));
         // A denormal operand with a creator: its tag carries (origin and creator).
         let carried = make_tag(5, 0x7000_0000_1000);
-        __tpd_op(mul, 1 << 16, 1, [0u64, carried].as_ptr(), out.as_mut_ptr());
+        op64(mul, 1 << 16, 1, [0u64, carried].as_ptr(), out.as_mut_ptr());
         assert_eq!(out[0], carried);
         // A denormal operand without creator (origin only): this site becomes creator.
-        __tpd_op(mul, 1, 1, [make_tag(9, 0), 0].as_ptr(), out.as_mut_ptr());
+        op64(mul, 1, 1, [make_tag(9, 0), 0].as_ptr(), out.as_mut_ptr());
         assert_eq!(out[0], make_tag(9, me));
         // Denormal operand, normal result: tag 0.
-        __tpd_op(mul, 1, 0, [carried, 0].as_ptr(), out.as_mut_ptr());
+        op64(mul, 1, 0, [carried, 0].as_ptr(), out.as_mut_ptr());
         assert_eq!(out[0], 0);
         // The first denormal operand wins.
-        __tpd_op(
+        op64(
             mul,
             1 | 1 << 16,
             1,
@@ -336,7 +391,7 @@ fn op_tags_create_and_carry() {
     // lane 3: operand 0 denormal, normal result.
     let tags: [u64; 8] = [0, 0, 0, make_tag(3, 0x30), 0, make_tag(4, 0x40), 0, 0];
     unsafe {
-        __tpd_op(
+        op64(
             add,
             (1 << 3) | (1 << (16 + 1)),
             0b0110,
@@ -353,7 +408,7 @@ fn op_tags_create_and_carry() {
     // Operand-only sites count operands and write no tags.
     let mut untouched = [7u64; 1];
     unsafe {
-        __tpd_op(
+        op64(
             cmp,
             0b11 | 1 << 16,
             0,
@@ -392,13 +447,13 @@ fn loads_and_stores_through_marked_arrays() {
     unsafe {
         // Denormal data that arrived without an instrumented store (shadow tag 0): the
         // load becomes its creator, the array its origin.
-        __tpd_load(ld, src.as_ptr().add(5).cast(), 1, t.as_mut_ptr());
+        load64(ld, src.as_ptr().add(5).cast(), 1, t.as_mut_ptr());
         assert_eq!(t[0], make_tag(sid, site_ptr(ld)));
         // An operation on it carries the tag; the store into dst records the pair.
         let mut r = [0u64; 1];
-        __tpd_op(mul, 1, 1, t.as_ptr(), r.as_mut_ptr());
+        op64(mul, 1, 1, t.as_ptr(), r.as_mut_ptr());
         assert_eq!(r[0], t[0]);
-        __tpd_store(st, dst.as_mut_ptr().add(7).cast(), 1, r.as_ptr());
+        store64(st, dst.as_mut_ptr().add(7).cast(), 1, r.as_ptr());
     }
     assert_eq!(shadow_tag(&dst[7]), make_tag(did, site_ptr(ld)));
     assert_eq!(pair_count(did, sid), 1);
@@ -414,23 +469,23 @@ fn loads_and_stores_through_marked_arrays() {
     assert_eq!(p.counts()[7].load(Relaxed), 1);
     assert_eq!(p.counts().iter().map(|c| c.load(Relaxed)).sum::<u32>(), 1);
     // Loading it back: the shadow tag's creator is kept, the origin becomes dst.
-    unsafe { __tpd_load(ld, dst.as_ptr().add(7).cast(), 1, t.as_mut_ptr()) };
+    unsafe { load64(ld, dst.as_ptr().add(7).cast(), 1, t.as_mut_ptr()) };
     assert_eq!(t[0], make_tag(did, site_ptr(ld)));
     // Unmarked memory: the tag is stored as it is and comes back unchanged.
     let carried = make_tag(sid, site_ptr(mul));
     unsafe {
-        __tpd_store(st, tmp.as_mut_ptr().cast(), 1, [carried].as_ptr());
-        __tpd_load(ld, tmp.as_ptr().cast(), 1, t.as_mut_ptr());
+        store64(st, tmp.as_mut_ptr().cast(), 1, [carried].as_ptr());
+        load64(ld, tmp.as_ptr().cast(), 1, t.as_mut_ptr());
     }
     assert_eq!(shadow_tag(tmp.as_ptr()), carried);
     assert_eq!(t[0], carried);
     // A value without a tag stored anywhere gets the store as creator.
-    unsafe { __tpd_store(st, tmp.as_mut_ptr().add(1).cast(), 1, [0u64].as_ptr()) };
+    unsafe { store64(st, tmp.as_mut_ptr().add(1).cast(), 1, [0u64].as_ptr()) };
     assert_eq!(shadow_tag(&tmp[1]), make_tag(0, site_ptr(st)));
     // Vector load: lanes 0 and 2 denormal; lane 1 normal gets tag 0.
     src[8] = DENORM;
     src[10] = DENORM;
-    unsafe { __tpd_load(ld4, src.as_ptr().add(8).cast(), 0b0101, t.as_mut_ptr()) };
+    unsafe { load64(ld4, src.as_ptr().add(8).cast(), 0b0101, t.as_mut_ptr()) };
     assert_eq!(
         t,
         [
@@ -498,7 +553,7 @@ fn array_registry_nesting_adjacency_release_and_recycling() {
         vec![],
     );
     unsafe {
-        __tpd_store(&m.sites[0], (base + 408) as *mut c_void, 1, [0u64].as_ptr());
+        store64(&m.sites[0], (base + 408) as *mut c_void, 1, [0u64].as_ptr());
         __tpd_release((base + 400) as *mut c_void);
         __tpd_release((base + 80) as *mut c_void);
         __tpd_release((base + 12345) as *mut c_void); // not a block: ignored
@@ -689,8 +744,8 @@ fn counters_are_per_thread_and_summed() {
                 for i in 0..1000usize {
                     unsafe {
                         *blk.add(base) += 1;
-                        __tpd_op(sites, 1, 0, [0u64].as_ptr(), t.as_mut_ptr());
-                        __tpd_load(
+                        op64(sites, 1, 0, [0u64].as_ptr(), t.as_mut_ptr());
+                        load64(
                             sites.add(1),
                             (addr + 4 * ((i + 64 * k) % 256)) as *const c_void,
                             1,
@@ -756,12 +811,12 @@ fn snapshots_bin_and_reset_interval_counters() {
     let mut t = [0u64];
     unsafe {
         for _ in 0..3 {
-            __tpd_load(&m.sites[0], v.as_ptr().add(11).cast(), 1, t.as_mut_ptr());
+            load64(&m.sites[0], v.as_ptr().add(11).cast(), 1, t.as_mut_ptr());
         }
-        __tpd_store(&m.sites[1], v.as_mut_ptr().add(99).cast(), 1, t.as_ptr());
+        store64(&m.sites[1], v.as_mut_ptr().add(99).cast(), 1, t.as_ptr());
     }
     assert!(snapshot::take(b"first"));
-    unsafe { __tpd_load(&m.sites[0], v.as_ptr().cast(), 1, t.as_mut_ptr()) };
+    unsafe { load64(&m.sites[0], v.as_ptr().cast(), 1, t.as_mut_ptr()) };
     // SIGUSR1 while a snapshot is in progress: deferred, then taken by the holder.
     {
         let g = snapshot::lock_for_tests();
@@ -852,13 +907,13 @@ fn copies_of_one_operation_are_one_creator() {
     let mut t = [0u64; 4];
     unsafe {
         // The remainder copy creates a denormal as its first copy.
-        __tpd_op(&m2.sites[1], 0, 1, [0u64, 0].as_ptr(), t.as_mut_ptr());
+        op64(&m2.sites[1], 0, 1, [0u64, 0].as_ptr(), t.as_mut_ptr());
         assert_eq!(t[0], make_tag(0, site_ptr(&m2.sites[0])));
-        __tpd_store(&m2.sites[2], dst.as_mut_ptr().cast(), 1, t.as_ptr());
+        store64(&m2.sites[2], dst.as_mut_ptr().cast(), 1, t.as_ptr());
         // The other module's copy is a creator of its own.
-        __tpd_op(&m1.sites[0], 0, 1, [0u64, 0].as_ptr(), t.as_mut_ptr());
+        op64(&m1.sites[0], 0, 1, [0u64, 0].as_ptr(), t.as_mut_ptr());
         assert_eq!(t[0], make_tag(0, site_ptr(&m1.sites[0])));
-        __tpd_store(&m1.sites[1], dst.as_mut_ptr().add(1).cast(), 1, t.as_ptr());
+        store64(&m1.sites[1], dst.as_mut_ptr().add(1).cast(), 1, t.as_ptr());
     }
     assert_eq!(creator_count(did, &m2.sites[0]), 1);
     assert_eq!(creator_count(did, &m1.sites[0]), 1);
@@ -902,14 +957,13 @@ fn store_caches_hold_lanes_created_in_place_next_to_the_origin() {
     // Lanes 0 and 2 came from cache_src, lane 1 was created by the fmul (no origin),
     // lane 3 is normal: one creator, one origin: the cache holds (src, fmul).
     let tags = [make_tag(sid, me), make_tag(0, me), make_tag(sid, me), 0];
-    unsafe { __tpd_store(st, dst.as_mut_ptr().cast(), 0b0111, tags.as_ptr()) };
+    unsafe { store64(st, dst.as_mut_ptr().cast(), 0b0111, tags.as_ptr()) };
     assert_ne!(word(DN_C_KEY), 0, "filled");
-    assert_eq!(word(DN_C_MATCH), make_tag(sid, me));
+    // The cache's words hold tags in their 32-bit form, as the inline code has them.
+    let w32 = |t: u64| super::creators::encode(t) as u64;
+    assert_eq!(word(DN_C_MATCH), w32(make_tag(sid, me)));
     // A store's cache holds the stored tag its inline code writes.
-    assert_eq!(
-        word(DN_C_TAG),
-        super::creators::encode(make_tag(did, me)) as u64
-    );
+    assert_eq!(word(DN_C_TAG), w32(make_tag(did, me)));
     assert_eq!(
         super::creators::decode(word(DN_C_TAG) as u32),
         make_tag(did, me)
@@ -919,15 +973,15 @@ fn store_caches_hold_lanes_created_in_place_next_to_the_origin() {
     assert_eq!(creator_count(did, mul), 3);
     // Only created lanes: the cache holds (0, fmul), without a pair.
     let fresh = [make_tag(0, me); 4];
-    unsafe { __tpd_store(st, dst.as_mut_ptr().add(8).cast(), 0b1111, fresh.as_ptr()) };
+    unsafe { store64(st, dst.as_mut_ptr().add(8).cast(), 0b1111, fresh.as_ptr()) };
     assert_ne!(word(DN_C_KEY), 0);
-    assert_eq!(word(DN_C_MATCH), make_tag(0, me));
+    assert_eq!(word(DN_C_MATCH), w32(make_tag(0, me)));
     assert_eq!(word(DN_C_PAIR_COUNT), 0);
     // Two origins: not cached (the inline code counts one pair only); the entry
     // before stays.
     let two = [make_tag(sid, me), make_tag(oid, me), 0, 0];
-    unsafe { __tpd_store(st, dst.as_mut_ptr().add(16).cast(), 0b0011, two.as_ptr()) };
-    assert_eq!(word(DN_C_MATCH), make_tag(0, me));
+    unsafe { store64(st, dst.as_mut_ptr().add(16).cast(), 0b0011, two.as_ptr()) };
+    assert_eq!(word(DN_C_MATCH), w32(make_tag(0, me)));
     assert_eq!(pair_count(did, oid), 1);
 }
 
@@ -950,7 +1004,7 @@ fn vector_and_scalar_copies_of_an_operation_are_one_site_row() {
         *blk.add((*m.m).base as usize) += 10; // the vector loop: 10 × 4 lanes
         *blk.add((*m.m).base as usize + 1) += 3; // the remainder: 3 × 1
         let mut r = [0u64; 4];
-        __tpd_op(&m.sites[0], 0, 0b0110, [0u64; 4].as_ptr(), r.as_mut_ptr());
+        op64(&m.sites[0], 0, 0b0110, [0u64; 4].as_ptr(), r.as_mut_ptr());
     }
     let v = report_json();
     let rows: Vec<&Value> = v["sites"]
@@ -1010,13 +1064,13 @@ fn the_report_has_the_schema_keys_and_this_tests_data() {
         *blk.add((*m.m).base as usize) += 5;
         let mut t = [0u64];
         let mut r = [0u64];
-        __tpd_op(mul, 0, 1, [0u64, 0].as_ptr(), r.as_mut_ptr()); // creates
-        __tpd_store(st, src.as_mut_ptr().cast(), 1, r.as_ptr());
+        op64(mul, 0, 1, [0u64, 0].as_ptr(), r.as_mut_ptr()); // creates
+        store64(st, src.as_mut_ptr().cast(), 1, r.as_ptr());
         for _ in 0..4 {
-            __tpd_load(ld, src.as_ptr().cast(), 1, t.as_mut_ptr());
+            load64(ld, src.as_ptr().cast(), 1, t.as_mut_ptr());
         }
-        __tpd_op(mul, 1, 1, t.as_ptr(), r.as_mut_ptr());
-        __tpd_store(st, dst.as_mut_ptr().add(3).cast(), 1, r.as_ptr());
+        op64(mul, 1, 1, t.as_ptr(), r.as_mut_ptr());
+        store64(st, dst.as_mut_ptr().add(3).cast(), 1, r.as_ptr());
     }
     assert_eq!(sid, arrays::rec(sid).map(|_| sid).unwrap());
     let v = report_json();
@@ -1212,8 +1266,8 @@ fn duplicate_names_are_disambiguated() {
         vec![],
     );
     unsafe {
-        __tpd_store(&m.sites[0], _a.as_mut_ptr().cast(), 1, [0u64].as_ptr());
-        __tpd_store(&m.sites[0], _b.as_mut_ptr().cast(), 1, [0u64].as_ptr());
+        store64(&m.sites[0], _a.as_mut_ptr().cast(), 1, [0u64].as_ptr());
+        store64(&m.sites[0], _b.as_mut_ptr().cast(), 1, [0u64].as_ptr());
     }
     let v = report_json();
     let names: Vec<String> = v["arrays"]
@@ -1267,7 +1321,7 @@ fn unknown_creators_in_stale_tags_are_not_dereferenced() {
     let (v, id) = heap_f32("stale_dst", 4);
     // A garbage creator address (as a stale shadow tag could hold).
     unsafe {
-        __tpd_store(
+        store64(
             &m.sites[0],
             v.as_mut_ptr().cast(),
             1,
@@ -1318,18 +1372,18 @@ fn vector_lanes_within_and_across_arrays() {
     let mut from_src = [0u64; 4];
     let mut made = [0u64; 1];
     unsafe {
-        __tpd_load(ld, src.as_ptr().cast(), 1, from_src.as_mut_ptr());
-        __tpd_op(mul, 0, 1, core::ptr::null(), made.as_mut_ptr());
+        load64(ld, src.as_ptr().cast(), 1, from_src.as_mut_ptr());
+        op64(mul, 0, 1, core::ptr::null(), made.as_mut_ptr());
     }
     let (c_ld, c_mul) = (from_src[0], made[0]);
     assert_eq!(c_ld, make_tag(sid, site_ptr(ld)));
     assert_eq!(c_mul, make_tag(0, site_ptr(mul)));
     // Inside a: lanes 0, 1 and 3 of v[2..6], creators ld, ld, mul (two runs).
     let tags = [c_ld, c_ld, 0, c_mul];
-    unsafe { __tpd_store(st, v.as_mut_ptr().add(2).cast(), 0b1011, tags.as_ptr()) };
+    unsafe { store64(st, v.as_mut_ptr().add(2).cast(), 0b1011, tags.as_ptr()) };
     // Across a and b: v[6..10], lanes 1 and 2 (v[7] in a, v[8] in b).
     unsafe {
-        __tpd_store(
+        store64(
             st,
             v.as_mut_ptr().add(6).cast(),
             0b0110,
@@ -1355,12 +1409,12 @@ fn vector_lanes_within_and_across_arrays() {
     v[7] = DENORM;
     v[8] = DENORM;
     let mut t = [0u64; 4];
-    unsafe { __tpd_load(ld, v.as_ptr().add(2).cast(), 0b1001, t.as_mut_ptr()) };
+    unsafe { load64(ld, v.as_ptr().add(2).cast(), 0b1001, t.as_mut_ptr()) };
     assert_eq!(
         t,
         [make_tag(a, site_ptr(ld)), 0, 0, make_tag(a, site_ptr(mul))]
     );
-    unsafe { __tpd_load(ld, v.as_ptr().add(6).cast(), 0b0110, t.as_mut_ptr()) };
+    unsafe { load64(ld, v.as_ptr().add(6).cast(), 0b0110, t.as_mut_ptr()) };
     assert_eq!(
         t,
         [0, make_tag(a, site_ptr(ld)), make_tag(b, site_ptr(ld)), 0]
@@ -1469,7 +1523,7 @@ fn the_op_hook_counts_results_created_from_normal_operands_per_lane() {
         // Lane 0: operand 0 and the result denormal (carried, not created); lane 1: only
         // the result (created); lane 2: operand 2 and the result (not created); lane 3:
         // operand 1 denormal, the result normal.
-        __tpd_op(
+        op64(
             add,
             1 | 1 << (16 + 3) | 1 << (32 + 2),
             0b0111,
@@ -1477,12 +1531,12 @@ fn the_op_hook_counts_results_created_from_normal_operands_per_lane() {
             r.as_mut_ptr(),
         );
         // Every result lane denormal, no operand: four created.
-        __tpd_op(add, 0, 0b1111, [0u64; 12].as_ptr(), r.as_mut_ptr());
+        op64(add, 0, 0b1111, [0u64; 12].as_ptr(), r.as_mut_ptr());
         // Operands only: nothing created.
-        __tpd_op(cmp, 0b1111, 0, [0u64; 12].as_ptr(), r.as_mut_ptr());
+        op64(cmp, 0b1111, 0, [0u64; 12].as_ptr(), r.as_mut_ptr());
         // Times a denormal constant (operand 1): the constant does not count against
         // creation (lanes 0..3), operand 0 does (lane 0).
-        __tpd_op(
+        op64(
             mulc,
             1 | 0b1111 << 16,
             0b1111,
@@ -1505,24 +1559,32 @@ fn the_op_hook_counts_results_created_from_normal_operands_per_lane() {
     assert_eq!(rows[1].1.created, 0);
 }
 
-/// Inline counters: an operation's fourth word is its created count; a profile-tier
+/// Inline counters: an operation's fourth word is its created count, and a vector
+/// operation's counters are their totals plus their lane counts; a profile-tier
 /// module's loads and stores count into their word 0 (which may be the only word they
 /// own), and the module's flags reach the record and the report's tier.
 #[test]
 fn inline_created_counts_and_profile_tier_modules_are_recorded() {
     let mut op = sp("fmul", FP_FLOAT, 4, 0, 0, 80);
-    op.counters = Some(1); // words 1..=4
+    op.counters = Some(1); // totals in words 1..=4, lane counts in 5..=12
+    assert_eq!(inline_words(0, 4), 12);
     let mut ld = sp("load", FP_FLOAT, 4, FPSITE_LOAD, 0, 81);
-    ld.counters = Some(5); // one word: the last of the module
+    ld.counters = Some(13); // one word: the last of the module
     let mut st = sp("store", FP_DOUBLE, 1, FPSITE_STORE, 0, 82);
-    st.counters = Some(6);
-    let m = module_with_flags("profile.c", vec![op, ld, st], 7, vec![], DN_MODULE_PROFILE);
+    st.counters = Some(14);
+    let m = module_with_flags("profile.c", vec![op, ld, st], 15, vec![], DN_MODULE_PROFILE);
     let blk = __tpd_thread_counters();
     let base = unsafe { &*m.m }.base as usize;
     unsafe {
         *blk.add(base) += 10;
-        for (w, v) in [(1, 6), (2, 5), (3, 4), (4, 3), (5, 2), (6, 1)] {
+        for (w, v) in [(1, 6), (2, 5), (3, 4), (4, 3), (13, 2), (14, 1)] {
             *blk.add(base + w) += v;
+        }
+        // Counter k's lane k holds 10 (k + 1): `u32` number 4k + k after the totals,
+        // in the low or the high half of its word.
+        let lanes = blk.add(base + 5).cast::<u32>();
+        for k in 0..4 {
+            *lanes.add(4 * k + k) = 10 * (k as u32 + 1);
         }
     }
     let rows = recorded_sites("profile.c");
@@ -1534,7 +1596,7 @@ fn inline_created_counts_and_profile_tier_modules_are_recorded() {
             c("fmul").results,
             c("fmul").created
         ),
-        (6, 5, 4, 3)
+        (6 + 10, 5 + 20, 4 + 30, 3 + 40)
     );
     assert_eq!(c("fmul").executions, 40);
     assert_eq!((c("load").loads, c("load").created), (2, 0));
@@ -1549,10 +1611,10 @@ fn inline_created_counts_and_profile_tier_modules_are_recorded() {
         .find(|s| s["file"] == "profile.c" && s["op"] == "fmul")
         .cloned()
         .unwrap();
-    assert_eq!(row["created"], 3);
+    assert_eq!(row["created"], 3 + 40);
     assert!(v["creator_sites"]
         .as_array()
         .unwrap()
         .iter()
-        .any(|c| c["file"] == "profile.c" && c["created"] == 3 && c["op"] == "fmul"));
+        .any(|c| c["file"] == "profile.c" && c["created"] == 3 + 40 && c["op"] == "fmul"));
 }

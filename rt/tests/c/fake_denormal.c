@@ -90,7 +90,7 @@ static void sweep(float *cur, const float *prev, int r0, int r1) {
   for (int i = r0; i < r1; i++) {
     for (int j = 1; j < N - 1; j++) {
       blk[base + 0]++;
-      uint64_t t1, t2, t3, t4, s1, s2, s3, m;
+      uint32_t t1, t2, t3, t4, s1, s2, s3, m;
       float a = tp_load(&sites[S_LOAD], &prev[(i - 1) * N + j], &t1);
       float b = tp_load(&sites[S_LOAD], &prev[(i + 1) * N + j], &t2);
       float c = tp_load(&sites[S_LOAD], &prev[i * N + j - 1], &t3);
@@ -108,7 +108,7 @@ static void sweep(float *cur, const float *prev, int r0, int r1) {
 static void seed(float *a) {
   uint64_t *blk = tp_blocks();
   blk[module.base + 1]++;
-  uint64_t t;
+  uint32_t t;
   float v = tp_load(&sites[S_GLOAD], &seeds[3], &t);
   tp_store(&sites[S_STORE], &a[N + 1], v, t);
 }
@@ -120,7 +120,7 @@ static void corner(void) {
   uint64_t *blk = tp_blocks();
   blk[module.base + 2]++;
   for (int k = 0; k < 8; k++) {
-    uint64_t t;
+    uint32_t t;
     float v = tp_load(&sites[S_GLOAD], &seeds[3], &t);
     tp_store(&sites[S_TSTORE], &tmp[k], v, t);
   }
@@ -167,8 +167,8 @@ static double now(void) {
 static void bench(long n) {
   float *a = grid(&alloc_a);
   for (int i = 0; i < N * N; i++) a[i] = 1e-40f;
-  uint64_t t = 0, r = 0;
-  uint64_t ot[2] = {0, 0};
+  uint32_t t = 0, r = 0;
+  uint32_t ot[2] = {0, 0};
   volatile uint64_t sink = 0;
   double t0 = now();
   for (long k = 0; k < n; k++) {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define DN_ABI_VERSION 12u
+#define DN_ABI_VERSION 13u
 #define DN_MODULE_MAGIC 0x4e445054u
 #define DN_BASE_UNREGISTERED UINT64_MAX
 enum { FP_HALF = 1, FP_FLOAT = 2, FP_DOUBLE = 3 };
@@ -55,10 +55,11 @@ _Static_assert(sizeof(DnModuleDesc) == 64, "DnModuleDesc");
 
 void __tpd_register_module(DnModuleDesc *m);
 uint64_t *__tpd_thread_counters(void);
+/* Tags are 32 bits: origin array id << 16 | creator index. */
 void __tpd_op(const FpSiteDesc *s, uint64_t operand_mask, uint64_t result_mask,
-              const uint64_t *operand_tags, uint64_t *result_tags);
-void __tpd_load(const FpSiteDesc *s, const void *addr, uint64_t lane_mask, uint64_t *tags);
-void __tpd_store(const FpSiteDesc *s, void *addr, uint64_t lane_mask, const uint64_t *tags);
+              const uint32_t *operand_tags, uint32_t *result_tags);
+void __tpd_load(const FpSiteDesc *s, const void *addr, uint64_t lane_mask, uint32_t *tags);
+void __tpd_store(const FpSiteDesc *s, void *addr, uint64_t lane_mask, const uint32_t *tags);
 void __tpd_array_enter(void *addr, const FpArrayDesc *a);
 void __tpd_array_leave(void *addr);
 void *__tpd_alloc(void *block, size_t bytes, const AllocSiteDesc *site);
@@ -74,24 +75,24 @@ static inline int tp_isden(float x) {
 }
 
 /* What the pass emits: the fast path checks, the cold path runs only for denormals. */
-static inline float tp_load(const FpSiteDesc *s, const float *p, uint64_t *tag) {
+static inline float tp_load(const FpSiteDesc *s, const float *p, uint32_t *tag) {
   float v = *p;
   *tag = 0;
   if (__builtin_expect(tp_isden(v), 0)) __tpd_load(s, p, 1, tag);
   return v;
 }
-static inline float tp_binop(const FpSiteDesc *s, float r, float a, uint64_t ta, float b,
-                             uint64_t tb, uint64_t *tr) {
+static inline float tp_binop(const FpSiteDesc *s, float r, float a, uint32_t ta, float b,
+                             uint32_t tb, uint32_t *tr) {
   uint64_t om = (uint64_t)tp_isden(a) | ((uint64_t)tp_isden(b) << 16);
   uint64_t rm = (uint64_t)tp_isden(r);
   *tr = 0;
   if (__builtin_expect(om | rm, 0)) {
-    uint64_t ot[2] = {ta, tb};
+    uint32_t ot[2] = {ta, tb};
     __tpd_op(s, om, rm, ot, tr);
   }
   return r;
 }
-static inline void tp_store(const FpSiteDesc *s, float *p, float v, uint64_t tag) {
+static inline void tp_store(const FpSiteDesc *s, float *p, float v, uint32_t tag) {
   *p = v;
   if (__builtin_expect(tp_isden(v), 0)) __tpd_store(s, p, 1, &tag);
 }

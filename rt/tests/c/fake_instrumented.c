@@ -47,7 +47,7 @@ static const SiteDesc branch_sites[] = { { branch_compute, 1, 0, &loops[0] } };
 static const SiteDesc succ_sites[] = { { succ_compute[0], 1, 0, 0 }, { succ_compute[1], 1, 0, 0 } };
 static BranchRec branches[] = { { &branch_sites[0], succ_sites, 2, 0, 0, 0, 0 } };
 static ModuleDesc module = {
-  0x544d5044u, 12, "fake_instrumented.c", funcs, 3, 2, loops, branches, 1, 0, 0,
+  0x544d5044u, 13, "fake_instrumented.c", funcs, 3, 2, loops, branches, 1, 0, 0,
 };
 static ModuleDesc bad_module = {
   0x544d5044u, 999, "from_the_future.c", funcs, 0, 0, loops, 0, 0, 0, 0,

@@ -16,7 +16,7 @@ static const SrcLoc site_main[] = { LOC("main", 30, 40, 9) };
 static const FuncDesc funcs[] = { { LOC("main", 30, 30, 1), 1, 0 }, { LOC("body", 10, 10, 1), 1, 1 } };
 static const LoopDesc loops[] = { { loop_body, 1, 0, 0, 0, &funcs[1] } };
 static const SiteDesc sites[] = { { site_main, 1, 0, 0 } };
-static ModuleDesc module = { 0x544d5044u, 12, "openmp.c", funcs, 2, 1, loops, 0, 0, 0, 0 };
+static ModuleDesc module = { 0x544d5044u, 13, "openmp.c", funcs, 2, 1, loops, 0, 0, 0, 0 };
 __attribute__((constructor)) static void reg(void) { __tp_register_module(&module); }
 
 static volatile long sink;
