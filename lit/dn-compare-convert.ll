@@ -103,14 +103,14 @@ define i1 @cmp(double %a, double %b) {
 ; CHECK: [[INL]]:
 ; CHECK-NEXT: [[LA:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 14
 ; CHECK-NEXT: [[ZA:%.*]] = zext <4 x i1> [[DA]] to <4 x i32>
-; CHECK-NEXT: [[OA:%.*]] = load <4 x i32>, ptr [[LA]], align 4
+; CHECK-NEXT: [[OA:%.*]] = load volatile <4 x i32>, ptr [[LA]], align 4
 ; CHECK-NEXT: [[NA:%.*]] = add <4 x i32> [[OA]], [[ZA]]
-; CHECK-NEXT: store <4 x i32> [[NA]], ptr [[LA]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[NA]], ptr [[LA]], align 4
 ; CHECK-NEXT: [[ZANY:%.*]] = zext <4 x i1> [[DA]] to <4 x i32>
 ; CHECK-NEXT: [[LANY:%.*]] = getelementptr inbounds i32, ptr [[LA]], i64 4
-; CHECK-NEXT: [[OANY:%.*]] = load <4 x i32>, ptr [[LANY]], align 4
+; CHECK-NEXT: [[OANY:%.*]] = load volatile <4 x i32>, ptr [[LANY]], align 4
 ; CHECK-NEXT: [[NANY:%.*]] = add <4 x i32> [[OANY]], [[ZANY]]
-; CHECK-NEXT: store <4 x i32> [[NANY]], ptr [[LANY]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[NANY]], ptr [[LANY]], align 4
 ; CHECK-NEXT: [[FULL:%.*]] = icmp slt <4 x i32> [[NA]], zeroinitializer
 ; CHECK-NEXT: [[FB:%.*]] = bitcast <4 x i1> [[FULL]] to i4
 ; CHECK-NEXT: [[F:%.*]] = icmp ne i4 [[FB]], 0

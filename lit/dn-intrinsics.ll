@@ -125,29 +125,29 @@ define double @sqrt(double %x) {
 ; CHECK-NEXT: [[NOPS:%.*]] = add <4 x i32> [[NAB]], [[ZC]]
 ; CHECK-NEXT: [[AB:%.*]] = or <4 x i1> [[DA]], [[DB]]
 ; CHECK-NEXT: [[ABC:%.*]] = or <4 x i1> [[AB]], [[DC]]
-; CHECK-NEXT: [[LL0F:%.*]] = load <4 x i32>, ptr [[LANES]], align 4
+; CHECK-NEXT: [[LL0F:%.*]] = load volatile <4 x i32>, ptr [[LANES]], align 4
 ; CHECK-NEXT: [[LN0F:%.*]] = add <4 x i32> [[LL0F]], [[NOPS]]
-; CHECK-NEXT: store <4 x i32> [[LN0F]], ptr [[LANES]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[LN0F]], ptr [[LANES]], align 4
 ; CHECK-NEXT: [[ZANY:%.*]] = zext <4 x i1> [[ABC]] to <4 x i32>
 ; CHECK-NEXT: [[LQ1F:%.*]] = getelementptr inbounds i32, ptr [[LANES]], i64 4
-; CHECK-NEXT: [[LL1F:%.*]] = load <4 x i32>, ptr [[LQ1F]], align 4
+; CHECK-NEXT: [[LL1F:%.*]] = load volatile <4 x i32>, ptr [[LQ1F]], align 4
 ; CHECK-NEXT: [[LN1F:%.*]] = add <4 x i32> [[LL1F]], [[ZANY]]
-; CHECK-NEXT: store <4 x i32> [[LN1F]], ptr [[LQ1F]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[LN1F]], ptr [[LQ1F]], align 4
 ; CHECK-NEXT: [[LAB:%.*]] = or <4 x i1> [[DA]], [[DB]]
 ; CHECK-NEXT: [[LABC:%.*]] = or <4 x i1> [[LAB]], [[DC]]
 ; CHECK-NEXT: [[NOTOP:%.*]] = xor <4 x i1> [[LABC]], <i1 true, i1 true, i1 true, i1 true>
 ; CHECK-NEXT: [[CR:%.*]] = and <4 x i1> [[DR]], [[NOTOP]]
 ; CHECK-NEXT: [[ZR:%.*]] = zext <4 x i1> [[DR]] to <4 x i32>
 ; CHECK-NEXT: [[LQ2F:%.*]] = getelementptr inbounds i32, ptr [[LANES]], i64 8
-; CHECK-NEXT: [[LL2F:%.*]] = load <4 x i32>, ptr [[LQ2F]], align 4
+; CHECK-NEXT: [[LL2F:%.*]] = load volatile <4 x i32>, ptr [[LQ2F]], align 4
 ; CHECK-NEXT: [[LN2F:%.*]] = add <4 x i32> [[LL2F]], [[ZR]]
-; CHECK-NEXT: store <4 x i32> [[LN2F]], ptr [[LQ2F]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[LN2F]], ptr [[LQ2F]], align 4
 ; CHECK-NEXT: [[WATCH:%.*]] = or <4 x i32> [[LN0F]], [[LN2F]]
 ; CHECK-NEXT: [[ZCR:%.*]] = zext <4 x i1> [[CR]] to <4 x i32>
 ; CHECK-NEXT: [[LQ3F:%.*]] = getelementptr inbounds i32, ptr [[LANES]], i64 12
-; CHECK-NEXT: [[LL3F:%.*]] = load <4 x i32>, ptr [[LQ3F]], align 4
+; CHECK-NEXT: [[LL3F:%.*]] = load volatile <4 x i32>, ptr [[LQ3F]], align 4
 ; CHECK-NEXT: [[LN3F:%.*]] = add <4 x i32> [[LL3F]], [[ZCR]]
-; CHECK-NEXT: store <4 x i32> [[LN3F]], ptr [[LQ3F]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[LN3F]], ptr [[LQ3F]], align 4
 ; A lane of the operand or result counts at 2^31: all lanes are added to the totals
 ; 13..16 and cleared, in a rarely-taken block.
 ; CHECK-NEXT: [[OVF:%.*]] = icmp slt <4 x i32> [[WATCH]], zeroinitializer
@@ -372,28 +372,28 @@ define i32 @frexp(double %x) {
 ; CHECK-NEXT: [[Z1:%.*]] = zext <4 x i1> [[D1:%.*]] to <4 x i32>
 ; CHECK-NEXT: [[NOPS:%.*]] = add <4 x i32> [[Z0]], [[Z1]]
 ; CHECK-NEXT: [[ANY:%.*]] = or <4 x i1> [[D0]], [[D1]]
-; CHECK-NEXT: [[LL0S:%.*]] = load <4 x i32>, ptr [[LANES]], align 4
+; CHECK-NEXT: [[LL0S:%.*]] = load volatile <4 x i32>, ptr [[LANES]], align 4
 ; CHECK-NEXT: [[LN0S:%.*]] = add <4 x i32> [[LL0S]], [[NOPS]]
-; CHECK-NEXT: store <4 x i32> [[LN0S]], ptr [[LANES]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[LN0S]], ptr [[LANES]], align 4
 ; CHECK-NEXT: [[ZANY:%.*]] = zext <4 x i1> [[ANY]] to <4 x i32>
 ; CHECK-NEXT: [[LQ1S:%.*]] = getelementptr inbounds i32, ptr [[LANES]], i64 4
-; CHECK-NEXT: [[LL1S:%.*]] = load <4 x i32>, ptr [[LQ1S]], align 4
+; CHECK-NEXT: [[LL1S:%.*]] = load volatile <4 x i32>, ptr [[LQ1S]], align 4
 ; CHECK-NEXT: [[LN1S:%.*]] = add <4 x i32> [[LL1S]], [[ZANY]]
-; CHECK-NEXT: store <4 x i32> [[LN1S]], ptr [[LQ1S]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[LN1S]], ptr [[LQ1S]], align 4
 ; CHECK-NEXT: [[LIVE:%.*]] = or <4 x i1> [[D0]], [[D1]]
 ; CHECK-NEXT: [[NOTOP:%.*]] = xor <4 x i1> [[LIVE]], <i1 true, i1 true, i1 true, i1 true>
 ; CHECK-NEXT: [[CR:%.*]] = and <4 x i1> [[DR:%.*]], [[NOTOP]]
 ; CHECK-NEXT: [[ZR:%.*]] = zext <4 x i1> [[DR]] to <4 x i32>
 ; CHECK-NEXT: [[LQ2S:%.*]] = getelementptr inbounds i32, ptr [[LANES]], i64 8
-; CHECK-NEXT: [[LL2S:%.*]] = load <4 x i32>, ptr [[LQ2S]], align 4
+; CHECK-NEXT: [[LL2S:%.*]] = load volatile <4 x i32>, ptr [[LQ2S]], align 4
 ; CHECK-NEXT: [[LN2S:%.*]] = add <4 x i32> [[LL2S]], [[ZR]]
-; CHECK-NEXT: store <4 x i32> [[LN2S]], ptr [[LQ2S]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[LN2S]], ptr [[LQ2S]], align 4
 ; CHECK-NEXT: [[WATCH:%.*]] = or <4 x i32> [[LN0S]], [[LN2S]]
 ; CHECK-NEXT: [[ZCR:%.*]] = zext <4 x i1> [[CR]] to <4 x i32>
 ; CHECK-NEXT: [[LQ3S:%.*]] = getelementptr inbounds i32, ptr [[LANES]], i64 12
-; CHECK-NEXT: [[LL3S:%.*]] = load <4 x i32>, ptr [[LQ3S]], align 4
+; CHECK-NEXT: [[LL3S:%.*]] = load volatile <4 x i32>, ptr [[LQ3S]], align 4
 ; CHECK-NEXT: [[LN3S:%.*]] = add <4 x i32> [[LL3S]], [[ZCR]]
-; CHECK-NEXT: store <4 x i32> [[LN3S]], ptr [[LQ3S]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[LN3S]], ptr [[LQ3S]], align 4
 ; CHECK-NEXT: [[OVS:%.*]] = icmp slt <4 x i32> [[WATCH]], zeroinitializer
 ; CHECK-NEXT: [[OBS:%.*]] = bitcast <4 x i1> [[OVS]] to i4
 ; CHECK-NEXT: [[OCS:%.*]] = icmp ne i4 [[OBS]], 0

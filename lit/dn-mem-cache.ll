@@ -26,18 +26,25 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-LABEL: define void @vec(
 ; CHECK: [[CB:%[0-9]+]] = getelementptr inbounds i64, ptr {{%[0-9]+}}, i64 {{%[0-9]+}}
 ; The table generation is read once where the cold region starts. The load's probe:
-; key, window, and the creator index of the stored tags against MATCH. Shadow memory
-; has one byte per byte in denormal mode, `(p & mask) + base`, and a float's stored tag
-; is its 4 shadow bytes (origin id << 16 | creator index).
+; key, window, and the creator index of the stored tags against MATCH, each check a
+; branch of its own (likely taken) to the next, each failure to the one miss block.
+; Shadow memory has one byte per byte in denormal mode, `(p & mask) + base`, and a
+; float's stored tag is its 4 shadow bytes (origin id << 16 | creator index).
 ; CHECK: [[GEN:%[0-9]+]] = load atomic i64, ptr @__tpd_ranges_gen monotonic, align 8
 ; CHECK: [[KP:%[0-9]+]] = getelementptr inbounds i64, ptr [[CB]], i64 3
 ; CHECK-NEXT: [[KEY:%[0-9]+]] = load i64, ptr [[KP]], align 8
 ; CHECK-NEXT: [[X:%[0-9]+]] = xor i64 [[GEN]], ptrtoint (ptr @taintprof.fpsites to i64)
 ; CHECK-NEXT: [[KOK:%[0-9]+]] = icmp eq i64 [[KEY]], [[X]]
+; CHECK-NEXT: [[KOKF:%[0-9]+]] = freeze i1 [[KOK]]
+; CHECK-NEXT: br i1 [[KOKF]], label %[[WB:[0-9]+]], label %[[MISS:[0-9]+]], !prof [[LIKELY:![0-9]+]]
+; CHECK: [[WB]]:
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 4
 ; CHECK: [[REL:%[0-9]+]] = sub i64
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 5
 ; CHECK: [[WOK:%[0-9]+]] = icmp ule i64 [[REL]],
+; CHECK-NEXT: [[WOKF:%[0-9]+]] = freeze i1 [[WOK]]
+; CHECK-NEXT: br i1 [[WOKF]], label %[[TB:[0-9]+]], label %[[MISS]], !prof [[LIKELY]]
+; CHECK: [[TB]]:
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 9
 ; CHECK: [[SA:%[0-9]+]] = and i64 {{%[0-9]+}}, 17592186044415
 ; CHECK-NEXT: add i64 [[SA]], 17592186044416
@@ -48,7 +55,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[BAD:%[0-9]+]] = and <4 x i32> [[D]], [[LM]]
 ; CHECK-NEXT: [[R:%[0-9]+]] = call i32 @llvm.vector.reduce.or.v4i32(<4 x i32> [[BAD]])
 ; CHECK: [[HIT:%[0-9]+]] = freeze i1
-; CHECK-NEXT: br i1 [[HIT]], label %[[HB:[0-9]+]], label %[[JOIN:[0-9]+]], !prof [[LIKELY:![0-9]+]]
+; CHECK-NEXT: br i1 [[HIT]], label %[[HB:[0-9]+]], label %[[MISS]], !prof [[LIKELY]]
 ; Hit: element index from ARR_LO, the thread's read counters (SHARD) lane by lane, the
 ; number of lanes (looked up in a table of nibble counts: no popcnt on the baseline
 ; target), the creator count, the inline count (word 0 = index 2), the tags from TAG.
@@ -63,12 +70,17 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 2
 ; CHECK: getelementptr inbounds i64, ptr [[CB]], i64 8
 ; CHECK: [[HT:%[0-9]+]] = select <4 x i1> [[M]], <4 x i32> {{%[0-9]+}}, <4 x i32> zeroinitializer
-; Miss: the hook, then its tags. The call goes through the hook's register-preserving
-; entry with preserve_allcc (this function uses no AVX): the cold region's values stay
-; in registers across it.
+; CHECK-NEXT: br label %[[JOIN:[0-9]+]]
+; Miss (from any of the three checks): the hook, then its tags. The call goes through
+; the hook's register-preserving entry with preserve_allcc (this function uses no AVX):
+; the cold region's values stay in registers across it.
+; CHECK: [[MISS]]:
+; CHECK-NEXT: call preserve_allcc void @__tpd_load_keepregs(ptr @taintprof.fpsites, ptr %p,
+; CHECK-NEXT: [[HKT:%[0-9]+]] = load <4 x i32>
+; CHECK-NEXT: [[HT2:%[0-9]+]] = select <4 x i1> [[M]], <4 x i32> [[HKT]], <4 x i32> zeroinitializer
+; CHECK-NEXT: br label %[[JOIN]]
 ; CHECK: [[JOIN]]:
-; CHECK-NEXT: [[T1:%[0-9]+]] = phi <4 x i32> [ [[HT]], %[[HB]] ], [ zeroinitializer,
-; CHECK: call preserve_allcc void @__tpd_load_keepregs(ptr @taintprof.fpsites, ptr %p,
+; CHECK-NEXT: phi <4 x i32> [ [[HT]], %[[HB]] ], [ [[HT2]], %[[MISS]] ]
 ; The store's probe matches whole value tags (no shadow read), or their creator bits
 ; alone (a lane created in place, without the origin); its hit writes the stored tag
 ; TAG (a u32) to the denormal lanes and 0 to the others, without reading the shadow,

@@ -263,30 +263,30 @@ define float @fadd(float %a, float %b) {
 ; CHECK-NEXT: [[ZB:%.*]] = zext <4 x i1> [[DB]] to <4 x i32>
 ; CHECK-NEXT: [[NOPS:%.*]] = add <4 x i32> [[ZA]], [[ZB]]
 ; CHECK-NEXT: [[ANYOP:%.*]] = or <4 x i1> [[DA]], [[DB]]
-; CHECK-NEXT: [[L0:%.*]] = load <4 x i32>, ptr [[LANES]], align 4
+; CHECK-NEXT: [[L0:%.*]] = load volatile <4 x i32>, ptr [[LANES]], align 4
 ; CHECK-NEXT: [[S0:%.*]] = add <4 x i32> [[L0]], [[NOPS]]
-; CHECK-NEXT: store <4 x i32> [[S0]], ptr [[LANES]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[S0]], ptr [[LANES]], align 4
 ; Operations with a denormal operand: the or of the masks.
 ; CHECK-NEXT: [[ZANY:%.*]] = zext <4 x i1> [[ANYOP]] to <4 x i32>
 ; CHECK-NEXT: [[P1:%.*]] = getelementptr inbounds i32, ptr [[LANES]], i64 4
-; CHECK-NEXT: [[L1:%.*]] = load <4 x i32>, ptr [[P1]], align 4
+; CHECK-NEXT: [[L1:%.*]] = load volatile <4 x i32>, ptr [[P1]], align 4
 ; CHECK-NEXT: [[S1:%.*]] = add <4 x i32> [[L1]], [[ZANY]]
-; CHECK-NEXT: store <4 x i32> [[S1]], ptr [[P1]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[S1]], ptr [[P1]], align 4
 ; Denormal results; created: the result's mask without the operands'.
 ; CHECK-NEXT: [[LIVE:%.*]] = or <4 x i1> [[DA]], [[DB]]
 ; CHECK-NEXT: [[NOTOP:%.*]] = xor <4 x i1> [[LIVE]], <i1 true, i1 true, i1 true, i1 true>
 ; CHECK-NEXT: [[CR:%.*]] = and <4 x i1> [[DR]], [[NOTOP]]
 ; CHECK-NEXT: [[ZR:%.*]] = zext <4 x i1> [[DR]] to <4 x i32>
 ; CHECK-NEXT: [[P2:%.*]] = getelementptr inbounds i32, ptr [[LANES]], i64 8
-; CHECK-NEXT: [[L2:%.*]] = load <4 x i32>, ptr [[P2]], align 4
+; CHECK-NEXT: [[L2:%.*]] = load volatile <4 x i32>, ptr [[P2]], align 4
 ; CHECK-NEXT: [[S2:%.*]] = add <4 x i32> [[L2]], [[ZR]]
-; CHECK-NEXT: store <4 x i32> [[S2]], ptr [[P2]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[S2]], ptr [[P2]], align 4
 ; CHECK-NEXT: [[WATCH:%.*]] = or <4 x i32> [[S0]], [[S2]]
 ; CHECK-NEXT: [[ZCR:%.*]] = zext <4 x i1> [[CR]] to <4 x i32>
 ; CHECK-NEXT: [[P3:%.*]] = getelementptr inbounds i32, ptr [[LANES]], i64 12
-; CHECK-NEXT: [[L3:%.*]] = load <4 x i32>, ptr [[P3]], align 4
+; CHECK-NEXT: [[L3:%.*]] = load volatile <4 x i32>, ptr [[P3]], align 4
 ; CHECK-NEXT: [[S3:%.*]] = add <4 x i32> [[L3]], [[ZCR]]
-; CHECK-NEXT: store <4 x i32> [[S3]], ptr [[P3]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[S3]], ptr [[P3]], align 4
 ; Overflow: a lane of the operand or result counts with its top bit set.
 ; CHECK-NEXT: [[NEG:%.*]] = icmp slt <4 x i32> [[WATCH]], zeroinitializer
 ; CHECK-NEXT: [[NEGI:%.*]] = bitcast <4 x i1> [[NEG]] to i4
@@ -430,8 +430,8 @@ define double @fsub_d(double %a, double %b) {
 ; CHECK: icmp slt <2 x i64> {{%.*}}, <i64 -9218868437227405313, i64 -9218868437227405313>
 ; CHECK-NOT: call void @__tpd_op
 ; CHECK: [[LANES:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 35
-; CHECK: load <2 x i32>, ptr [[LANES]], align 4
-; CHECK: store <2 x i32> {{%.*}}, ptr [[LANES]], align 4
+; CHECK: load volatile <2 x i32>, ptr [[LANES]], align 4
+; CHECK: store volatile <2 x i32> {{%.*}}, ptr [[LANES]], align 4
 ; CHECK: getelementptr inbounds i32, ptr [[LANES]], i64 2
 ; CHECK: getelementptr inbounds i32, ptr [[LANES]], i64 4
 ; CHECK: getelementptr inbounds i32, ptr [[LANES]], i64 6
@@ -628,8 +628,8 @@ define float @chain(float %a, float %b, float %c) {
 ; CHECK-LABEL: define <8 x float> @v8(
 ; CHECK: [[CB:%.*]] = getelementptr inbounds i64, ptr {{%.*}}, i64 {{%.*}}
 ; CHECK: [[LANES:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 83
-; CHECK: load <8 x i32>, ptr [[LANES]], align 4
-; CHECK: store <8 x i32> {{%.*}}, ptr [[LANES]], align 4
+; CHECK: load volatile <8 x i32>, ptr [[LANES]], align 4
+; CHECK: store volatile <8 x i32> {{%.*}}, ptr [[LANES]], align 4
 ; CHECK: getelementptr inbounds i32, ptr [[LANES]], i64 8
 ; CHECK: getelementptr inbounds i32, ptr [[LANES]], i64 16
 ; CHECK: getelementptr inbounds i32, ptr [[LANES]], i64 24

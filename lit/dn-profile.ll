@@ -64,27 +64,27 @@ declare float @callee(float)
 ; CHECK-NOT: br
 ; CHECK: [[LANES:%.*]] = getelementptr inbounds i64, ptr [[CB]], i64 14
 ; CHECK-NEXT: [[OPS:%.*]] = zext <4 x i1> [[OM:%.*]] to <4 x i32>
-; CHECK-NEXT: [[L0:%.*]] = load <4 x i32>, ptr [[LANES]], align 4
+; CHECK-NEXT: [[L0:%.*]] = load volatile <4 x i32>, ptr [[LANES]], align 4
 ; CHECK-NEXT: [[N0:%.*]] = add <4 x i32> [[L0]], [[OPS]]
-; CHECK-NEXT: store <4 x i32> [[N0]], ptr [[LANES]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[N0]], ptr [[LANES]], align 4
 ; CHECK-NEXT: [[ANY:%.*]] = zext <4 x i1> [[OM]] to <4 x i32>
 ; CHECK-NEXT: [[P1:%.*]] = getelementptr inbounds i32, ptr [[LANES]], i64 4
-; CHECK-NEXT: [[L1:%.*]] = load <4 x i32>, ptr [[P1]], align 4
+; CHECK-NEXT: [[L1:%.*]] = load volatile <4 x i32>, ptr [[P1]], align 4
 ; CHECK-NEXT: [[N1:%.*]] = add <4 x i32> [[L1]], [[ANY]]
-; CHECK-NEXT: store <4 x i32> [[N1]], ptr [[P1]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[N1]], ptr [[P1]], align 4
 ; CHECK-NEXT: [[NOTO:%.*]] = xor <4 x i1> [[OM]], <i1 true, i1 true, i1 true, i1 true>
 ; CHECK-NEXT: [[CR:%.*]] = and <4 x i1> [[RM:%.*]], [[NOTO]]
 ; CHECK-NEXT: [[RES:%.*]] = zext <4 x i1> [[RM]] to <4 x i32>
 ; CHECK-NEXT: [[P2:%.*]] = getelementptr inbounds i32, ptr [[LANES]], i64 8
-; CHECK-NEXT: [[L2:%.*]] = load <4 x i32>, ptr [[P2]], align 4
+; CHECK-NEXT: [[L2:%.*]] = load volatile <4 x i32>, ptr [[P2]], align 4
 ; CHECK-NEXT: [[N2:%.*]] = add <4 x i32> [[L2]], [[RES]]
-; CHECK-NEXT: store <4 x i32> [[N2]], ptr [[P2]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[N2]], ptr [[P2]], align 4
 ; CHECK-NEXT: [[WATCH:%.*]] = or <4 x i32> [[N0]], [[N2]]
 ; CHECK-NEXT: [[CRZ:%.*]] = zext <4 x i1> [[CR]] to <4 x i32>
 ; CHECK-NEXT: [[P3:%.*]] = getelementptr inbounds i32, ptr [[LANES]], i64 12
-; CHECK-NEXT: [[L3:%.*]] = load <4 x i32>, ptr [[P3]], align 4
+; CHECK-NEXT: [[L3:%.*]] = load volatile <4 x i32>, ptr [[P3]], align 4
 ; CHECK-NEXT: [[N3:%.*]] = add <4 x i32> [[L3]], [[CRZ]]
-; CHECK-NEXT: store <4 x i32> [[N3]], ptr [[P3]], align 4
+; CHECK-NEXT: store volatile <4 x i32> [[N3]], ptr [[P3]], align 4
 ; A lane of the operand or result counts at 2^31: fold every lane into the totals
 ; (words 10..13) and clear them, in a rarely-taken block.
 ; CHECK-NEXT: [[NEG:%.*]] = icmp slt <4 x i32> [[WATCH]], zeroinitializer

@@ -64,29 +64,29 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[ZB0:%.*]] = zext <16 x i1> [[B0]] to <16 x i32>
 ; CHECK-NEXT: [[OPS0:%.*]] = add <16 x i32> [[ZA0]], [[ZB0]]
 ; CHECK-NEXT: [[ANY0:%.*]] = or <16 x i1> [[A0]], [[B0]]
-; CHECK-NEXT: [[LL00:%.*]] = load <16 x i32>, ptr [[LANES0]], align 4
+; CHECK-NEXT: [[LL00:%.*]] = load volatile <16 x i32>, ptr [[LANES0]], align 4
 ; CHECK-NEXT: [[LN00:%.*]] = add <16 x i32> [[LL00]], [[OPS0]]
-; CHECK-NEXT: store <16 x i32> [[LN00]], ptr [[LANES0]], align 4
+; CHECK-NEXT: store volatile <16 x i32> [[LN00]], ptr [[LANES0]], align 4
 ; CHECK-NEXT: [[ZANY0:%.*]] = zext <16 x i1> [[ANY0]] to <16 x i32>
 ; CHECK-NEXT: [[LQ10:%.*]] = getelementptr inbounds i32, ptr [[LANES0]], i64 16
-; CHECK-NEXT: [[LL10:%.*]] = load <16 x i32>, ptr [[LQ10]], align 4
+; CHECK-NEXT: [[LL10:%.*]] = load volatile <16 x i32>, ptr [[LQ10]], align 4
 ; CHECK-NEXT: [[LN10:%.*]] = add <16 x i32> [[LL10]], [[ZANY0]]
-; CHECK-NEXT: store <16 x i32> [[LN10]], ptr [[LQ10]], align 4
+; CHECK-NEXT: store volatile <16 x i32> [[LN10]], ptr [[LQ10]], align 4
 ; Created: the chunk's result lanes with neither operand lane denormal.
 ; CHECK-NEXT: [[L0:%.*]] = or <16 x i1> [[A0]], [[B0]]
 ; CHECK-NEXT: [[N0:%.*]] = xor <16 x i1> [[L0]], <i1 true,
 ; CHECK-NEXT: [[CR0:%.*]] = and <16 x i1> [[R0]], [[N0]]
 ; CHECK-NEXT: [[ZR0:%.*]] = zext <16 x i1> [[R0]] to <16 x i32>
 ; CHECK-NEXT: [[LQ20:%.*]] = getelementptr inbounds i32, ptr [[LANES0]], i64 32
-; CHECK-NEXT: [[LL20:%.*]] = load <16 x i32>, ptr [[LQ20]], align 4
+; CHECK-NEXT: [[LL20:%.*]] = load volatile <16 x i32>, ptr [[LQ20]], align 4
 ; CHECK-NEXT: [[LN20:%.*]] = add <16 x i32> [[LL20]], [[ZR0]]
-; CHECK-NEXT: store <16 x i32> [[LN20]], ptr [[LQ20]], align 4
+; CHECK-NEXT: store volatile <16 x i32> [[LN20]], ptr [[LQ20]], align 4
 ; CHECK-NEXT: [[WATCH0:%.*]] = or <16 x i32> [[LN00]], [[LN20]]
 ; CHECK-NEXT: [[ZCR0:%.*]] = zext <16 x i1> [[CR0]] to <16 x i32>
 ; CHECK-NEXT: [[LQ30:%.*]] = getelementptr inbounds i32, ptr [[LANES0]], i64 48
-; CHECK-NEXT: [[LL30:%.*]] = load <16 x i32>, ptr [[LQ30]], align 4
+; CHECK-NEXT: [[LL30:%.*]] = load volatile <16 x i32>, ptr [[LQ30]], align 4
 ; CHECK-NEXT: [[LN30:%.*]] = add <16 x i32> [[LL30]], [[ZCR0]]
-; CHECK-NEXT: store <16 x i32> [[LN30]], ptr [[LQ30]], align 4
+; CHECK-NEXT: store volatile <16 x i32> [[LN30]], ptr [[LQ30]], align 4
 ; A lane of the operand or result counts at 2^31: every lane is added to the totals
 ; (1..4) and cleared, in a rarely-taken block.
 ; CHECK-NEXT: [[OV0:%.*]] = icmp slt <16 x i32> [[WATCH0]], zeroinitializer
@@ -156,29 +156,29 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: [[ZB1:%.*]] = zext <16 x i1> [[B1]] to <16 x i32>
 ; CHECK-NEXT: [[OPS1:%.*]] = add <16 x i32> [[ZA1]], [[ZB1]]
 ; CHECK-NEXT: [[ANY1:%.*]] = or <16 x i1> [[A1]], [[B1]]
-; CHECK-NEXT: [[LL01:%.*]] = load <16 x i32>, ptr [[LANES1]], align 4
+; CHECK-NEXT: [[LL01:%.*]] = load volatile <16 x i32>, ptr [[LANES1]], align 4
 ; CHECK-NEXT: [[LN01:%.*]] = add <16 x i32> [[LL01]], [[OPS1]]
-; CHECK-NEXT: store <16 x i32> [[LN01]], ptr [[LANES1]], align 4
+; CHECK-NEXT: store volatile <16 x i32> [[LN01]], ptr [[LANES1]], align 4
 ; CHECK-NEXT: [[ZANY1:%.*]] = zext <16 x i1> [[ANY1]] to <16 x i32>
 ; CHECK-NEXT: [[LQ11:%.*]] = getelementptr inbounds i32, ptr [[LANES1]], i64 16
-; CHECK-NEXT: [[LL11:%.*]] = load <16 x i32>, ptr [[LQ11]], align 4
+; CHECK-NEXT: [[LL11:%.*]] = load volatile <16 x i32>, ptr [[LQ11]], align 4
 ; CHECK-NEXT: [[LN11:%.*]] = add <16 x i32> [[LL11]], [[ZANY1]]
-; CHECK-NEXT: store <16 x i32> [[LN11]], ptr [[LQ11]], align 4
+; CHECK-NEXT: store volatile <16 x i32> [[LN11]], ptr [[LQ11]], align 4
 ; Created: the chunk's result lanes with neither operand lane denormal.
 ; CHECK-NEXT: [[L1:%.*]] = or <16 x i1> [[A1]], [[B1]]
 ; CHECK-NEXT: [[N1:%.*]] = xor <16 x i1> [[L1]], <i1 true,
 ; CHECK-NEXT: [[CR1:%.*]] = and <16 x i1> [[R1]], [[N1]]
 ; CHECK-NEXT: [[ZR1:%.*]] = zext <16 x i1> [[R1]] to <16 x i32>
 ; CHECK-NEXT: [[LQ21:%.*]] = getelementptr inbounds i32, ptr [[LANES1]], i64 32
-; CHECK-NEXT: [[LL21:%.*]] = load <16 x i32>, ptr [[LQ21]], align 4
+; CHECK-NEXT: [[LL21:%.*]] = load volatile <16 x i32>, ptr [[LQ21]], align 4
 ; CHECK-NEXT: [[LN21:%.*]] = add <16 x i32> [[LL21]], [[ZR1]]
-; CHECK-NEXT: store <16 x i32> [[LN21]], ptr [[LQ21]], align 4
+; CHECK-NEXT: store volatile <16 x i32> [[LN21]], ptr [[LQ21]], align 4
 ; CHECK-NEXT: [[WATCH1:%.*]] = or <16 x i32> [[LN01]], [[LN21]]
 ; CHECK-NEXT: [[ZCR1:%.*]] = zext <16 x i1> [[CR1]] to <16 x i32>
 ; CHECK-NEXT: [[LQ31:%.*]] = getelementptr inbounds i32, ptr [[LANES1]], i64 48
-; CHECK-NEXT: [[LL31:%.*]] = load <16 x i32>, ptr [[LQ31]], align 4
+; CHECK-NEXT: [[LL31:%.*]] = load volatile <16 x i32>, ptr [[LQ31]], align 4
 ; CHECK-NEXT: [[LN31:%.*]] = add <16 x i32> [[LL31]], [[ZCR1]]
-; CHECK-NEXT: store <16 x i32> [[LN31]], ptr [[LQ31]], align 4
+; CHECK-NEXT: store volatile <16 x i32> [[LN31]], ptr [[LQ31]], align 4
 ; A lane of the operand or result counts at 2^31: every lane is added to the totals
 ; (37..40) and cleared, in a rarely-taken block.
 ; CHECK-NEXT: [[OV1:%.*]] = icmp slt <16 x i32> [[WATCH1]], zeroinitializer

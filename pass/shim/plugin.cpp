@@ -297,6 +297,40 @@ extern "C" LLVMBasicBlockRef tp_split_if_then_weighted(LLVMValueRef Cond, LLVMVa
   return wrap(T->getParent());
 }
 
+/// `if (Cond) { *Then } else { *Else }` before `Before`, the `Then` side likely: an
+/// inline cache's hit and its miss (the hook call). Both blocks end in a branch to the
+/// block `Before` is now in.
+extern "C" void tp_split_if_then_else(LLVMValueRef Cond, LLVMValueRef Before,
+                                      LLVMBasicBlockRef *Then, LLVMBasicBlockRef *Else) {
+  Instruction *I = unwrap<Instruction>(Before);
+  MDNode *W = MDBuilder(I->getContext()).createLikelyBranchWeights();
+  Instruction *ThenT = nullptr, *ElseT = nullptr;
+  SplitBlockAndInsertIfThenElse(unwrap(Cond), I->getIterator(), &ThenT, &ElseT, W);
+  *Then = wrap(ThenT->getParent());
+  *Else = wrap(ElseT->getParent());
+}
+
+/// `B` ends in an unconditional branch; make it `br Cond, N, Other` (N likely), N a new
+/// block right after `B` that branches where `B` did. Returns N: a further condition
+/// on the way to the same target, whose failure goes to `Other` (a cache probe's
+/// checks one after another, each failing to the one miss block).
+extern "C" LLVMBasicBlockRef tp_guard_block(LLVMBasicBlockRef B, LLVMValueRef Cond,
+                                            LLVMBasicBlockRef Other) {
+  BasicBlock *BB = unwrap(B);
+  auto *Br = cast<BranchInst>(BB->getTerminator());
+  BasicBlock *Dest = Br->getSuccessor(0);
+  BasicBlock *N = BasicBlock::Create(BB->getContext(), "", BB->getParent(), BB->getNextNode());
+  BranchInst::Create(Dest, N)->setDebugLoc(Br->getDebugLoc());
+  for (PHINode &P : Dest->phis())
+    P.replaceIncomingBlockWith(BB, N);
+  MDNode *W = MDBuilder(BB->getContext()).createLikelyBranchWeights();
+  auto *CB = BranchInst::Create(N, unwrap(Other), unwrap(Cond), BB);
+  CB->setMetadata(LLVMContext::MD_prof, W);
+  CB->setDebugLoc(Br->getDebugLoc());
+  Br->eraseFromParent();
+  return wrap(N);
+}
+
 /// Move each region `Entries[k]` .. `Exits[k]` out of its function into a function of its
 /// own (`cold`, `noinline`), called where the region was: the region is every block
 /// reachable from `Entries[k]` without passing `Exits[k]`, which it must leave to only,

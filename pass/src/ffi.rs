@@ -133,6 +133,20 @@ extern "C" {
         exits: *mut LLVMBasicBlockRef,
         n: c_uint,
     ) -> c_uint;
+    /// `if (cond) { then } else { else }` before `before`, `then` likely.
+    pub fn tp_split_if_then_else(
+        cond: LLVMValueRef,
+        before: LLVMValueRef,
+        then: *mut LLVMBasicBlockRef,
+        els: *mut LLVMBasicBlockRef,
+    );
+    /// `b` ends in `br dest`: make it `br cond, n, other` (n likely) with `n` a new
+    /// block after `b` that branches to `dest`; returns `n`.
+    pub fn tp_guard_block(
+        b: LLVMBasicBlockRef,
+        cond: LLVMValueRef,
+        other: LLVMBasicBlockRef,
+    ) -> LLVMBasicBlockRef;
     /// As `tp_split_if_then`; `likely` != 0 makes the new block the likely side.
     pub fn tp_split_if_then_weighted(
         cond: LLVMValueRef,

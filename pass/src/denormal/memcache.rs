@@ -5,7 +5,7 @@
 //! array's element counters and the tags' creator and origin. The hook leaves what it
 //! found in the site's words of the block counters (`fill_cache` in the runtime; the
 //! layout is `taintprof_abi`'s "Inline memory caches"). While the registry generation,
-//! the array window and the tags of the denormal lanes still match (`mem_probe`), the
+//! the array window and the tags of the denormal lanes still match (`probe`), the
 //! cold region counts and tags inline (`mem_hit`), as the hook would; on a miss it
 //! calls the hook, through its register-preserving entry where the function allows it
 //! ([`keepregs_allowed`]), and the hook refills the cache. `TAINTPROF_DN_INLINE_MEM=0`
@@ -48,74 +48,63 @@ impl DnFn<'_> {
         hook_tags: impl FnOnce(&Self) -> V,
     ) -> V {
         let ir = self.ir;
-        let CachedChunk {
-            site,
-            ctr,
-            p,
-            es,
-            lm,
-            bits: resmask,
-            term,
-            partial: _,
-        } = *ch;
-        let head = ir::block_of(term);
-        let hit = self.mem_probe(ctr, site, p, lm, None, es);
-        // SAFETY: `term` is a live instruction of the function, `hit` an `i1` built before it.
-        let hit_bb = unsafe { ffi::tp_split_if_then_weighted(hit, term, 1) };
-        let hit_tags = self.mem_hit(ctr, p, lm, es, hit_bb, None);
-        let tail = ir::block_of(term);
-        ir.before_with_records(ir::first_non_phi(tail));
-        let t1 = ir.phi(ir::type_of(hit_tags));
-        ir.add_incoming(t1, hit_tags, hit_bb);
-        ir.add_incoming(t1, ir.null(ir::type_of(hit_tags)), head);
-        self.at(term);
-        // SAFETY: `term` is a live instruction of the function and `!hit` an `i1` built before it.
-        let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(hit), term) };
+        let (hit_bb, miss_bb) = self.probe(ch, None);
+        let (hit_end, miss_end) = (ir::terminator(hit_bb), ir::terminator(miss_bb));
+        let hit_tags = self.mem_hit(ch.ctr, ch.p, ch.lm, ch.es, hit_bb, None);
         ir.at_end(miss_bb);
         self.miss_call(
             self.rt.load,
             self.rt.load_keepregs,
-            &[site, p, resmask, restags],
+            &[ch.site, ch.p, ch.bits, restags],
         );
         let hook_tags = hook_tags(self);
-        let tail2 = ir::block_of(term);
-        ir.before_with_records(ir::first_non_phi(tail2));
-        let t2 = ir.phi(ir::type_of(hit_tags));
-        ir.add_incoming(t2, hook_tags, miss_bb);
-        ir.add_incoming(t2, t1, tail);
-        self.at(term);
-        t2
+        ir.before_with_records(ir::first_non_phi(ir::block_of(ch.term)));
+        let t = ir.phi(ir::type_of(hit_tags));
+        ir.add_incoming(t, hit_tags, ir::block_of(hit_end));
+        ir.add_incoming(t, hook_tags, ir::block_of(miss_end));
+        self.at(ch.term);
+        t
     }
 
     /// A store chunk of value tags `tc` through the cache: inline when it holds, else
     /// the hook (with the tags in the operand buffer `optags`).
     pub(super) fn cached_store(&mut self, ch: &CachedChunk, tc: V, optags: V) {
         let ir = self.ir;
-        let CachedChunk {
-            site,
-            ctr,
-            p,
-            es,
-            lm,
-            bits: resmask,
-            term,
-            partial,
-        } = *ch;
-        let hit = self.mem_probe(ctr, site, p, lm, Some(tc), es);
-        // SAFETY: `term` is a live instruction of the function, `hit` an `i1` built before it.
-        let hit_bb = unsafe { ffi::tp_split_if_then_weighted(hit, term, 1) };
-        self.mem_hit(ctr, p, lm, es, hit_bb, Some((tc, partial)));
-        self.at(term);
-        // SAFETY: `term` is a live instruction of the function and `!hit` an `i1` built before it.
-        let miss_bb = unsafe { ffi::tp_split_if_then(ir.not(hit), term) };
+        let (hit_bb, miss_bb) = self.probe(ch, Some(tc));
+        self.mem_hit(ch.ctr, ch.p, ch.lm, ch.es, hit_bb, Some((tc, ch.partial)));
         ir.at_end(miss_bb);
         self.store_tags(optags, 0, tc);
         self.miss_call(
             self.rt.store,
             self.rt.store_keepregs,
-            &[site, p, resmask, optags],
+            &[ch.site, ch.p, ch.bits, optags],
         );
-        self.at(term);
+        self.at(ch.term);
+    }
+
+    /// The cache probe of chunk `ch` before its `term`: its three checks in turn
+    /// (`probe_key`, `probe_window`, `probe_tags`), each in a block of its own and each
+    /// failing to one miss block. Returns (hit block, miss block); both end in a branch
+    /// to the block of `term`. One branch per check costs fewer instructions than
+    /// materializing and combining three flags, and the hit is one diamond with the miss,
+    /// not a hit test followed by a second miss test.
+    fn probe(&mut self, ch: &CachedChunk, store_tags: Option<V>) -> (B, B) {
+        let ir = self.ir;
+        self.at(ch.term);
+        let key_ok = ir.freeze(self.probe_key(ch.ctr, ch.site));
+        let (mut checked, mut miss): (B, B) = (std::ptr::null_mut(), std::ptr::null_mut());
+        // SAFETY: `ch.term` is a live instruction of the function, `key_ok` an `i1` built
+        // before it; the shim writes both blocks.
+        unsafe { ffi::tp_split_if_then_else(key_ok, ch.term, &mut checked, &mut miss) };
+        ir.at_end(checked);
+        let in_window = ir.freeze(self.probe_window(ch.ctr, ch.p));
+        // SAFETY: `checked` ends in the unconditional branch the shim made; `miss` is live.
+        let checked = unsafe { ffi::tp_guard_block(checked, in_window, miss) };
+        ir.at_end(checked);
+        let tags_ok = ir.freeze(self.probe_tags(ch, store_tags));
+        // SAFETY: as above.
+        let hit = unsafe { ffi::tp_guard_block(checked, tags_ok, miss) };
+        (hit, miss)
     }
 
     /// Calls the hook `plain`, or its register-preserving entry `keep` where allowed
@@ -132,14 +121,39 @@ impl DnFn<'_> {
         }
     }
 
-    /// Whether the inline cache of the load or store site `site` (words at `ctr`) holds
-    /// for a chunk at `p` with denormal lanes `lm` (`i1` or `<n x i1>`): the table
-    /// generation and the window match, and every denormal lane's tag matches (a load:
-    /// the creator bits in shadow memory; a store with tags `store_tags`: the whole
-    /// tag), so the hook would give every lane the same tag. The layout is
-    /// `taintprof_abi`'s "Inline memory caches"; `fill_cache` in the runtime fills it.
-    fn mem_probe(&self, ctr: u32, site: V, p: V, lm: V, store_tags: Option<V>, es: u64) -> V {
+    /// The inline cache of the load or store site `site` (words at `ctr`) holds while
+    /// the table generation and the window match and every denormal lane's tag matches
+    /// (a load: the creator bits in shadow memory; a store: the whole tag), so the hook
+    /// would give every lane the same tag. The layout is `taintprof_abi`'s "Inline
+    /// memory caches"; `fill_cache` in the runtime fills it. These three checks are
+    /// [`Self::probe`]'s, in that order.
+    ///
+    /// The key: the cache was filled for this site under the current table generation.
+    fn probe_key(&self, ctr: u32, site: V) -> V {
         let ir = self.ir;
+        let site_i = ir.ptrtoint(site, ir.i64);
+        // The table generation, read once where the region starts (`region_gen`).
+        let gen = match self.region_gen {
+            Some(g) => g,
+            None => ir.load_atomic(ir.i64, self.rt.ranges_gen, 8),
+        };
+        ir.icmp_eq(self.word(ctr, abi::DN_C_KEY), ir.xor(gen, site_i))
+    }
+
+    /// The window: every lane of the chunk at `p` lies in the cached array.
+    fn probe_window(&self, ctr: u32, p: V) -> V {
+        let ir = self.ir;
+        let pa = ir.ptrtoint(p, ir.i64);
+        let rel = ir.sub(pa, self.word(ctr, abi::DN_C_LO));
+        ir.icmp(IP::LLVMIntULE, rel, self.word(ctr, abi::DN_C_LIMIT))
+    }
+
+    /// The tags: every denormal lane (`ch.lm`) matches the cache's MATCH word. A load
+    /// compares the creator index of the stored tags; a store (`store_tags`: the
+    /// value's tags) the whole tag.
+    fn probe_tags(&self, ch: &CachedChunk, store_tags: Option<V>) -> V {
+        let ir = self.ir;
+        let (ctr, p, lm, es) = (ch.ctr, ch.p, ch.lm, ch.es);
         let vec = ir::is_vector(ir::type_of(lm));
         let n = if vec {
             ir::vector_len(ir::type_of(lm))
@@ -147,16 +161,6 @@ impl DnFn<'_> {
             1
         };
         let wide = |c: V| if vec { ir.splat(c, n) } else { c };
-        let site_i = ir.ptrtoint(site, ir.i64);
-        // The table generation, read once where the region starts (`region_gen`).
-        let gen = match self.region_gen {
-            Some(g) => g,
-            None => ir.load_atomic(ir.i64, self.rt.ranges_gen, 8),
-        };
-        let key_ok = ir.icmp_eq(self.word(ctr, abi::DN_C_KEY), ir.xor(gen, site_i));
-        let pa = ir.ptrtoint(p, ir.i64);
-        let rel = ir.sub(pa, self.word(ctr, abi::DN_C_LO));
-        let in_window = ir.icmp(IP::LLVMIntULE, rel, self.word(ctr, abi::DN_C_LIMIT));
         let want = ir.trunc(self.word(ctr, abi::DN_C_MATCH), ir.i32);
         let any_bad = match store_tags {
             // Loads match the creator index of the stored tags in shadow memory
@@ -181,11 +185,10 @@ impl DnFn<'_> {
                 ir.icmp_ne(ir.reduce_or(bad), ir.c32(0))
             }
         };
-        let hit = ir.and(ir.and(key_ok, in_window), ir.not(any_bad));
-        ir.freeze(hit)
+        ir.not(any_bad)
     }
 
-    /// What the hook does for a chunk whose cache holds (`mem_probe`): the element
+    /// What the hook does for a chunk whose cache holds ([`Self::probe`]): the element
     /// counters of the cached array (reads, or writes for a store), the creator count,
     /// the site's inline count; for a store (`store_tags`: the value's tags) the origin
     /// pair and its map for the lanes that have the origin, and the shadow tags of the
