@@ -402,7 +402,7 @@ impl DnFn<'_> {
             // exactly, and leave at once when nothing is denormal (the region's
             // per-site code costs several times this test).
             self.at(cold.term);
-            let exact = self.exact_any(&cur.tests, &cold);
+            let exact = self.exact_any(&cur.tests, &mut cold);
             // SAFETY: `cold.term` is the region's `br tail`; the split puts it in a
             // block of its own whose only other entry is the one redirected here.
             unsafe {
