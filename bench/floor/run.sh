@@ -6,11 +6,15 @@
 # profile tier against `floor_counts`): the medians of the per-round ratios, which the
 # machine's drift from one round to the next does not move.
 #
-#   bench/floor/run.sh [runs]        (default 5; needs `cargo build --release` first)
+#   bench/floor/run.sh [runs]        (default 21; needs `cargo build --release` first)
+#
+# 21 rounds take about three minutes. On these 2-core VMs a 9-round run's ratio moved by
+# ±0.1 from one run to the next (the machine's speed changes by a fifth); 21 rounds
+# agreed within ±0.04 (docs/performance.md, stop 40).
 #
 # Not part of the test suite: it measures, it does not check.
 set -euo pipefail
-runs=${1:-5}
+runs=${1:-21}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cc=${CC:-clang-19}
 tpcc="$root/target/release/taintprof-cc"
