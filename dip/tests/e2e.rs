@@ -40,35 +40,12 @@ fn scratch(tag: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
     static SWEEP: std::sync::Once = std::sync::Once::new();
     let root = profile_dir().join("dip-tests");
-    SWEEP.call_once(|| sweep_stale_scratch(&root));
+    SWEEP.call_once(|| taintprof_tests::sweep_stale(&root, "", 1));
     let n = N.fetch_add(1, Ordering::Relaxed);
     let d = root.join(format!("{tag}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-/// Removes the `<tag>-<pid>-<n>` directories under `root` whose test process no longer
-/// runs (no `/proc/<pid>`), as `taintprof_tests::scratch_dir` does; without it every
-/// run added its builds. Those of a live process are left alone.
-fn sweep_stale_scratch(root: &Path) {
-    let Ok(entries) = std::fs::read_dir(root) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let name = name.to_string_lossy();
-        let mut parts = name.rsplit('-');
-        let (Some(_n), Some(pid)) = (parts.next(), parts.next()) else {
-            continue;
-        };
-        let Ok(pid) = pid.parse::<u32>() else {
-            continue;
-        };
-        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
-            let _ = std::fs::remove_dir_all(e.path());
-        }
-    }
 }
 
 struct Build {

@@ -356,7 +356,7 @@ mod tests {
     }
 
     fn tempdir(name: &str) -> PathBuf {
-        crate::run::test_scratch::dir("locate", name)
+        taintprof_tests::tmp_scratch_dir("locate", name)
     }
 
     fn touch(p: &Path, exec: bool) {

@@ -318,6 +318,6 @@ mod tests {
     }
 
     fn tempdir(name: &str) -> PathBuf {
-        crate::run::test_scratch::dir("test-rsp", name)
+        taintprof_tests::tmp_scratch_dir("test-rsp", name)
     }
 }

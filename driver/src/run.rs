@@ -798,7 +798,7 @@ mod tests {
 
     #[test]
     fn new_reports_own_pid_first() {
-        let dir = test_scratch::dir("run", "reports");
+        let dir = taintprof_tests::tmp_scratch_dir("run", "reports");
         std::fs::write(dir.join("old.5.taintprof.json"), "{}").unwrap();
         let before = reports_in(&dir);
         std::fs::write(dir.join("child.3.taintprof.json"), "{}").unwrap();
@@ -892,7 +892,7 @@ mod tests {
 
     #[test]
     fn the_ranks_of_one_mpi_run_make_one_report() {
-        let dir = test_scratch::dir("run", "mpi");
+        let dir = taintprof_tests::tmp_scratch_dir("run", "mpi");
         let before = reports_in(&dir);
         for (rank, pid) in [(1, 51), (0, 50), (2, 52)] {
             let attrs = [
@@ -947,7 +947,7 @@ mod tests {
 
     #[test]
     fn records_without_a_new_report_are_analysed_in_place() {
-        let dir = test_scratch::dir("run", "rec");
+        let dir = taintprof_tests::tmp_scratch_dir("run", "rec");
         // A stale report of the same name from before the run does not count.
         std::fs::write(dir.join("main.9.taintprof.json"), "{}").unwrap();
         let before = reports_in(&dir);
@@ -989,58 +989,5 @@ mod tests {
         );
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
         let _ = std::fs::remove_dir_all(&dir);
-    }
-}
-
-/// Scratch directories of this crate's unit tests (`run`, `locate`, `rsp`), as the
-/// integration tests' `tests/common` makes them.
-#[cfg(test)]
-pub(crate) mod test_scratch {
-    use std::collections::BTreeSet;
-    use std::path::{Path, PathBuf};
-    use std::sync::Mutex;
-
-    /// An empty directory `<tmp>/taintprof-<prefix>-<name>-<pid>`, kept after the test
-    /// for inspection. The first call for a prefix in a test process removes that
-    /// prefix's entries of processes that are gone (no `/proc/<pid>`), so each run
-    /// leaves one set behind instead of adding one more.
-    pub(crate) fn dir(prefix: &str, name: &str) -> PathBuf {
-        static SWEPT: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
-        {
-            let mut swept = SWEPT.lock().unwrap_or_else(|e| e.into_inner());
-            if swept.insert(prefix.to_string()) {
-                sweep_stale(&format!("taintprof-{prefix}-"));
-            }
-        }
-        let dir =
-            std::env::temp_dir().join(format!("taintprof-{prefix}-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    /// Removes the `<tmp>/<start>…-<pid>` entries whose process no longer runs; those
-    /// of a live process (another test run beside this one) are left alone.
-    fn sweep_stale(start: &str) {
-        let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
-            return;
-        };
-        for e in entries.flatten() {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            if !name.starts_with(start) {
-                continue;
-            }
-            let Some(Ok(pid)) = name.rsplit_once('-').map(|(_, p)| p.parse::<u32>()) else {
-                continue;
-            };
-            if pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists() {
-                continue;
-            }
-            let _ = match e.file_type() {
-                Ok(t) if t.is_dir() => std::fs::remove_dir_all(e.path()),
-                _ => std::fs::remove_file(e.path()),
-            };
-        }
     }
 }

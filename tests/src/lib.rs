@@ -56,27 +56,58 @@ pub fn scratch_dir(tag: &str) -> PathBuf {
     dir
 }
 
+/// An empty directory `<tmp>/taintprof-<prefix>-<name>-<pid>`, kept after the test for
+/// inspection (the driver's tests, whose programs want short paths). The first call for
+/// a prefix in a test process removes that prefix's entries of processes that are gone
+/// ([`sweep_stale`]), so each suite run leaves one set behind instead of adding one more.
+pub fn tmp_scratch_dir(prefix: &str, name: &str) -> PathBuf {
+    static SWEPT: std::sync::Mutex<BTreeSet<String>> = std::sync::Mutex::new(BTreeSet::new());
+    {
+        let mut swept = SWEPT.lock().unwrap_or_else(|e| e.into_inner());
+        if swept.insert(prefix.to_string()) {
+            sweep_stale(&std::env::temp_dir(), &format!("taintprof-{prefix}-"), 0);
+        }
+    }
+    let dir =
+        std::env::temp_dir().join(format!("taintprof-{prefix}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// Removes the scratch directories whose test process no longer runs (no
 /// `/proc/<pid>`). Without this every suite run left its builds behind: 41 GB after a
 /// few dozen runs. Directories of a live process (another suite running beside this
 /// one, from this or another checkout's harness) are left alone.
 fn sweep_stale_scratch(root: &Path) {
-    let Ok(entries) = std::fs::read_dir(root) else {
+    sweep_stale(root, "", 1);
+}
+
+/// Removes the entries of `dir` whose name starts with `start` and holds, as its
+/// dash-separated field `pid_from_end` from the end (0: the last), the pid of a process
+/// that no longer runs (no `/proc/<pid>`). Test scratch directories are named after
+/// their process so that each run can remove what earlier runs kept for inspection,
+/// leaving those of a live process (a suite running beside this one) alone.
+pub fn sweep_stale(dir: &Path, start: &str, pid_from_end: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for e in entries.flatten() {
         let name = e.file_name();
         let name = name.to_string_lossy();
-        let mut parts = name.rsplit('-');
-        let (Some(_n), Some(pid)) = (parts.next(), parts.next()) else {
+        if !name.starts_with(start) {
             continue;
-        };
-        let Ok(pid) = pid.parse::<u32>() else {
-            continue;
-        };
-        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
-            let _ = std::fs::remove_dir_all(e.path());
         }
+        let Some(Ok(pid)) = name.rsplit('-').nth(pid_from_end).map(str::parse::<u32>) else {
+            continue;
+        };
+        if pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let _ = match e.file_type() {
+            Ok(t) if t.is_dir() => std::fs::remove_dir_all(e.path()),
+            _ => std::fs::remove_file(e.path()),
+        };
     }
 }
 

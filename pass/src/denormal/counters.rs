@@ -169,17 +169,7 @@ impl DnFn<'_> {
         }
         if let Some(r) = rm {
             packed = ir.add(packed, shift(ir.zext(r, wide), 16));
-            // Constant operands' masks are constants: they do not count against
-            // creation (`FpSiteDesc::const_operands`).
-            let live = ms
-                .iter()
-                .copied()
-                .filter(|&m| !ir::is_constant(m))
-                .reduce(|a, b| ir.or(a, b));
-            let created = match live {
-                Some(a) => ir.and(r, ir.not(a)),
-                None => r,
-            };
+            let created = self.created_lanes(ms, r);
             packed = ir.add(packed, shift(ir.zext(created, wide), 24));
         }
         let total = if vec {
@@ -251,17 +241,7 @@ impl DnFn<'_> {
         }
         let mut counters = 2;
         if let Some(r) = rm {
-            // Constant operands' masks are constants: they do not count against
-            // creation (`FpSiteDesc::const_operands`).
-            let live = ms
-                .iter()
-                .copied()
-                .filter(|&m| !ir::is_constant(m))
-                .reduce(|a, b| ir.or(a, b));
-            let created = match live {
-                Some(a) => ir.and(r, ir.not(a)),
-                None => r,
-            };
+            let created = self.created_lanes(ms, r);
             watched = ir.or(watched, add(2, zext(r)));
             add(3, zext(created));
             counters = abi::DN_OP_WORDS;
@@ -286,5 +266,21 @@ impl DnFn<'_> {
             ir.store(ir.null(lt), p, 4);
         }
         self.at(term);
+    }
+
+    /// The lanes of result mask `r` that an operation with operand masks `ms` created:
+    /// denormal with no denormal operand. Constant operands' masks are constants: they
+    /// do not count against creation (`FpSiteDesc::const_operands`).
+    fn created_lanes(&self, ms: &[V], r: V) -> V {
+        let ir = self.ir;
+        let live = ms
+            .iter()
+            .copied()
+            .filter(|&m| !ir::is_constant(m))
+            .reduce(|a, b| ir.or(a, b));
+        match live {
+            Some(a) => ir.and(r, ir.not(a)),
+            None => r,
+        }
     }
 }

@@ -2,10 +2,11 @@
 //!
 //! Tags are SSA values (`i32`, `<N x i32>` for vectors, one collapsed `i32` for
 //! aggregates holding FP) in the stored-tag form of shadow memory: origin array id in
-//! the high 16 bits, the creator's index (`__tpd_creator_index`) in the low 16, created on demand and only for values some consumer needs:
-//! a site result's tag is the cold region's, seen after the group through a PHI
-//! `[0, fast], [t, cold]`; phis, selects, shuffles and element moves of FP values move
-//! tags; parameters and call results read the thread-local slots. Consumers (hooks,
+//! the high 16 bits, the creator's index (`__tpd_creator_index`) in the low 16. They
+//! are created on demand and only for values some consumer needs: a site result's tag
+//! is the cold region's, seen after the group through a PHI `[0, fast], [t, cold]`;
+//! phis, selects, shuffles and element moves of FP values move tags; parameters and
+//! call results read the thread-local slots. Consumers (hooks,
 //! argument and return slots) only rely on a tag while its value is denormal, and the
 //! hooks receive tags masked by the denormal lanes, so a stale or over-approximated tag
 //! of a normal value is never used.
